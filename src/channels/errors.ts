@@ -1,0 +1,23 @@
+/**
+ * Typed channel failures. The router moves to the next channel on any of them; the kind is
+ * reported so a user (and the circuit breaker) can tell a slow upstream from a broken parser.
+ */
+export type ChannelFailureKind = 'timeout' | 'http' | 'malformed' | 'empty' | 'unsupported' | 'network'
+
+export class ChannelError extends Error {
+  constructor(
+    readonly kind: ChannelFailureKind,
+    readonly channel: string,
+    message: string
+  ) {
+    super(`${channel}: ${kind}: ${message}`)
+    this.name = 'ChannelError'
+  }
+}
+
+export const timeout = (channel: string, ms: number) => new ChannelError('timeout', channel, `no answer within ${ms} ms`)
+export const httpError = (channel: string, status: number) => new ChannelError('http', channel, `HTTP ${status}`)
+export const malformed = (channel: string, why: string) => new ChannelError('malformed', channel, why)
+export const empty = (channel: string, why = 'no data') => new ChannelError('empty', channel, why)
+export const unsupported = (channel: string, why: string) => new ChannelError('unsupported', channel, why)
+export const network = (channel: string, why: string) => new ChannelError('network', channel, why)

@@ -1,0 +1,15 @@
+/** K-line periods the API accepts, in the SPEC's order. */
+export const PERIODS = ['day', 'week', 'month', 'season', 'year', 'm1', 'm5', 'm15', 'm30', 'm60', 'm120'] as const
+export type Period = (typeof PERIODS)[number]
+
+export const MINUTE_PERIODS = ['m1', 'm5', 'm15', 'm30', 'm60', 'm120'] as const
+export type MinutePeriod = (typeof MINUTE_PERIODS)[number]
+
+export function isMinutePeriod(p: Period): p is MinutePeriod {
+  return p.startsWith('m') && p !== 'month'
+}
+
+/** Minutes per bar for a minute period (m120 → 120). */
+export function minutesOf(p: MinutePeriod): number {
+  return Number(p.slice(1))
+}

@@ -1,0 +1,39 @@
+import { SSE_HOLIDAYS } from '../data/holidays'
+import { addDays, dayNumber, fromDayNumber, weekday } from './dates'
+
+const holidaySet = new Set(Object.values(SSE_HOLIDAYS).flat())
+
+/** True when the Shanghai/Shenzhen exchanges trade on `date` (`YYYY-MM-DD`). */
+export function isTradingDay(date: string): boolean {
+  const w = weekday(date)
+  return w !== 0 && w !== 6 && !holidaySet.has(date)
+}
+
+/** The trading day on or before `date`. */
+export function tradingDayOnOrBefore(date: string): string {
+  let d = date
+  while (!isTradingDay(d)) d = addDays(d, -1)
+  return d
+}
+
+/** The trading day strictly before `date`. */
+export function previousTradingDay(date: string): string {
+  return tradingDayOnOrBefore(addDays(date, -1))
+}
+
+/** The trading day on or after `date`. */
+export function tradingDayOnOrAfter(date: string): string {
+  let d = date
+  while (!isTradingDay(d)) d = addDays(d, 1)
+  return d
+}
+
+/** Trading days in `[from, to]`, ascending. */
+export function tradingDaysBetween(from: string, to: string): string[] {
+  const out: string[] = []
+  for (let n = dayNumber(from), end = dayNumber(to); n <= end; n++) {
+    const d = fromDayNumber(n)
+    if (isTradingDay(d)) out.push(d)
+  }
+  return out
+}

@@ -1,0 +1,92 @@
+/**
+ * The emulator's simulated market, as the wire layer (src/emulator/wire) sees it. Everything is
+ * deterministic: the same instrument, date and clock always give the same numbers.
+ * Units here are the ground truth the wire layer converts from: volume in shares (contracts for
+ * futures, units for forex), amount in the instrument's currency (CNY for A-shares), turnover in %.
+ */
+import type { Instrument } from '../../domain/instrument'
+
+export interface EmuInstrument extends Instrument {
+  name: string
+  /** First trading day (`YYYY-MM-DD`); history before it does not exist. */
+  listDate: string
+  /** Price decimals: 2 for stocks, indexes, HK, US, futures; 3 for ETFs and bonds; 4 for forex. */
+  decimals: number
+  /** Daily price limit as a fraction (0.1, 0.2, 0.3, 0.05 for ST); null where there is none (HK, US, indexes, forex). */
+  limit: number | null
+  /** Float and total shares (stocks, ETFs: fund units; others null). */
+  floatShares: number | null
+  totalShares: number | null
+  currency: 'CNY' | 'HKD' | 'USD'
+  /** Eastmoney secid, e.g. `1.600519`, `116.00700`, `105.AAPL`, `90.BK0477`, `113.rb2501`, `133.USDCNH`. */
+  secid: string
+}
+
+/** A corporate action: cash dividend per share and bonus/split shares per share (10送5 → 0.5). */
+export interface CorporateAction {
+  exDate: string
+  cash: number
+  bonus: number
+}
+
+/** One raw (unadjusted) bar; minute bars carry `YYYY-MM-DD HH:MM` (bar end time) in `date`. */
+export interface RawBar {
+  date: string
+  open: number
+  high: number
+  low: number
+  close: number
+  /** Previous close as the exchange quotes it (after an ex-date: the ex-rights reference price). */
+  preClose: number
+  volume: number
+  amount: number
+  /** Percent of float shares; null for indexes, sectors, futures, forex. */
+  turnover: number | null
+}
+
+/** Level-1 order book: five price levels each side, volume in shares. */
+export interface Book {
+  bids: Array<[price: number, volume: number]>
+  asks: Array<[price: number, volume: number]>
+}
+
+/** The real-time state of one instrument at the emulator's clock. */
+export interface LiveQuote {
+  instrument: EmuInstrument
+  /** Trading date this quote belongs to. */
+  date: string
+  /** `HH:MM:SS` exchange time of the last update. */
+  time: string
+  /** Today's bar so far (the previous session's full bar when today has not opened). */
+  bar: RawBar
+  book: Book
+  /** True before the open on a trading day, on non-trading days, or when suspended. */
+  halted: boolean
+}
+
+/** What the market model offers. `now` is the emulator clock in epoch milliseconds. */
+export interface MarketModel {
+  /** Every instrument the emulator knows, in a stable order. */
+  instruments(): readonly EmuInstrument[]
+  /** By canonical code (`sh600519`, `us.DJI`, `fuRB2501`); undefined if unknown. */
+  byCode(code: string): EmuInstrument | undefined
+  /** Corporate actions, ascending by ex-date (empty for kinds without them). */
+  actions(inst: EmuInstrument): readonly CorporateAction[]
+  /**
+   * Raw daily bars with from <= date <= to, ascending, only days the instrument traded and that
+   * have closed by `now` (plus today's partial bar when the session is open at `now`).
+   */
+  dailyBars(inst: EmuInstrument, from: string, to: string, now: number): RawBar[]
+  /**
+   * Raw minute bars of `minutes` length (1, 5, 15, 30, 60) with from <= date-part <= to,
+   * ascending, only within the minute window at `now`, only bars that have ended by `now`.
+   */
+  minuteBars(inst: EmuInstrument, minutes: number, from: string, to: string, now: number): RawBar[]
+  /** First date of the minute window at `now` (A-share: first day of the previous calendar month; HK/US: five trading days back). */
+  minuteWindowStart(inst: EmuInstrument, now: number): string
+  /** Forward-adjustment multiplier for a date: qfq price = raw × qfqFactor (1 after the last ex-date). */
+  qfqFactor(inst: EmuInstrument, date: string): number
+  /** Backward-adjustment multiplier: hfq price = raw × hfqFactor (1 before the first ex-date). */
+  hfqFactor(inst: EmuInstrument, date: string): number
+  live(inst: EmuInstrument, now: number): LiveQuote
+}
