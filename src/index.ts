@@ -1,9 +1,19 @@
+/**
+ * Production entry: the live upstreams over the global fetch. The emulator is never imported
+ * here (see src/emulator/worker.ts for the offline entry).
+ */
 import './env'
+import { createApp } from './app'
+import { runScheduled } from './jobs'
+import { createServices } from './services'
+
 export { KeyGuard } from './access/key-guard'
 export { AnonGuard } from './access/anon-guard'
 
+const services = createServices({ fetch: (input, init) => fetch(input, init) })
+const app = createApp(services)
+
 export default {
-  async fetch(): Promise<Response> {
-    return new Response('starting', { status: 503 })
-  },
+  fetch: app.fetch,
+  scheduled: runScheduled,
 } satisfies ExportedHandler<Env>

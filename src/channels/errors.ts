@@ -8,7 +8,9 @@ export class ChannelError extends Error {
   constructor(
     readonly kind: ChannelFailureKind,
     readonly channel: string,
-    message: string
+    message: string,
+    /** The upstream's HTTP status, for `http` failures. */
+    readonly status?: number
   ) {
     super(`${channel}: ${kind}: ${message}`)
     this.name = 'ChannelError'
@@ -16,7 +18,7 @@ export class ChannelError extends Error {
 }
 
 export const timeout = (channel: string, ms: number) => new ChannelError('timeout', channel, `no answer within ${ms} ms`)
-export const httpError = (channel: string, status: number) => new ChannelError('http', channel, `HTTP ${status}`)
+export const httpError = (channel: string, status: number) => new ChannelError('http', channel, `HTTP ${status}`, status)
 export const malformed = (channel: string, why: string) => new ChannelError('malformed', channel, why)
 export const empty = (channel: string, why = 'no data') => new ChannelError('empty', channel, why)
 export const unsupported = (channel: string, why: string) => new ChannelError('unsupported', channel, why)

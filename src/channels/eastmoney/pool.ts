@@ -1,0 +1,22 @@
+/**
+ * Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order.
+ * After the first failure no new call starts, and that failure is what rejects.
+ */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length)
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const i = next++
+      try {
+        out[i] = await fn(items[i])
+      } catch (e) {
+        failed = true
+        throw e
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return out
+}

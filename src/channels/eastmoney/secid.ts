@@ -1,0 +1,74 @@
+import { FOREX_PAIRS, FUTURES_EXCHANGES, FUTURES_PRODUCTS, US_EXCHANGES, US_INDEXES, US_LISTINGS } from '../../data/markets'
+import type { Instrument } from '../../domain/instrument'
+import { unsupported } from '../errors'
+import { CHANNEL } from './wire'
+
+/** Venues tried, in this order, for a US ticker missing from `US_LISTINGS`. */
+const US_FALLBACK = (['NASDAQ', 'NYSE', 'AMEX'] as const).map((v) => US_EXCHANGES[v].eastmoney)
+
+/**
+ * Eastmoney secids for an instrument, most likely first. There is exactly one except for a US
+ * ticker missing from `US_LISTINGS`, which may be on NASDAQ (105), NYSE (106) or AMEX (107).
+ * Throws an `unsupported` {@link ChannelError} when no secid can be formed.
+ */
+export function secids(inst: Instrument): string[] {
+  const s = inst.symbol
+  switch (inst.prefix) {
+    case 'sh':
+      return [`1.${s}`]
+    // Eastmoney files Beijing codes under market 0 with Shenzhen.
+    case 'sz':
+    case 'bj':
+      return [`0.${s}`]
+    case 'pt':
+      return [`90.BK${s}`]
+    case 'hk':
+      return [`116.${s}`]
+    case 'us':
+      return usSecids(inst)
+    case 'fu':
+      return [futuresSecid(inst)]
+    case 'fx': {
+      const pair = FOREX_PAIRS[s.toUpperCase()]
+      if (!pair) throw unsupported(CHANNEL, `unknown forex pair ${inst.code}`)
+      return [`${pair.eastmoney}.${s.toUpperCase()}`]
+    }
+  }
+}
+
+function usSecids(inst: Instrument): string[] {
+  const t = inst.symbol.toUpperCase()
+  if (inst.kind === 'us-index') {
+    const index = US_INDEXES[t]
+    if (!index) throw unsupported(CHANNEL, `unknown US index ${inst.code}`)
+    return [index.eastmoney]
+  }
+  const venue = US_LISTINGS[t]
+  if (venue) return [`${US_EXCHANGES[venue].eastmoney}.${t}`]
+  return US_FALLBACK.map((market) => `${market}.${t}`)
+}
+
+/**
+ * `<market>.<contract>`: lower-case product + YYMM on SHFE, DCE, INE and GFEX (`113.rb2501`),
+ * upper-case product + YMM on CZCE (`115.SR501`), upper-case + YYMM on CFFEX (`8.IF2501`).
+ */
+function futuresSecid(inst: Instrument): string {
+  const m = /^([A-Za-z]{1,2})(\d{3,4})$/.exec(inst.symbol)
+  const product = m && FUTURES_PRODUCTS[m[1].toUpperCase()]
+  if (!m || !product) throw unsupported(CHANNEL, `unknown futures contract ${inst.code}`)
+  const code = m[1].toUpperCase()
+  const month = m[2]
+  const market = FUTURES_EXCHANGES[product.exchange].eastmoney
+  switch (product.exchange) {
+    case 'CZCE':
+      // CZCE drops the decade digit; accept either spelling.
+      return `${market}.${code}${month.slice(-3)}`
+    case 'CFFEX':
+      if (month.length !== 4) throw unsupported(CHANNEL, `${inst.code}: CFFEX contracts need a YYMM month`)
+      return `${market}.${code}${month}`
+    default:
+      // A three-digit month names no decade; guessing one could fetch the wrong contract.
+      if (month.length !== 4) throw unsupported(CHANNEL, `${inst.code}: ${product.exchange} contracts need a YYMM month`)
+      return `${market}.${code.toLowerCase()}${month}`
+  }
+}

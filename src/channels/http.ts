@@ -1,0 +1,42 @@
+import type { ChannelContext } from './types'
+import { ChannelError, httpError, network, timeout } from './errors'
+
+export interface FetchTextOptions {
+  headers?: Record<string, string>
+  /** Upstream text encoding; Tencent and Sina speak GBK. */
+  encoding?: 'utf-8' | 'gbk'
+}
+
+/**
+ * GETs an upstream URL and returns its body as text, turning every way it can go wrong into a
+ * typed {@link ChannelError}: no answer within the timeout, a non-2xx status, a network failure.
+ */
+export async function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
+  const controller = new AbortController()
+  let timer: ReturnType<typeof setTimeout> | null = null
+  // Race a timer as well as aborting: a fetch that ignores its signal must not hang the request.
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort()
+      reject(timeout(channel, ctx.timeoutMs))
+    }, ctx.timeoutMs)
+  })
+  const read = async () => {
+    const res = await ctx.fetch(url, { headers: opts.headers, signal: controller.signal })
+    if (!res.ok) {
+      await res.body?.cancel()
+      throw httpError(channel, res.status)
+    }
+    const bytes = await res.arrayBuffer()
+    return new TextDecoder(opts.encoding ?? 'utf-8').decode(bytes)
+  }
+  try {
+    return await Promise.race([read(), deadline])
+  } catch (e) {
+    if (e instanceof ChannelError) throw e
+    if (controller.signal.aborted) throw timeout(channel, ctx.timeoutMs)
+    throw network(channel, e instanceof Error ? e.message : String(e))
+  } finally {
+    if (timer !== null) clearTimeout(timer)
+  }
+}

@@ -1,0 +1,50 @@
+import type { Bar, Quote } from '../domain/bar'
+import type { Instrument } from '../domain/instrument'
+import type { Services } from '../services'
+import { empty } from './errors'
+import type { Attempt } from './router'
+import { quoteChannels, routeGroup } from './routing'
+
+export type QuoteResult =
+  | { ok: true; bars: Bar[]; quote: Quote; channel: string }
+  | { ok: false; attempts: Attempt[] }
+
+/**
+ * Lays a real-time quote over the recent daily bars: today's bar becomes the live one (replacing
+ * the upstream's possibly older partial bar), so `bars[last].close` is the current price. A halted
+ * instrument keeps its last session's bars. Oldest first, at most `count`.
+ */
+export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar[] {
+  const out = [...bars]
+  if (!q.halted) {
+    const live: Bar = {
+      date: q.date, open: q.open, close: q.last, high: q.high, low: q.low,
+      volume: q.volume, amount: q.amount, turnover: q.turnover,
+    }
+    const last = out[out.length - 1]
+    if (last && last.date === q.date) out[out.length - 1] = live
+    else if (!last || q.date > last.date) out.push(live)
+  }
+  return out.slice(-count)
+}
+
+/**
+ * The /v1/quote series for one instrument, both halves (real-time quote and daily bars) from the
+ * same channel so that `source` names one upstream and the numbers agree with each other.
+ */
+export async function fetchQuoteSeries(services: Services, instrument: Instrument, count: number): Promise<QuoteResult> {
+  const key = `quote:${routeGroup(instrument.kind)}`
+  const r = await services.router.run(key, quoteChannels(instrument.kind), async (name) => {
+    const ch = services.channels[name]
+    const ctx = services.channelContext
+    const [quotes, bars] = await Promise.all([
+      ch.quotes([instrument], ctx),
+      ch.kline({ instrument, period: 'day', count }, ctx),
+    ])
+    const quote = quotes.get(instrument.code)
+    if (!quote) throw empty(name, `no quote for ${instrument.code}`)
+    return { quote, bars: overlayQuote(bars, quote, count) }
+  })
+  if (!r.ok) return { ok: false, attempts: r.attempts }
+  return { ok: true, ...r.value, channel: r.channel }
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { empty, httpError, timeout } from './errors'
+import { ChannelRouter } from './router'
+import type { ChannelName } from './types'
+
+function setup() {
+  let t = 0
+  const router = new ChannelRouter({ breaker: { threshold: 2, cooldownMs: 1000 }, stickyMs: 5000, now: () => t })
+  return { router, advance: (ms: number) => (t += ms) }
+}
+
+const CHAIN: ChannelName[] = ['eastmoney', 'tencent', 'sina']
+
+describe('ChannelRouter', () => {
+  it('answers from the first channel that works and names it', async () => {
+    const { router } = setup()
+    const r = await router.run('k', CHAIN, async (c) => {
+      if (c === 'eastmoney') throw timeout(c, 10)
+      return c
+    })
+    expect(r).toMatchObject({ ok: true, value: 'tencent', channel: 'tencent' })
+    if (r.ok) expect(r.attempts).toEqual([{ channel: 'eastmoney', kind: 'timeout', message: expect.stringContaining('timeout') }])
+  })
+
+  it('is ok:false with every attempt listed when all fail', async () => {
+    const { router } = setup()
+    const r = await router.run('k', CHAIN, async (c) => {
+      throw httpError(c, 502)
+    })
+    expect(r.ok).toBe(false)
+    expect(r.attempts.map((a) => a.channel)).toEqual(CHAIN)
+  })
+
+  it('treats a thrown non-channel error as malformed, not a crash', async () => {
+    const { router } = setup()
+    const r = await router.run('k', ['eastmoney'], async () => {
+      throw new TypeError('x is undefined')
+    })
+    expect(r).toMatchObject({ ok: false, attempts: [{ kind: 'malformed' }] })
+  })
+
+  it('opens the circuit after consecutive failures, skips the channel, then lets one trial through', async () => {
+    const { router, advance } = setup()
+    const calls: string[] = []
+    const failEastmoney = async (c: ChannelName) => {
+      calls.push(c)
+      if (c === 'eastmoney') throw httpError(c, 502)
+      return c
+    }
+    await router.run('a', CHAIN, failEastmoney)
+    await router.run('b', CHAIN, failEastmoney)
+    expect(router.breaker('eastmoney').state()).toBe('open')
+    calls.length = 0
+    const r = await router.run('c', CHAIN, failEastmoney)
+    expect(calls).toEqual(['tencent'])
+    expect(r.attempts[0]).toMatchObject({ channel: 'eastmoney', kind: 'skipped' })
+    advance(1000)
+    expect(router.breaker('eastmoney').state()).toBe('half-open')
+    calls.length = 0
+    await router.run('d', CHAIN, async (c) => (calls.push(c), c))
+    expect(calls).toEqual(['eastmoney'])
+    expect(router.breaker('eastmoney').state()).toBe('closed')
+  })
+
+  it('does not trip the breaker on empty answers (an unknown symbol is not an outage)', async () => {
+    const { router } = setup()
+    for (let i = 0; i < 5; i++) {
+      await router.run('k' + i, ['eastmoney'], async (c) => {
+        throw empty(c)
+      })
+    }
+    expect(router.breaker('eastmoney').state()).toBe('closed')
+  })
+
+  it('remembers the last good channel for a while, then goes back to the table order', async () => {
+    const { router, advance } = setup()
+    await router.run('k', CHAIN, async (c) => {
+      if (c === 'eastmoney') throw timeout(c, 10)
+      return c
+    })
+    const calls: string[] = []
+    await router.run('k', CHAIN, async (c) => (calls.push(c), c))
+    expect(calls).toEqual(['tencent'])
+    advance(5001)
+    calls.length = 0
+    await router.run('k', CHAIN, async (c) => (calls.push(c), c))
+    expect(calls).toEqual(['eastmoney'])
+  })
+
+  it('still asks when every circuit is open rather than refusing outright', async () => {
+    const { router } = setup()
+    for (let i = 0; i < 2; i++) await router.run('k', ['sina'], async (c) => Promise.reject(httpError(c, 500)))
+    expect(router.anyAvailable(['sina'])).toBe(false)
+    const r = await router.run('k', ['sina'], async (c) => c)
+    expect(r).toMatchObject({ ok: true, channel: 'sina' })
+  })
+})

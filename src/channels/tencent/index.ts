@@ -1,0 +1,15 @@
+import type { Channel } from '../types'
+import { fetchKline } from './kline'
+import { fetchQuotes } from './quotes'
+
+/** Tencent: `qt.gtimg.cn` quotes (GBK) and the `ifzq.gtimg.cn` K-line family (JSON). */
+export const tencent: Channel = {
+  name: 'tencent',
+  quotes: fetchQuotes,
+  kline: fetchKline,
+}
+
+// Pure pieces, for tests and the emulator's round-trip checks.
+export { klineCodes, quoteCode } from './codes'
+export { parseFqkline, parseMkline } from './kline-parse'
+export { parseQuotes, QUOTE_LAYOUTS } from './quotes'

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest'
+import { ChannelError } from '../errors'
+import { codeData, parseFqkline, parseMkline } from './kline-parse'
+
+// Shapes of upstreams.md §2.3/§2.4 (invented values).
+const DIVIDEND = '{"nd":"2024","fh_sh":"238.82","djr":"2025-01-02","cqr":"2025-01-03","FHcontent":"10派238.82元"}'
+const NEWFQ_DAY = `{"code":0,"msg":"","data":{"sh600519":{"qfqday":[
+  ["2025-01-02","1510.000","1520.000","1525.000","1505.200","21345.000",{},"0.17","324357.12"],
+  ["2025-01-03","1521.000","1498.800","1522.000","1495.000","25012.000",${DIVIDEND},"0.20","375432.00"]],
+  "qt":{"sh600519":["1","贵州茅台","600519","1498.80"]},"prec":"1508.500","version":"4"}}}`
+const INDEX_WEEK = `{"code":0,"msg":"","data":{"sh000001":{"week":[
+  ["2025-01-03","3350.12","3211.43","3351.76","3205.22","1234567890.000",{},"","95432123.45"]],"prec":"3351.76"}}}`
+const HK_DAY = `{"code":0,"msg":"","data":{"hk00700":{"qfqday":[
+  ["2025-01-02","379.000","380.200","383.000","376.400","15234500.000"],
+  ["2025-01-03","381.000","385.000","386.000","380.000","17234000.000",${DIVIDEND}]],"qt":{}}}}`
+const US_DAY = `{"code":0,"msg":"","data":{"usAAPL.OQ":{"qfqday":[["2025-01-02","242.900","243.850","245.120","241.330","40234567"]]}}}`
+const M5 = `{"code":0,"msg":"","data":{"sh600519":{"m5":[
+  ["202501021455","1519.00","1520.50","1521.00","1518.80","312.00",{},"0.02"],
+  ["202501021500","1520.50","1520.00","1520.90","1519.60","498.00",{},"0.04"]],
+  "qt":{"sh600519":["1","贵州茅台","600519","1520.00"]},"prec":"1508.50"}}}`
+
+const kind = (f: () => unknown) => {
+  try {
+    f()
+  } catch (e) {
+    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
+  }
+  return 'no error'
+}
+
+describe('parseFqkline', () => {
+  it('reads newfqkline rows: close before high, lots and 10k CNY, the dividend object skipped', () => {
+    expect(parseFqkline(NEWFQ_DAY, 'sh600519', 'day', 'ashare')).toEqual([
+      { date: '2025-01-02', open: 1510, close: 1520, high: 1525, low: 1505.2, volume: 2_134_500, amount: 3_243_571_200, turnover: 0.17 },
+      { date: '2025-01-03', open: 1521, close: 1498.8, high: 1522, low: 1495, volume: 2_501_200, amount: 3_754_320_000, turnover: 0.2 },
+    ])
+  })
+
+  it('falls back to the plain series key and gives an index null turnover', () => {
+    const [bar] = parseFqkline(INDEX_WEEK, 'sh000001', 'week', 'ashare')
+    expect(bar).toMatchObject({ date: '2025-01-03', close: 3211.43, turnover: null, amount: 954_321_234_500 })
+  })
+
+  it('reads 6-column HK and US rows in shares, amount and turnover null', () => {
+    const hk = parseFqkline(HK_DAY, 'hk00700', 'day', 'plain')
+    expect(hk[1]).toEqual({ date: '2025-01-03', open: 381, close: 385, high: 386, low: 380, volume: 17_234_000, amount: null, turnover: null })
+    expect(parseFqkline(US_DAY, 'usAAPL.OQ', 'day', 'plain')[0].volume).toBe(40_234_567)
+  })
+
+  it('calls an unknown code or a missing series empty', () => {
+    expect(kind(() => parseFqkline('{"code":0,"msg":"","data":{}}', 'sh600519', 'day', 'ashare'))).toBe('empty')
+    expect(kind(() => parseFqkline('{"code":0,"msg":"","data":[]}', 'sh600519', 'day', 'ashare'))).toBe('empty')
+    expect(kind(() => parseFqkline('{"code":0,"msg":"","data":{"sh600519":{"qt":{}}}}', 'sh600519', 'day', 'ashare'))).toBe('empty')
+    expect(kind(() => parseFqkline('{"code":0,"msg":"","data":{"sh600519":{"qfqday":[]}}}', 'sh600519', 'day', 'ashare'))).toBe('empty')
+  })
+
+  it.each([
+    ['high < low', NEWFQ_DAY.replace('"1525.000","1505.200"', '"1500.000","1505.200"')],
+    ['out-of-order dates', NEWFQ_DAY.replace('2025-01-03', '2025-01-01')],
+    ['a non-numeric price', NEWFQ_DAY.replace('"1520.000"', '"--"')],
+    ['a short row', NEWFQ_DAY.replace('"21345.000",{},"0.17","324357.12"', '')],
+    ['a bad date', NEWFQ_DAY.replace('2025-01-02', '20250102')],
+    ['a non-zero code', '{"code":-1,"msg":"param error","data":{}}'],
+    ['garbage', '<html>oops</html>'],
+    ['truncated JSON', NEWFQ_DAY.slice(0, 200)],
+  ])('rejects %s as malformed', (_, text) => {
+    expect(kind(() => parseFqkline(text, 'sh600519', 'day', 'ashare'))).toBe('malformed')
+  })
+
+  it('tolerates a _var prefix', () => {
+    expect(codeData('kline_dayqfq=' + US_DAY, 'usAAPL.OQ')).toBeDefined()
+  })
+})
+
+describe('parseMkline', () => {
+  it('reads YYYYMMDDHHMM bar ends, lots to shares, no amount or turnover', () => {
+    expect(parseMkline(M5, 'sh600519', 'm5')).toEqual([
+      { date: '2025-01-02 14:55', open: 1519, close: 1520.5, high: 1521, low: 1518.8, volume: 31_200, amount: null, turnover: null },
+      { date: '2025-01-02 15:00', open: 1520.5, close: 1520, high: 1520.9, low: 1519.6, volume: 49_800, amount: null, turnover: null },
+    ])
+  })
+
+  it('rejects out-of-order bars, a bad time and garbage', () => {
+    expect(kind(() => parseMkline(M5.replace('202501021500', '202501021450'), 'sh600519', 'm5'))).toBe('malformed')
+    expect(kind(() => parseMkline(M5.replace('202501021455', '2025-01-02 14:55'), 'sh600519', 'm5'))).toBe('malformed')
+    expect(kind(() => parseMkline('not json', 'sh600519', 'm5'))).toBe('malformed')
+  })
+
+  it('calls a missing minute series empty', () => {
+    expect(kind(() => parseMkline(M5, 'sh600519', 'm1'))).toBe('empty')
+  })
+})

@@ -1,0 +1,143 @@
+import type { Quote } from '../../domain/bar'
+import { mapLimit } from '../../domain/concurrency'
+import type { Instrument } from '../../domain/instrument'
+import { empty, malformed, unsupported } from '../errors'
+import { fetchText } from '../http'
+import type { ChannelContext } from '../types'
+import { checkQuote, num, optNum } from '../validate'
+import { isAShare, quoteCode } from './codes'
+
+const CHANNEL = 'tencent'
+
+/** Codes per `qt.gtimg.cn` request (easyquotation's batch size). */
+export const QUOTE_BATCH = 60
+
+/** Batch requests in flight at once: Workers open six connections at a time. */
+const PARALLEL = 4
+
+interface Layout {
+  name: number
+  last: number
+  preClose: number
+  open: number
+  volume: number
+  time: number
+  high: number
+  low: number
+  amount: number
+  turnover: number | null
+  /** Records with fewer `~` fields are skipped, as easyquotation does. */
+  minFields: number
+  /** Multipliers into shares and currency units. */
+  volumeUnit: number
+  amountUnit: number
+}
+
+const COMMON = { name: 1, last: 3, preClose: 4, open: 5, volume: 6, time: 30, high: 33, low: 34, amount: 37 }
+
+/** Field positions per record layout (README "Tencent → Real-time quotes"). */
+export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us', Layout> = {
+  // Volume in lots, amount in 10k CNY.
+  ashare: { ...COMMON, turnover: 38, minFields: 39, volumeUnit: 100, amountUnit: 10_000 },
+  hk: { ...COMMON, turnover: 59, minFields: 60, volumeUnit: 1, amountUnit: 1 },
+  us: { ...COMMON, turnover: null, minFields: 38, volumeUnit: 1, amountUnit: 1 },
+}
+
+const layoutOf = (i: Instrument): Layout => (isAShare(i) ? QUOTE_LAYOUTS.ashare : i.kind === 'hk' ? QUOTE_LAYOUTS.hk : QUOTE_LAYOUTS.us)
+
+// `YYYYMMDDHHMMSS` (A-shares), `YYYY/MM/DD HH:MM:SS` (HK), `YYYY-MM-DD HH:MM:SS` (US).
+const TIMESTAMP = /^(\d{4})[-/]?(\d{2})[-/]?(\d{2}) ?(\d{2}):?(\d{2}):?(\d{2})$/
+
+/** Scales to base units, rounding away the float noise of the multiplication. */
+const times = (x: number, unit: number) => (unit === 1 ? x : Math.round(x * unit * 100) / 100)
+
+/** Splits a `qt.gtimg.cn` body into `v_<name>="<payload>";` statements; anything else is malformed. */
+export function statements(text: string): Array<[name: string, payload: string]> {
+  const re = /\s*v_([\w.$]+)="([^"\n]*)";?/y
+  const out: Array<[string, string]> = []
+  let pos = 0
+  while (pos < text.length) {
+    re.lastIndex = pos
+    const m = re.exec(text)
+    if (!m) {
+      if (text.slice(pos).trim() === '') break
+      throw malformed(CHANNEL, `unexpected quote text at ${pos}: ${JSON.stringify(text.slice(pos, pos + 40))}`)
+    }
+    out.push([m[1], m[2]])
+    pos = re.lastIndex
+  }
+  return out
+}
+
+/**
+ * Parses a decoded `qt.gtimg.cn` body. `wanted` maps lower-case Tencent codes to the requested
+ * instruments; the result is keyed by canonical code. Unknown codes (`v_pv_none_match`) and
+ * records too short for their layout are absent; a record that does not parse or add up makes
+ * the whole answer malformed.
+ */
+export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument>): Map<string, Quote> {
+  const records = statements(text)
+  if (records.length === 0) throw empty(CHANNEL, 'no quote records')
+  const out = new Map<string, Quote>()
+  for (const [name, payload] of records) {
+    const inst = wanted.get(name.toLowerCase())
+    if (!inst) continue
+    const L = layoutOf(inst)
+    const f = payload.split('~')
+    if (f.length < L.minFields) continue
+    const field = (k: string) => `${k} of ${name}`
+    const ts = TIMESTAMP.exec(f[L.time])
+    if (!ts) throw malformed(CHANNEL, `bad time ${JSON.stringify(f[L.time])} for ${name}`)
+    const preClose = num(CHANNEL, f[L.preClose], field('prev close'))
+    const open = num(CHANNEL, f[L.open], field('open'))
+    const high = num(CHANNEL, f[L.high], field('high'))
+    const low = num(CHANNEL, f[L.low], field('low'))
+    const volume = times(num(CHANNEL, f[L.volume], field('volume')), L.volumeUnit)
+    const amount = optNum(CHANNEL, f[L.amount], field('amount'))
+    // Halted (or not yet open): no trades, today's prices all zero.
+    const halted = volume === 0 && open === 0 && high === 0 && low === 0
+    let last = num(CHANNEL, f[L.last], field('last'))
+    if (halted && last === 0) last = preClose
+    const quote: Quote = {
+      code: inst.code,
+      name: f[L.name],
+      date: `${ts[1]}-${ts[2]}-${ts[3]}`,
+      time: `${ts[4]}:${ts[5]}:${ts[6]}`,
+      last,
+      open,
+      high,
+      low,
+      preClose,
+      volume,
+      amount: amount === null ? null : times(amount, L.amountUnit),
+      turnover: L.turnover === null ? null : optNum(CHANNEL, f[L.turnover], field('turnover')),
+      halted,
+    }
+    out.set(inst.code, checkQuote(CHANNEL, quote))
+  }
+  return out
+}
+
+/**
+ * Real-time quotes from `qt.gtimg.cn`, at most {@link QUOTE_BATCH} codes a request. Instruments
+ * Tencent has no quote for (sectors, futures, forex) are absent; if none is servable: `unsupported`.
+ */
+export async function fetchQuotes(instruments: Instrument[], ctx: ChannelContext): Promise<Map<string, Quote>> {
+  const wanted = new Map<string, Instrument>()
+  const codes: string[] = []
+  for (const i of instruments) {
+    const c = quoteCode(i)
+    if (c && !wanted.has(c.toLowerCase())) {
+      wanted.set(c.toLowerCase(), i)
+      codes.push(c)
+    }
+  }
+  if (codes.length === 0) {
+    if (instruments.length === 0) return new Map()
+    throw unsupported(CHANNEL, `no Tencent quote for ${instruments.map((i) => i.code).join(', ')}`)
+  }
+  const batches: string[][] = []
+  for (let k = 0; k < codes.length; k += QUOTE_BATCH) batches.push(codes.slice(k, k + QUOTE_BATCH))
+  const parts = await mapLimit(batches, PARALLEL, async (b) => parseQuotes(await fetchText(ctx, CHANNEL, `https://qt.gtimg.cn/q=${b.join(',')}`, { encoding: 'gbk' }), wanted))
+  return new Map(parts.flatMap((p) => [...p]))
+}

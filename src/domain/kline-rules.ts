@@ -1,0 +1,113 @@
+import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
+import type { Instrument, InstrumentKind } from './instrument'
+import { isMinutePeriod, type Period } from './period'
+import { parseSymbol, splitCodes, SymbolError } from './symbols'
+
+/** Limits from the SPEC's Limits table. */
+export const KLINE_LIMITS = {
+  maxCount: 1212,
+  defaultCount: 30,
+  defaultRangeCount: 1212,
+  maxCells: 60_000,
+  /**
+   * Not in the SPEC ("paid unlimited"): every symbol costs at least one upstream request and a
+   * Worker may make at most a few thousand, so one call takes at most this many symbols.
+   */
+  maxSymbols: 1000,
+} as const
+
+/** Periods each kind supports, from SPEC /v1/kline rules 4–6. */
+const PERIODS_BY_KIND: Record<InstrumentKind, 'all' | readonly Period[]> = {
+  stock: 'all', index: 'all', etf: 'all', bond: 'all', sector: 'all', hk: 'all', us: 'all',
+  'us-index': ['day'],
+  future: ['day', 'week', 'month'],
+  forex: ['day', 'week', 'month'],
+}
+
+/** Kinds that take count only, never a date range (SPEC: start/end not for HK, US, futures, forex). */
+const NO_RANGE_KINDS: ReadonlySet<InstrumentKind> = new Set(['hk', 'us', 'us-index', 'future', 'forex'])
+
+const WHY_PERIOD: Partial<Record<InstrumentKind, string>> = {
+  'us-index': 'US indexes support only day',
+  future: 'futures support only day, week and month',
+  forex: 'forex supports only day, week and month',
+}
+
+export interface KlineQuery {
+  code: string
+  period: Period
+  count?: number
+  start?: string
+  end?: string
+}
+
+export interface KlinePlan {
+  instruments: Instrument[]
+  period: Period
+  count: number
+  start?: string
+  end?: string
+}
+
+/** Parses the comma-separated `code` parameter; each bad code is one 422 issue. */
+export function parseCodes(code: string, issues: ValidationIssue[], max: number = KLINE_LIMITS.maxSymbols): Instrument[] {
+  const parts = splitCodes(code)
+  if (parts.length === 0) issues.push(queryIssue('code', 'at least one code is required, e.g. sh600519', code))
+  if (parts.length > max) issues.push(queryIssue('code', `at most ${max} symbols per call, got ${parts.length}`, code))
+  const out: Instrument[] = []
+  for (const p of parts) {
+    try {
+      out.push(parseSymbol(p))
+    } catch (e) {
+      if (!(e instanceof SymbolError)) throw e
+      issues.push(queryIssue('code', e.message, p))
+    }
+  }
+  return out
+}
+
+/**
+ * Applies the SPEC's /v1/kline rules to an already type-checked query and returns what to fetch,
+ * or throws a {@link ValidationError} naming every offending field.
+ */
+export function planKline(q: KlineQuery): KlinePlan {
+  const issues: ValidationIssue[] = []
+  const instruments = parseCodes(q.code, issues)
+  const minute = isMinutePeriod(q.period)
+  const hasRange = q.start !== undefined || q.end !== undefined
+
+  if (q.start !== undefined && q.end === undefined) issues.push(queryIssue('end', 'end is required when start is given (they go together)', null, 'missing'))
+  if (q.end !== undefined && q.start === undefined) issues.push(queryIssue('start', 'start is required when end is given (they go together)', null, 'missing'))
+  if (q.start && q.end && q.start > q.end) issues.push(queryIssue('start', `start ${q.start} is after end ${q.end}`, q.start))
+  if (hasRange && q.period !== 'day' && !minute) {
+    issues.push(queryIssue('start', `a date range is only for day and minute periods; ${q.period} bars use count`, q.start ?? q.end))
+  }
+
+  for (const inst of instruments) {
+    const allowed = PERIODS_BY_KIND[inst.kind]
+    if (allowed !== 'all' && !allowed.includes(q.period)) {
+      issues.push(queryIssue('period', `${inst.code}: ${WHY_PERIOD[inst.kind]}`, q.period, 'enum'))
+    } else if (minute && inst.prefix === 'bj') {
+      issues.push(queryIssue('period', `${inst.code}: minute bars are not available for Beijing exchange codes`, q.period, 'enum'))
+    }
+    if (hasRange && NO_RANGE_KINDS.has(inst.kind)) {
+      issues.push(queryIssue('start', `${inst.code}: a date range is not supported for HK, US, futures and forex; use count`, q.start ?? q.end))
+    }
+  }
+
+  const count = q.count ?? (hasRange ? KLINE_LIMITS.defaultRangeCount : KLINE_LIMITS.defaultCount)
+  if (instruments.length * count > KLINE_LIMITS.maxCells) {
+    issues.push(
+      queryIssue(
+        'count',
+        `symbols × count must not exceed ${KLINE_LIMITS.maxCells}: ${instruments.length} × ${count} = ${instruments.length * count}` +
+          (q.count === undefined ? ' (count defaulted; pass a smaller count)' : ''),
+        q.count ?? null,
+        'less_than_equal'
+      )
+    )
+  }
+
+  if (issues.length) throw new ValidationError(issues)
+  return { instruments, period: q.period, count, start: q.start, end: q.end }
+}

@@ -1,0 +1,33 @@
+/** Machine codes for every non-validation error the API returns, with their HTTP status. */
+export const ERROR_STATUS = {
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  KEY_REQUIRED: 401,
+  KEY_INVALID: 401,
+  TIER_TOO_LOW: 403,
+  IP_NOT_ALLOWED: 403,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** An error a person can act on; rendered as `{error, code}` with the code's status. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {}
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code]
+  }
+
+  toBody(): Record<string, unknown> {
+    return { error: this.message, code: this.code, ...this.extra }
+  }
+}

@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono'
+import type { Tier } from '../access/tiers'
+
+export type CallerKind = 'browser' | 'script'
+
+/** Per-request values every later stage reads. */
+export interface RequestVars {
+  requestId: string
+  startedAt: number
+  clientIp: string
+  callerKind: CallerKind
+  tier: Tier
+}
+
+export type AppEnv = { Bindings: Env; Variables: RequestVars }
+
+/**
+ * Browsers announce themselves through Fetch Metadata (`Sec-Fetch-Mode`) or an `Origin` header;
+ * scripts, SDKs and agents send neither. The distinction sets the anonymous allowance (5 vs 2).
+ */
+export function callerKindOf(headers: Headers): CallerKind {
+  return headers.get('sec-fetch-mode') || headers.get('origin') ? 'browser' : 'script'
+}
+
+/** Stage 1 of the pipeline: start time, client IP, caller kind, default tier. */
+export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  c.set('startedAt', performance.now())
+  c.set('clientIp', c.req.header('cf-connecting-ip') ?? '127.0.0.1')
+  c.set('callerKind', callerKindOf(c.req.raw.headers))
+  c.set('tier', 'free')
+  await next()
+}

@@ -1,0 +1,36 @@
+import type { Bar } from '../domain/bar'
+import type { InstrumentKind } from '../domain/instrument'
+
+/** Price decimals as each market quotes them. */
+const PRICE_DECIMALS: Record<InstrumentKind, number> = {
+  stock: 2, index: 2, sector: 2, us: 2, 'us-index': 2, future: 2,
+  etf: 3, bond: 3, hk: 3,
+  forex: 4,
+}
+
+/** The SPEC's K-line row: 8 columns, all strings; empty string where the channel has no value. */
+export interface BarRow {
+  date: string
+  open: string
+  last: string
+  high: string
+  low: string
+  volume: string
+  amount: string
+  turnover: string
+}
+
+/** Turns a domain bar into the 8-string row of /v1/kline and /v1/quote. */
+export function toBarRow(b: Bar, kind: InstrumentKind): BarRow {
+  const d = PRICE_DECIMALS[kind]
+  return {
+    date: b.date,
+    open: b.open.toFixed(d),
+    last: b.close.toFixed(d),
+    high: b.high.toFixed(d),
+    low: b.low.toFixed(d),
+    volume: String(Math.round(b.volume)),
+    amount: b.amount === null ? '' : b.amount.toFixed(2),
+    turnover: b.turnover === null ? '' : b.turnover.toFixed(2),
+  }
+}

@@ -1,0 +1,43 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { TIERS } from '../access/tiers'
+import { ALL_CHANNELS } from '../channels/routing'
+import type { AppEnv } from '../http/context'
+import type { Services } from '../services'
+
+export const HealthSchema = z
+  .object({
+    ok: z.boolean().openapi({ description: 'The service answers' }),
+    uptime_s: z.number().int().openapi({ description: 'Seconds this service instance has been running' }),
+    data_ready: z.boolean().openapi({ description: 'false when every data channel is unavailable (circuits open); data endpoints may then answer ok:false' }),
+    tiers: z.array(z.enum(TIERS)).openapi({ description: 'Supported tiers' }),
+  })
+  .openapi('Health', { example: { ok: true, uptime_s: 3600, data_ready: true, tiers: [...TIERS] } })
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/health',
+  operationId: 'health',
+  tags: ['Free'],
+  summary: 'Service health',
+  description: 'Whether the service answers and whether any data channel can serve. Not counted; does not consume the anonymous rate limit. No envelope.',
+  'x-min-tier': 'free',
+  'x-cost': 0,
+  responses: {
+    200: { description: 'Health', content: { 'application/json': { schema: HealthSchema } } },
+  },
+})
+
+/** GET /v1/health — exactly the SPEC's four fields. */
+export function registerHealth(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, (c) =>
+    c.json(
+      {
+        ok: true,
+        uptime_s: Math.floor((Date.now() - services.startedAt) / 1000),
+        data_ready: services.router.anyAvailable(ALL_CHANNELS),
+        tiers: [...TIERS],
+      },
+      200
+    )
+  )
+}

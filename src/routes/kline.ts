@@ -1,0 +1,74 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { fetchSeries } from '../channels/bars'
+import { mapLimit } from '../domain/concurrency'
+import { KLINE_LIMITS, planKline } from '../domain/kline-rules'
+import { PERIODS } from '../domain/period'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import type { Services } from '../services'
+import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { seriesBody, type SymbolOutcome } from './series-response'
+
+const KlineQuery = z.object({
+  code: z.string({ error: 'code is required' }).openapi({
+    description: 'Stock, index, sector, ETF, HK, US, convertible bond, futures or forex code with prefix; comma-separated for several (anonymous at most 5)',
+    example: 'sh600519',
+  }),
+  period: z
+    .enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` })
+    .default('day')
+    .openapi({ description: 'Bar period. Minute periods need tier standard (from the access-control release); not for Beijing exchange, futures, forex, US indexes. Futures and forex: day, week, month. US indexes: day.', example: 'day' }),
+  count: IntParam('count', 1, KLINE_LIMITS.maxCount)
+    .optional()
+    .openapi({ description: 'Bars per symbol, 1..1212; default 30, or 1212 with start/end. symbols × count ≤ 60,000.', example: 30, type: 'integer', minimum: 1, maximum: 1212 }),
+  start: DateParam('start')
+    .optional()
+    .openapi({ description: 'Range start YYYY-MM-DD (day and minute periods; paired with end; not for HK, US, futures, forex)', example: '2026-10-08' }),
+  end: DateParam('end').optional().openapi({ description: 'Range end YYYY-MM-DD, inclusive (paired with start)', example: '2026-11-20' }),
+})
+
+const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi({
+  example: {
+    ok: true,
+    endpoint: 'kline',
+    tier: 'free',
+    elapsed_ms: 35,
+    source: 'eastmoney',
+    as_of: '2026-11-20',
+    data: [
+      { date: '2026-11-20', open: '1510.00', last: '1520.00', high: '1525.00', low: '1505.20', volume: '2134500', amount: '3243567890.00', turnover: '0.17' },
+    ],
+  },
+})
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/kline',
+  operationId: 'kline',
+  tags: ['Free'],
+  summary: 'K-line bars',
+  description:
+    'Exactly 8 string columns per bar, newest first. Day/week/month/season/year prices are forward-adjusted (qfq; do not adjust again); ' +
+    'minute bars are unadjusted and cover about the last month (from the first day of the previous calendar month; HK/US about five trading days); ' +
+    'outside that window the result is empty with a `notice`. Several codes: `data` maps each code to its bars.',
+  'x-min-tier': 'free',
+  'x-cost': 1,
+  request: { query: KlineQuery },
+  responses: {
+    200: { description: 'Bars (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: KlineResponse } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+/** GET /v1/kline */
+export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const plan = planKline(c.req.valid('query'))
+    const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
+      const r = await fetchSeries(services, { ...plan, instrument })
+      if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice }
+    })
+    return c.json(envelope(c, 'kline', seriesBody(outcomes, services.sourcePrefix)), 200)
+  })
+}

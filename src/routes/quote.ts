@@ -1,0 +1,73 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { fetchQuoteSeries } from '../channels/quote-series'
+import { mapLimit } from '../domain/concurrency'
+import { parseCodes } from '../domain/kline-rules'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import { ValidationError, type ValidationIssue } from '../http/validation'
+import type { Services } from '../services'
+import { COMMON_ERRORS, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { seriesBody, type SymbolOutcome } from './series-response'
+
+const QuoteQuery = z.object({
+  code: z.string({ error: 'code is required' }).openapi({
+    description: 'One code or several comma-separated codes with market prefix (sh, sz, bj, hk, us, pt, fu, fx); anonymous callers at most 5',
+    example: 'sh600519',
+  }),
+  count: IntParam('count', 1, 1212)
+    .optional()
+    .openapi({ description: 'Daily bars per symbol, newest first (default 30)', example: 30, type: 'integer', minimum: 1, maximum: 1212 }),
+})
+
+const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema).openapi({
+  example: {
+    ok: true,
+    endpoint: 'quote',
+    tier: 'free',
+    elapsed_ms: 42,
+    source: 'tencent',
+    as_of: '2026-11-20 15:00:03',
+    data: [
+      { date: '2026-11-20', open: '1510.00', last: '1520.00', high: '1525.00', low: '1505.20', volume: '2134500', amount: '3243567890.00', turnover: '0.17' },
+      { date: '2026-11-19', open: '1502.00', last: '1508.50', high: '1512.00', low: '1498.00', volume: '1987600', amount: '2991234000.00', turnover: '0.16' },
+    ],
+  },
+})
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/quote',
+  operationId: 'quote',
+  tags: ['Free'],
+  summary: 'Real-time quote with recent daily bars',
+  description:
+    'Daily bars newest first; `data[0]` is today\'s live bar, so `data[0].last` is the current price. 8 string fields per bar ' +
+    '(prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. ' +
+    'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`.',
+  'x-min-tier': 'free',
+  'x-cost': 1,
+  request: { query: QuoteQuery },
+  responses: {
+    200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+/** GET /v1/quote */
+export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const q = c.req.valid('query')
+    const issues: ValidationIssue[] = []
+    const instruments = parseCodes(q.code, issues)
+    if (issues.length) throw new ValidationError(issues)
+    const count = q.count ?? 30
+
+    const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {
+      const r = await fetchQuoteSeries(services, instrument, count)
+      if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
+      const asOf = r.quote.time ? `${r.quote.date} ${r.quote.time}` : r.quote.date
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf }
+    })
+    return c.json(envelope(c, 'quote', seriesBody(outcomes, services.sourcePrefix)), 200)
+  })
+}

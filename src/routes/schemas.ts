@@ -1,0 +1,83 @@
+import { z } from '@hono/zod-openapi'
+import { TIERS } from '../access/tiers'
+import { isValidDate } from '../domain/dates'
+
+/** A `YYYY-MM-DD` query parameter that must name a real calendar day. */
+export const DateParam = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date in YYYY-MM-DD form` })
+    .refine(isValidDate, { error: `${name} is not a real calendar date` })
+
+/** `count` style integer query parameter with a readable error for every way it can be wrong. */
+export const IntParam = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be an integer` })
+    .int({ error: `${name} must be an integer` })
+    .min(min, { error: `${name} must be at least ${min}` })
+    .max(max, { error: `${name} must be at most ${max}` })
+
+export const BarRowSchema = z
+  .object({
+    date: z.string().openapi({ description: 'Bar date `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM` (bar end, exchange time) for minute bars' }),
+    open: z.string().openapi({ description: 'Open price' }),
+    last: z.string().openapi({ description: 'Close (for the live bar: the current) price' }),
+    high: z.string().openapi({ description: 'High price' }),
+    low: z.string().openapi({ description: 'Low price' }),
+    volume: z.string().openapi({ description: 'Volume in shares (contracts for futures; 0 for forex)' }),
+    amount: z.string().openapi({ description: 'Turnover amount in the trading currency (CNY for A-shares); empty when the serving channel does not carry it' }),
+    turnover: z.string().openapi({ description: 'Turnover rate in percent; empty for indexes, sectors, futures, forex and channels without it' }),
+  })
+  .openapi('BarRow')
+
+export const BarRowsSchema = z.array(BarRowSchema).openapi({ description: 'Bars, newest first' })
+
+/** `data` of quote and kline: bars for one symbol, or a map from each requested code to its bars. */
+export const SeriesDataSchema = z.union([BarRowsSchema, z.record(z.string(), BarRowsSchema)])
+
+/** The standard envelope around an endpoint's `data`. */
+export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
+  return z
+    .object({
+      ok: z.boolean().openapi({ description: 'true when data was returned; false when every upstream failed or had nothing (not counted)' }),
+      endpoint: z.string().openapi({ description: 'Endpoint short name' }),
+      tier: z.enum(TIERS).openapi({ description: 'Tier the call was served under' }),
+      elapsed_ms: z.number().int().openapi({ description: 'Processing time in milliseconds' }),
+      source: z.string().openapi({
+        description: 'Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed)',
+      }),
+      data,
+      as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned' }),
+      notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),
+      error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered' }),
+      code: z.string().optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA' }),
+      errors: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the reason for each symbol that returned nothing' }),
+      sources: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the channel that served each one' }),
+    })
+    .openapi(name)
+}
+
+export const ValidationErrorSchema = z
+  .object({
+    detail: z.array(
+      z.object({
+        type: z.string(),
+        loc: z.array(z.union([z.string(), z.number()])),
+        msg: z.string(),
+        input: z.unknown(),
+      })
+    ),
+  })
+  .openapi('ValidationError', {
+    example: { detail: [{ type: 'less_than_equal', loc: ['query', 'count'], msg: 'count must be at most 1212', input: '5000' }] },
+  })
+
+export const ErrorSchema = z
+  .object({ error: z.string(), code: z.string() })
+  .openapi('Error', { example: { error: 'no route GET /v1/nope', code: 'NOT_FOUND' } })
+
+/** Responses every data endpoint documents besides its 200. */
+export const COMMON_ERRORS = {
+  422: { description: 'Invalid or missing parameter (FastAPI-style body naming the field and the reason)', content: { 'application/json': { schema: ValidationErrorSchema } } },
+  500: { description: 'A bug on our side; the body carries a request id, never a stack trace', content: { 'application/json': { schema: ErrorSchema } } },
+} as const

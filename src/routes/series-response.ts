@@ -1,0 +1,47 @@
+import type { Bar } from '../domain/bar'
+import type { Instrument } from '../domain/instrument'
+import { toBarRow, type BarRow } from '../http/format'
+import type { Attempt } from '../channels/router'
+
+export type SymbolOutcome =
+  | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; asOf?: string; notice?: string }
+  | { instrument: Instrument; ok: false; attempts: Attempt[] }
+
+/** One line a person can read: what each channel said. */
+export function describeAttempts(attempts: Attempt[]): string {
+  if (attempts.length === 0) return 'no channel serves this request'
+  return attempts.map((a) => `${a.channel}: ${a.kind === 'skipped' ? a.message : a.message.replace(`${a.channel}: `, '')}`).join('; ')
+}
+
+/**
+ * Folds per-symbol outcomes into the envelope body of quote and kline: one symbol → an array of
+ * rows newest first; several → a map by code. `ok` when any symbol returned data; `source` is the
+ * one channel used, `multi` when they differ, `none` when no upstream was needed.
+ */
+export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
+  const single = outcomes.length === 1
+  const rows = (o: SymbolOutcome): BarRow[] => (o.ok ? o.bars.map((b) => toBarRow(b, o.instrument.kind)).reverse() : [])
+  const used = new Set(outcomes.flatMap((o) => (o.ok && o.channel ? [o.channel] : [])))
+  const source = used.size === 0 ? 'none' : used.size === 1 ? sourcePrefix + [...used][0] : 'multi'
+  const ok = outcomes.some((o) => o.ok)
+  const data = single ? rows(outcomes[0]) : Object.fromEntries(outcomes.map((o) => [o.instrument.code, rows(o)]))
+
+  const body: Record<string, unknown> = { ok, source, data }
+  const asOf = outcomes.flatMap((o) => (o.ok && o.asOf ? [o.asOf] : [])).sort().pop()
+  if (asOf) body.as_of = asOf
+  const notice = outcomes.find((o) => o.ok && o.notice)
+  if (notice?.ok) body.notice = notice.notice
+  const failed = outcomes.filter((o): o is Extract<SymbolOutcome, { ok: false }> => !o.ok)
+  if (!ok) {
+    const allEmpty = failed.every((f) => f.attempts.length > 0 && f.attempts.every((a) => a.kind === 'empty'))
+    body.code = allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
+    body.error = single
+      ? `${outcomes[0].instrument.code}: ${describeAttempts(failed[0].attempts)}`
+      : 'no symbol returned data; see errors'
+  }
+  if (!single && failed.length) body.errors = Object.fromEntries(failed.map((f) => [f.instrument.code, describeAttempts(f.attempts)]))
+  if (!single && source === 'multi') {
+    body.sources = Object.fromEntries(outcomes.flatMap((o) => (o.ok && o.channel ? [[o.instrument.code, sourcePrefix + o.channel]] : [])))
+  }
+  return body as { ok: boolean; source: string; data: BarRow[] | Record<string, BarRow[]> } & Record<string, unknown>
+}

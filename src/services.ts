@@ -1,0 +1,44 @@
+import { eastmoney } from './channels/eastmoney'
+import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from './channels/router'
+import { sina } from './channels/sina'
+import { tencent } from './channels/tencent'
+import type { Channel, ChannelContext, ChannelName } from './channels/types'
+
+/**
+ * Everything a route needs from outside the request: the channels and the fetch they use, the
+ * clock, and how `source` is labelled. Production wires the live upstreams; the emulator entry
+ * wires the emulator's fetch and clock and labels sources `emulator:<channel>`.
+ */
+export interface Services {
+  channels: Record<ChannelName, Channel>
+  channelContext: ChannelContext
+  router: ChannelRouter
+  now: () => number
+  /** Prepended to the channel name in `source`: '' live, 'emulator:' under the emulator. */
+  sourcePrefix: string
+  /** When this isolate started (health's uptime_s). */
+  startedAt: number
+  /** True under the emulator: data is simulated. */
+  simulated: boolean
+}
+
+export interface ServiceOptions {
+  fetch: typeof fetch
+  now?: () => number
+  sourcePrefix?: string
+  simulated?: boolean
+  timeoutMs?: number
+}
+
+export function createServices(opts: ServiceOptions): Services {
+  const now = opts.now ?? Date.now
+  return {
+    channels: { eastmoney, tencent, sina },
+    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
+    router: new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now }),
+    now,
+    sourcePrefix: opts.sourcePrefix ?? '',
+    startedAt: Date.now(),
+    simulated: opts.simulated ?? false,
+  }
+}

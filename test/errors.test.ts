@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { call, getJson } from './helpers'
+
+describe('error contract', () => {
+  it('answers an unknown path with 404 {error, code}', async () => {
+    const { status, body } = await getJson('/v1/nope')
+    expect(status).toBe(404)
+    expect(body).toEqual({ error: expect.stringContaining('/v1/nope'), code: 'NOT_FOUND' })
+  })
+
+  it('answers CORS preflight for any origin and exposes the rate-limit headers', async () => {
+    const res = await call('/v1/quote?code=sh600519', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization,x-pow' },
+    })
+    await res.text()
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-pow')
+  })
+
+  it('sets a request id on every response', async () => {
+    const res = await call('/v1/health')
+    await res.text()
+    expect(res.headers.get('x-request-id')).toBeTruthy()
+  })
+})

@@ -1,0 +1,22 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fault, getJson, resetWorld } from './helpers'
+
+describe('GET /v1/health', () => {
+  beforeEach(() => resetWorld())
+
+  it('has exactly the SPEC fields and no envelope', async () => {
+    const { status, body } = await getJson('/v1/health')
+    expect(status).toBe(200)
+    expect(Object.keys(body).sort()).toEqual(['data_ready', 'ok', 'tiers', 'uptime_s'])
+    expect(body).toMatchObject({ ok: true, data_ready: true, tiers: ['free', 'trial', 'standard', 'pro', 'unlimited'] })
+    expect(Number.isInteger(body.uptime_s)).toBe(true)
+  })
+
+  it('reports data_ready false once every channel circuit is open, and the service still answers', async () => {
+    for (const ch of ['eastmoney', 'tencent', 'sina'] as const) await fault(ch, 'http')
+    for (let i = 0; i < 3; i++) await getJson('/v1/quote?code=sh600519')
+    const { status, body } = await getJson('/v1/health')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ ok: true, data_ready: false })
+  })
+})

@@ -1,0 +1,53 @@
+import { exports } from 'cloudflare:workers'
+
+const BASE = 'http://127.0.0.1:8787'
+
+/** Calls the worker's default export (the emulator entry), as a client would over HTTP. */
+export function call(path: string, init?: RequestInit): Promise<Response> {
+  return (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default.fetch(new Request(BASE + path, init))
+}
+
+/** GET `path` and return status and parsed JSON body. */
+export async function getJson(path: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await call(path, init)
+  const text = await res.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {
+    // Not JSON: tests assert on the text.
+  }
+  return { status: res.status, body, headers: res.headers }
+}
+
+async function send(method: string, path: string, body?: unknown) {
+  const res = await call(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`)
+}
+
+/** A Friday 10:30 in Beijing: inside the morning session of a trading day. */
+export const SESSION_CLOCK = '2026-11-20T10:30:00+08:00'
+
+/** Fresh emulator (no faults, fixed clock) and fresh router memory. */
+export async function resetWorld(clock: string = SESSION_CLOCK) {
+  await send('POST', '/__emulator/reset')
+  await send('DELETE', '/__emulator/router')
+  await send('PUT', '/__emulator/clock', { now: clock })
+}
+
+export type FaultKind = 'timeout' | 'http' | 'garbage' | 'empty' | 'slow'
+
+export async function fault(channel: 'eastmoney' | 'tencent' | 'sina', kind: FaultKind, extra: { ms?: number; count?: number } = {}) {
+  await send('PUT', `/__emulator/faults/${channel}`, { kind, ...extra })
+}
+
+/** Request counters per channel from the emulator. */
+export async function upstreamRequests(): Promise<Record<string, number>> {
+  const { body } = await getJson('/__emulator')
+  return body.requests
+}

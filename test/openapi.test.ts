@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { getJson } from './helpers'
+
+/** A value the parameter's schema must refuse, or null when any string is acceptable. */
+function badValue(schema: any): string | null {
+  if (schema.type === 'integer' || schema.type === 'number') return 'not-a-number'
+  if (schema.enum) return 'definitely-not-allowed'
+  if (schema.pattern) return 'x'
+  return null
+}
+
+describe('/openapi.json', () => {
+  it('is OpenAPI 3.1 with version 0.1.0, operations carrying tier, cost and examples', async () => {
+    const { status, body } = await getJson('/openapi.json')
+    expect(status).toBe(200)
+    expect(body.openapi).toBe('3.1.0')
+    expect(body.info.version).toBe('0.1.0')
+    for (const path of ['/v1/health', '/v1/quote', '/v1/kline']) {
+      const op = body.paths[path].get
+      expect(op['x-min-tier']).toBe('free')
+      expect(typeof op['x-cost']).toBe('number')
+      expect(op.description.length).toBeGreaterThan(20)
+      const ok = op.responses['200'].content['application/json']
+      expect(ok.schema).toBeTruthy()
+    }
+  })
+
+  it('enforces every documented query parameter: a wrong value gets 422 naming it', async () => {
+    const { body } = await getJson('/openapi.json')
+    let checked = 0
+    for (const [path, item] of Object.entries<any>(body.paths)) {
+      const op = item.get
+      if (!op?.parameters) continue
+      const valid: Record<string, string> = {}
+      for (const p of op.parameters) if (p.required) valid[p.name] = String(p.example ?? p.schema?.example ?? 'sh600519')
+      for (const p of op.parameters) {
+        const bad = badValue(p.schema ?? {})
+        if (bad !== null) {
+          const qs = new URLSearchParams({ ...valid, [p.name]: bad })
+          const r = await getJson(`${path}?${qs}`)
+          expect(r.status, `${path} ${p.name}=${bad}`).toBe(422)
+          expect(r.body.detail.map((d: any) => d.loc[1])).toContain(p.name)
+          checked++
+        }
+        if (p.required) {
+          const rest = { ...valid }
+          delete rest[p.name]
+          const r = await getJson(`${path}?${new URLSearchParams(rest)}`)
+          expect(r.status, `${path} without ${p.name}`).toBe(422)
+          expect(r.body.detail[0]).toMatchObject({ type: 'missing', loc: ['query', p.name] })
+          checked++
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(6)
+  })
+})
