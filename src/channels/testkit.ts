@@ -1,3 +1,4 @@
+import { ChannelError } from './errors'
 /**
  * Test helpers for the channel suites: a GBK encoder (so wire samples go through the real GBK
  * decoding path) and a fake upstream `fetch` that records every call.
@@ -52,4 +53,14 @@ export function fakeContext(answer: (url: string, headers: Record<string, string
   }) as typeof globalThis.fetch
   const ctx: ChannelContext = { fetch, timeoutMs: 2000 }
   return { ctx, calls }
+}
+
+/** The `ChannelError` kind `f` throws: 'no error' when it returns, 'not a ChannelError' for anything else. */
+export function failureKind(f: () => unknown): string {
+  try {
+    f()
+  } catch (e) {
+    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
+  }
+  return 'no error'
 }

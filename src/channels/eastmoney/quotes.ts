@@ -7,7 +7,7 @@ import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum } from '../validate'
 import { exchangeClock } from './clock'
 import { isObject, readData, type JsonObject } from './envelope'
-import { mapLimit } from './pool'
+import { mapLimit } from '../../domain/concurrency'
 import { secids } from './secid'
 import { CHANNEL, QUOTE_BATCH, QUOTE_CONCURRENCY, QUOTE_FIELD_LIST, QUOTE_FIELDS as F, QUOTES_URL, volumeScale } from './wire'
 

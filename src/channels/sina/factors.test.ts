@@ -2,21 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import type { Bar } from '../../domain/bar'
 import { ChannelError } from '../errors'
-import { fakeContext } from '../testkit'
+import { fakeContext, failureKind } from '../testkit'
 import { applyFactors, fetchFactors, parseFactors, priceDecimals } from './factors'
 
 const QUOTED = 'var sh600519qfq={"total":3,"data":[{"d":"2025-06-20","f":"1.000000"},{"d":"2024-06-21","f":"1.012345"},{"d":"2001-08-27","f":"1.250000"}]}'
 const BARE = 'var sh600519qfq={total:3,data:[{d:"2025-06-20",f:"1.000000"},{d:"2024-06-21",f:"1.012345"},{d:"2001-08-27",f:"1.250000"}]}\n/* cached */'
 
 const bar = (date: string, close: number): Bar => ({ date, open: close, close, high: close, low: close, volume: 100, amount: close * 100, turnover: null })
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
-  }
-  return 'no error'
-}
+const kind = failureKind
 
 describe('parseFactors', () => {
   it('reads quoted and bare keys alike, newest first', () => {

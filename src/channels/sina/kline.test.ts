@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { ChannelError } from '../errors'
-import { fakeContext } from '../testkit'
+import { fakeContext, failureKind } from '../testkit'
 import type { KlineRequest } from '../types'
 import { sina } from './index'
 import { parseKline } from './kline'
@@ -18,14 +18,7 @@ const QFQ = 'var sh600519qfq={total:2,data:[{d:"2024-06-21",f:"1.000000"},{d:"20
 const req = (code: string, period: KlineRequest['period'], extra: Partial<KlineRequest> = {}): KlineRequest => ({ instrument: parseSymbol(code), period, count: 30, ...extra })
 const BASE = 'https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData'
 const REFERER = { referer: 'https://finance.sina.com.cn/' }
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
-  }
-  return 'no error'
-}
+const kind = failureKind
 
 describe('sina parseKline', () => {
   it('reads minute bars: bar end without seconds, shares, CNY, no turnover', () => {

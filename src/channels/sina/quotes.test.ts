@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { ChannelError } from '../errors'
-import { fakeContext, gbk } from '../testkit'
+import { fakeContext, gbk, failureKind } from '../testkit'
 import { fetchQuotes, parseQuotes, QUOTE_BATCH, statements } from './quotes'
 
 // Wire samples in the shapes of upstreams.md §1.2 (invented values).
@@ -32,14 +32,7 @@ function edit(line: string, changes: Record<number, string>): string {
 
 const wanted = (...pairs: Array<[string, string]>) => new Map(pairs.map(([sc, c]) => [sc.toLowerCase(), parseSymbol(c)]))
 const decode = (s: string) => new TextDecoder('gbk').decode(gbk(s))
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
-  }
-  return 'no error'
-}
+const kind = failureKind
 
 describe('sina parseQuotes', () => {
   it('reads the 33-field A-share line: shares and CNY already, no turnover', () => {

@@ -1,3 +1,4 @@
+import { jsStatements } from '../js-statements'
 import type { Quote } from '../../domain/bar'
 import { mapLimit } from '../../domain/concurrency'
 import type { Instrument } from '../../domain/instrument'
@@ -75,24 +76,8 @@ function quoteTime(raw: string, form: Layout['timeForm'], code: string): string 
   return `${m[1]}:${m[2]}:${m[3]}`
 }
 
-/** Splits a `hq.sinajs.cn` body into `var hq_str_<name>="<payload>";` statements; anything else is malformed. */
-export function statements(text: string): Array<[name: string, payload: string]> {
-  // Names may carry `$` (`gb_$dji`).
-  const re = /\s*var hq_str_([\w.$]+)="([^"\n]*)";?/y
-  const out: Array<[string, string]> = []
-  let pos = 0
-  while (pos < text.length) {
-    re.lastIndex = pos
-    const m = re.exec(text)
-    if (!m) {
-      if (text.slice(pos).trim() === '') break
-      throw malformed(CHANNEL, `unexpected quote text at ${pos}: ${JSON.stringify(text.slice(pos, pos + 40))}`)
-    }
-    out.push([m[1], m[2]])
-    pos = re.lastIndex
-  }
-  return out
-}
+/** Splits a decoded body into statements (see {@link jsStatements}). */
+export const statements = (text: string) => jsStatements(CHANNEL, 'var hq_str_', text)
 
 /**
  * Parses a decoded `hq.sinajs.cn` body. `wanted` maps lower-case Sina codes to the requested

@@ -1,3 +1,4 @@
+import { failureKind } from '../testkit'
 import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { codeData, parseFqkline, parseMkline } from './kline-parse'
@@ -19,14 +20,7 @@ const M5 = `{"code":0,"msg":"","data":{"sh600519":{"m5":[
   ["202501021500","1520.50","1520.00","1520.90","1519.60","498.00",{},"0.04"]],
   "qt":{"sh600519":["1","贵州茅台","600519","1520.00"]},"prec":"1508.50"}}}`
 
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
-  }
-  return 'no error'
-}
+const kind = failureKind
 
 describe('parseFqkline', () => {
   it('reads newfqkline rows: close before high, lots and 10k CNY, the dividend object skipped', () => {

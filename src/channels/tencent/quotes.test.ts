@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { ChannelError } from '../errors'
-import { fakeContext, gbk } from '../testkit'
+import { fakeContext, gbk, failureKind } from '../testkit'
 import { fetchQuotes, parseQuotes, QUOTE_BATCH, statements } from './quotes'
 
 // Wire samples in the shapes of upstreams.md §1.1 (invented values).
@@ -26,14 +26,7 @@ const HALTED = edit(MOUTAI, { 1: '平安银行', 2: '000001', 3: '11.15', 4: '11
 const inst = (code: string) => parseSymbol(code)
 const wanted = (...codes: Array<[string, string]>) => new Map(codes.map(([tc, c]) => [tc.toLowerCase(), inst(c)]))
 const decode = (s: string) => new TextDecoder('gbk').decode(gbk(s))
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : 'not a ChannelError'
-  }
-  return 'no error'
-}
+const kind = failureKind
 
 describe('tencent parseQuotes', () => {
   it('reads an A-share record in shares and CNY', () => {

@@ -1,3 +1,4 @@
+import { jsStatements } from '../js-statements'
 import type { Quote } from '../../domain/bar'
 import { mapLimit } from '../../domain/concurrency'
 import type { Instrument } from '../../domain/instrument'
@@ -51,23 +52,8 @@ const TIMESTAMP = /^(\d{4})[-/]?(\d{2})[-/]?(\d{2}) ?(\d{2}):?(\d{2}):?(\d{2})$/
 /** Scales to base units, rounding away the float noise of the multiplication. */
 const times = (x: number, unit: number) => (unit === 1 ? x : Math.round(x * unit * 100) / 100)
 
-/** Splits a `qt.gtimg.cn` body into `v_<name>="<payload>";` statements; anything else is malformed. */
-export function statements(text: string): Array<[name: string, payload: string]> {
-  const re = /\s*v_([\w.$]+)="([^"\n]*)";?/y
-  const out: Array<[string, string]> = []
-  let pos = 0
-  while (pos < text.length) {
-    re.lastIndex = pos
-    const m = re.exec(text)
-    if (!m) {
-      if (text.slice(pos).trim() === '') break
-      throw malformed(CHANNEL, `unexpected quote text at ${pos}: ${JSON.stringify(text.slice(pos, pos + 40))}`)
-    }
-    out.push([m[1], m[2]])
-    pos = re.lastIndex
-  }
-  return out
-}
+/** Splits a decoded body into statements (see {@link jsStatements}). */
+export const statements = (text: string) => jsStatements(CHANNEL, 'v_', text)
 
 /**
  * Parses a decoded `qt.gtimg.cn` body. `wanted` maps lower-case Tencent codes to the requested
