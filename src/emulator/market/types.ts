@@ -20,6 +20,8 @@ export interface EmuInstrument extends Instrument {
   currency: 'CNY' | 'HKD' | 'USD'
   /** Eastmoney secid, e.g. `1.600519`, `116.00700`, `105.AAPL`, `90.BK0477`, `113.rb2501`, `133.USDCNH`. */
   secid: string
+  /** Last trading day (`YYYY-MM-DD`) of an instrument that stops trading (futures contracts); absent otherwise. */
+  lastDate?: string
 }
 
 /** A corporate action: cash dividend per share and bonus/split shares per share (10送5 → 0.5). */
@@ -70,8 +72,11 @@ export interface MarketModel {
   instruments(): readonly EmuInstrument[]
   /** By canonical code (`sh600519`, `us.DJI`, `fuRB2501`); undefined if unknown. */
   byCode(code: string): EmuInstrument | undefined
-  /** Corporate actions, ascending by ex-date (empty for kinds without them). */
-  actions(inst: EmuInstrument): readonly CorporateAction[]
+  /**
+   * Corporate actions, ascending by ex-date (empty for kinds without them). With `now`, only those
+   * whose ex-date is on or before now's Beijing date.
+   */
+  actions(inst: EmuInstrument, now?: number): readonly CorporateAction[]
   /**
    * Raw daily bars with from <= date <= to, ascending, only days the instrument traded and that
    * have closed by `now` (plus today's partial bar when the session is open at `now`).
@@ -84,9 +89,12 @@ export interface MarketModel {
   minuteBars(inst: EmuInstrument, minutes: number, from: string, to: string, now: number): RawBar[]
   /** First date of the minute window at `now` (A-share: first day of the previous calendar month; HK/US: five trading days back). */
   minuteWindowStart(inst: EmuInstrument, now: number): string
-  /** Forward-adjustment multiplier for a date: qfq price = raw × qfqFactor (1 after the last ex-date). */
-  qfqFactor(inst: EmuInstrument, date: string): number
-  /** Backward-adjustment multiplier: hfq price = raw × hfqFactor (1 before the first ex-date). */
-  hfqFactor(inst: EmuInstrument, date: string): number
+  /**
+   * Forward-adjustment multiplier for a date: qfq price = raw × qfqFactor (1 after the last ex-date).
+   * With `now`, actions with an ex-date after now's Beijing date are ignored.
+   */
+  qfqFactor(inst: EmuInstrument, date: string, now?: number): number
+  /** Backward-adjustment multiplier: hfq price = raw × hfqFactor (1 before the first ex-date). `now` as for qfqFactor. */
+  hfqFactor(inst: EmuInstrument, date: string, now?: number): number
   live(inst: EmuInstrument, now: number): LiveQuote
 }

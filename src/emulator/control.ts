@@ -1,0 +1,178 @@
+/**
+ * The emulator's switchboard: module-level state (faults per channel, the clock, request counters)
+ * and {@link createEmulatorFetch}, the `fetch` the channels receive under the emulator. It routes
+ * each upstream host to its wire handler (src/emulator/wire) and applies the channel's fault first.
+ */
+import type { ChannelName } from '../channels/types'
+import type { MarketModel } from './market/types'
+import { eastmoneyEmpty, handleEastmoney } from './wire/eastmoney'
+import { handleSina, sinaEmpty } from './wire/sina'
+import { handleTencent, tencentEmpty } from './wire/tencent'
+
+export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina']
+
+export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow'] as const
+export type FaultKind = (typeof FAULT_KINDS)[number]
+
+/**
+ * A fault on one channel. `ms` is the delay of `slow` (default {@link DEFAULT_SLOW_MS}); `count`,
+ * when set, is how many more requests it affects before it clears itself.
+ */
+export interface Fault {
+  kind: FaultKind
+  ms?: number
+  count?: number
+}
+
+/** Delay of a `slow` fault without `ms`. */
+export const DEFAULT_SLOW_MS = 1_000
+/** No emulated wait lasts longer than this, so a test cannot hang on a fault. */
+export const MAX_WAIT_MS = 30_000
+
+const state = {
+  faults: new Map<ChannelName, Fault>(),
+  fixedNow: null as number | null,
+  requests: { eastmoney: 0, tencent: 0, sina: 0 } as Record<ChannelName, number>,
+}
+
+/** The emulator's clock in epoch ms: the fixed instant when one is set, else real time. */
+export function now(): number {
+  return state.fixedNow ?? Date.now()
+}
+
+/** Fixes the clock at `ms`, or returns it to real time with null. */
+export function setClock(ms: number | null): void {
+  state.fixedNow = ms
+}
+
+/** True while the clock is fixed. */
+export function isClockFixed(): boolean {
+  return state.fixedNow !== null
+}
+
+/** The clock as one object, for the service to read (`clock.now()`). */
+export const clock = { now, set: setClock, isFixed: isClockFixed }
+
+/** Sets the fault of a channel, replacing any earlier one. */
+export function setFault(channel: ChannelName, fault: Fault): void {
+  state.faults.set(channel, { ...fault })
+}
+
+/** Clears one channel's fault, or every channel's without an argument. */
+export function clearFaults(channel?: ChannelName): void {
+  if (channel) state.faults.delete(channel)
+  else state.faults.clear()
+}
+
+/** Current faults per channel (null: none); `count` is what remains. */
+export function faults(): Record<ChannelName, Fault | null> {
+  return Object.fromEntries(CHANNELS.map((c) => [c, state.faults.has(c) ? { ...state.faults.get(c)! } : null])) as Record<ChannelName, Fault | null>
+}
+
+/** Requests each channel has received since the last reset. */
+export function requestCounts(): Record<ChannelName, number> {
+  return { ...state.requests }
+}
+
+/** Back to the initial state: no faults, real time, zero counters. */
+export function resetEmulator(): void {
+  state.faults.clear()
+  state.fixedNow = null
+  for (const c of CHANNELS) state.requests[c] = 0
+}
+
+/** The channel an upstream host belongs to, or undefined for a host the emulator does not serve. */
+export function channelOfHost(hostname: string): ChannelName | undefined {
+  const h = hostname.toLowerCase()
+  const under = (domain: string) => h === domain || h.endsWith('.' + domain)
+  if (under('eastmoney.com')) return 'eastmoney'
+  if (under('gtimg.cn') || h === 'proxy.finance.qq.com') return 'tencent'
+  if (under('sinajs.cn') || under('sina.cn') || under('sina.com.cn')) return 'sina'
+  return undefined
+}
+
+type Handler = (url: URL, request: Request, market: MarketModel, now: number) => Response | Promise<Response>
+type EmptyForm = (url: URL, market: MarketModel) => Response | undefined
+
+const HANDLERS: Record<ChannelName, { handle: Handler; empty: EmptyForm }> = {
+  eastmoney: { handle: handleEastmoney, empty: eastmoneyEmpty },
+  tencent: { handle: handleTencent, empty: tencentEmpty },
+  sina: { handle: handleSina, empty: sinaEmpty },
+}
+
+/** Takes the channel's fault for this request, counting down (and clearing) a limited one. */
+function takeFault(channel: ChannelName): Fault | undefined {
+  const f = state.faults.get(channel)
+  if (!f) return undefined
+  if (f.count !== undefined) {
+    f.count -= 1
+    if (f.count <= 0) state.faults.delete(channel)
+  }
+  return f
+}
+
+const abortReason = (signal: AbortSignal) => signal.reason ?? new DOMException('The operation was aborted.', 'AbortError')
+
+/**
+ * Waits `ms`, rejecting as soon as `signal` aborts (with its reason). With `giveUp`, the end of the
+ * wait is itself a failure: a connection that never answers and finally drops.
+ */
+function wait(ms: number, signal: AbortSignal | null | undefined, giveUp = false): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal))
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortReason(signal!))
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      if (giveUp) reject(new TypeError('fetch failed'))
+      else resolve()
+    }, Math.min(ms, MAX_WAIT_MS))
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+const BAD_GATEWAY =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+
+/** Bytes no upstream format can be read from: a stray gzip header, control bytes and invalid UTF-8. */
+const GARBAGE = new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xff, 0xfe, 0x00, 0x9c, 0xc3, 0x28, 0x7b, 0x22, 0x72, 0xff, 0x01, 0x02, 0x1b, 0x5b, 0xe2, 0x28, 0xa1, 0x00])
+
+/**
+ * A `fetch` that answers the upstreams' URLs from `market` on the emulator's clock. Unknown hosts
+ * fail like a DNS error (`TypeError('fetch failed')`); unknown paths on known hosts get a 404; the
+ * request's `AbortSignal` is honoured throughout.
+ */
+export function createEmulatorFetch(market: MarketModel): typeof fetch {
+  const emulatorFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init)
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined)
+    if (signal?.aborted) throw abortReason(signal)
+    const url = new URL(request.url)
+    const channel = channelOfHost(url.hostname)
+    if (!channel) throw new TypeError('fetch failed')
+    state.requests[channel] += 1
+    const { handle, empty } = HANDLERS[channel]
+    const fault = takeFault(channel)
+    switch (fault?.kind) {
+      case 'timeout':
+        await wait(MAX_WAIT_MS, signal, true)
+        throw new TypeError('fetch failed')
+      case 'http':
+        return new Response(BAD_GATEWAY, { status: 502, headers: { 'content-type': 'text/html' } })
+      case 'garbage':
+        return new Response(GARBAGE.slice(), { headers: { 'content-type': 'text/html' } })
+      case 'empty': {
+        const res = empty(url, market)
+        if (res) return res
+        break
+      }
+      case 'slow':
+        await wait(fault.ms ?? DEFAULT_SLOW_MS, signal)
+        break
+    }
+    return handle(url, request, market, now())
+  }
+  return emulatorFetch as typeof fetch
+}

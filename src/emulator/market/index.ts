@@ -1,0 +1,11 @@
+/**
+ * The emulator's simulated market (see types.ts for the contract). `market` is lazy: the universe
+ * and every price are generated on first use, so importing this costs nothing at startup.
+ */
+import { createMarket } from './model'
+
+export type { Book, CorporateAction, EmuInstrument, LiveQuote, MarketModel, RawBar } from './types'
+export { limitOn, limitPrices, roundTo } from './limits'
+
+/** The one market every emulated upstream reads. */
+export const market = createMarket()

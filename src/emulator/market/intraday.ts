@@ -1,0 +1,299 @@
+/**
+ * Minute bars, derived from the daily bar (the daily bar is the source of truth): a path from
+ * the open through the day's high and low to the close, a U-shaped volume profile that sums
+ * exactly to the daily volume, and amounts that sum to the daily amount with every minute's
+ * average price inside its own bar.
+ */
+import { dateOf } from './calendars'
+import type { MonthBars } from './daily'
+import { findBar } from './history'
+import { roundTo } from './limits'
+import { Lru } from './lru'
+import { bnorm, hash, SALT } from './random'
+import { hhmm, minuteEnds, sessionFor } from './sessions'
+import { checkpoints } from './skeleton'
+import type { EmuInstrument, RawBar } from './types'
+import { profileOf } from './universe'
+
+/** One day's one-minute bars in columns; `ends` are end minutes of the exchange day. */
+export interface MinuteDay {
+  n: number
+  ends: Int16Array
+  open: Float64Array
+  high: Float64Array
+  low: Float64Array
+  close: Float64Array
+  volume: Float64Array
+  amount: Float64Array
+}
+
+const cache = new Lru<string, MinuteDay>(256)
+
+/** The one-minute bars of the daily bar `i` of `block`. */
+export function minuteDay(inst: EmuInstrument, block: MonthBars, i: number): MinuteDay {
+  const day = block.day[i]
+  const key = inst.code + day
+  let md = cache.get(key)
+  if (!md) {
+    md = buildMinutes(inst, block, i)
+    cache.set(key, md)
+  }
+  return md
+}
+
+function buildMinutes(inst: EmuInstrument, block: MonthBars, bi: number): MinuteDay {
+  const p = profileOf(inst)
+  const s = sessionFor(inst.kind)
+  const N = s.minutes
+  const day = block.day[bi]
+  const O = block.open[bi]
+  const H = block.high[bi]
+  const L = block.low[bi]
+  const C = block.close[bi]
+  const V = block.volume[bi]
+  const AMT = block.amount[bi]
+  const dec = inst.decimals
+  const tick = 10 ** -dec
+  const seed = p.seed
+  const md: MinuteDay = {
+    n: N,
+    ends: minuteEnds(s),
+    open: new Float64Array(N),
+    high: new Float64Array(N),
+    low: new Float64Array(N),
+    close: new Float64Array(N),
+    volume: new Float64Array(N),
+    amount: new Float64Array(N),
+  }
+  if (V > 0) allocateVolume(md, s.halves.length > 1 ? s.halves[0][1] - s.halves[0][0] : N, V, p.lot, seed, day)
+
+  // Checkpoints: the open, the extremes not already at the open or close, the close.
+  const cps = checkpoints(seed, day, N, O, H, L, C)
+
+  // Brownian bridges between checkpoints, folded into [L, H].
+  const x = new Float64Array(N + 1)
+  const sigma = ((H - L) * 0.5) / Math.sqrt(N)
+  for (let c = 0; c + 1 < cps.length; c++) {
+    const [ta, va] = cps[c]
+    const [tb, vb] = cps[c + 1]
+    let w = 0
+    const walk = new Float64Array(tb - ta + 1)
+    for (let k = ta + 1; k <= tb; k++) walk[k - ta] = w += sigma * bnorm(seed, SALT.minute, day, k)
+    const end = walk[tb - ta]
+    for (let k = ta; k <= tb; k++) {
+      const f = (k - ta) / (tb - ta)
+      x[k] = fold(va + (vb - va) * f + walk[k - ta] - f * end, L, H)
+    }
+  }
+  for (const [t, v] of cps) x[t] = v
+
+  // Tilt the path so its volume-weighted average lands on the day's VWAP: a power map between
+  // the fixed levels L, open, close, H keeps every checkpoint where it is.
+  if (V > 0 && p.volumeMode !== 'index' && H > L) tilt(x, md.volume, AMT / V, [L, Math.min(O, C), Math.max(O, C), H])
+  for (let k = 0; k <= N; k++) x[k] = roundTo(x[k], dec)
+  for (const [t, v] of cps) x[t] = v
+
+  for (let i = 0; i < N; i++) {
+    const o = x[i]
+    const c = x[i + 1]
+    const wick = hash(seed, SALT.wick, day, i)
+    md.open[i] = o
+    md.close[i] = c
+    md.high[i] = Math.min(H, roundTo(Math.max(o, c) + (wick % 3 === 0 ? tick : 0), dec))
+    md.low[i] = Math.max(L, roundTo(Math.min(o, c) - ((wick >>> 2) % 3 === 0 ? tick : 0), dec))
+  }
+  if (V > 0) spreadAmount(md, p.volumeMode === 'index', V, AMT, L, H, dec)
+  return md
+}
+
+/** U-shaped volume (busy open, busy close, a smaller rush after lunch) in whole lots, summing to V. */
+function allocateVolume(md: MinuteDay, afternoon: number, V: number, lot: number, seed: number, day: number): void {
+  const N = md.n
+  const weights = new Float64Array(N)
+  let total = 0
+  for (let i = 0; i < N; i++) {
+    let w = 1 + 2.2 * Math.exp(-i / 12) + 1.4 * Math.exp(-(N - 1 - i) / 18)
+    if (i >= afternoon) w += 0.8 * Math.exp(-(i - afternoon) / 10)
+    weights[i] = w * Math.exp(0.45 * bnorm(seed, SALT.minuteVolume, day, i))
+    total += weights[i]
+  }
+  const lots = Math.round(V / lot)
+  let cum = 0
+  let prev = 0
+  for (let i = 0; i < N; i++) {
+    cum += weights[i]
+    const upto = i === N - 1 ? lots : Math.round((lots * cum) / total)
+    md.volume[i] = (upto - prev) * lot
+    prev = upto
+  }
+}
+
+/**
+ * Maps the path through u ↦ u^γ inside each interval between consecutive `levels`, with γ chosen
+ * (bisection on ln γ) so that Σ volume × minute mid / Σ volume ≈ `target`. Monotone in γ.
+ */
+function tilt(x: Float64Array, volume: Float64Array, target: number, levels: number[]): void {
+  const N = volume.length
+  const lv = [...new Set(levels)].sort((a, b) => a - b)
+  // Per point: its interval's base and width, and its position u in [0, 1].
+  const base = new Float64Array(N + 1)
+  const width = new Float64Array(N + 1)
+  const u = new Float64Array(N + 1)
+  for (let k = 0; k <= N; k++) {
+    let j = 0
+    while (j < lv.length - 2 && x[k] > lv[j + 1]) j++
+    base[k] = lv[j]
+    width[k] = lv[j + 1] - lv[j]
+    u[k] = width[k] > 0 ? Math.min(1, Math.max(0, (x[k] - lv[j]) / width[k])) : 0
+  }
+  let vol = 0
+  for (let i = 0; i < N; i++) vol += volume[i]
+  const avg = (g: number) => {
+    let t = 0
+    let prev = base[0] + width[0] * u[0] ** g
+    for (let i = 0; i < N; i++) {
+      const next = base[i + 1] + width[i + 1] * u[i + 1] ** g
+      t += volume[i] * (prev + next)
+      prev = next
+    }
+    return t / (2 * vol)
+  }
+  // Larger γ pulls every point down its interval, so avg falls as ln γ rises.
+  // A bounded tilt: beyond it the path would hug the open or close; δ in spreadAmount takes the rest.
+  let lo = -1
+  let hi = 1
+  if (avg(Math.exp(lo)) < target) hi = lo
+  else if (avg(Math.exp(hi)) > target) lo = hi
+  for (let it = 0; it < 30 && hi - lo > 1e-4; it++) {
+    const mid = (lo + hi) / 2
+    if (avg(Math.exp(mid)) > target) lo = mid
+    else hi = mid
+  }
+  const g = Math.exp((lo + hi) / 2)
+  for (let k = 0; k <= N; k++) x[k] = base[k] + width[k] * u[k] ** g
+}
+
+/**
+ * Splits the daily amount over the minutes. Index-like series: in proportion to volume. Traded
+ * instruments: each minute at its mid shifted by a common δ (after the tilt, a fraction of a
+ * tick) so the total matches; a minute's high/low widen to contain that price if needed.
+ */
+function spreadAmount(md: MinuteDay, proportional: boolean, V: number, AMT: number, L: number, H: number, dec: number): void {
+  const N = md.n
+  const px = new Float64Array(N)
+  if (proportional) px.fill(AMT / V)
+  else {
+    const mid = new Float64Array(N)
+    for (let i = 0; i < N; i++) mid[i] = (md.open[i] + md.close[i]) / 2
+    const total = (d: number) => {
+      let t = 0
+      for (let i = 0; i < N; i++) t += md.volume[i] * Math.min(H, Math.max(L, mid[i] + d))
+      return t
+    }
+    let lo = L - H
+    let hi = H - L
+    for (let it = 0; it < 40; it++) {
+      const d = (lo + hi) / 2
+      if (total(d) < AMT) lo = d
+      else hi = d
+    }
+    const d = (lo + hi) / 2
+    for (let i = 0; i < N; i++) px[i] = Math.min(H, Math.max(L, mid[i] + d))
+  }
+  let sum = 0
+  for (let i = 0; i < N; i++) sum += md.volume[i] * px[i]
+  // Cumulative rounding to cents: each minute within a cent of volume × price, total exact.
+  let cum = 0
+  let prev = 0
+  const f = 10 ** dec
+  for (let i = 0; i < N; i++) {
+    cum += md.volume[i] * px[i]
+    const upto = i === N - 1 ? AMT : roundTo((AMT * cum) / sum, 2)
+    md.amount[i] = roundTo(upto - prev, 2)
+    prev = upto
+    if (!proportional && md.volume[i] > 0) {
+      md.high[i] = Math.max(md.high[i], Math.min(H, Math.ceil(px[i] * f - 1e-6) / f))
+      md.low[i] = Math.min(md.low[i], Math.max(L, Math.floor(px[i] * f + 1e-6) / f))
+    }
+  }
+}
+
+/** Folds x into [lo, hi] by reflection: unlike clamping, a path near an extreme bounces off it instead of sticking. */
+function fold(x: number, lo: number, hi: number): number {
+  const r = hi - lo
+  if (r <= 0) return lo
+  let y = (x - lo) % (2 * r)
+  if (y < 0) y += 2 * r
+  return lo + (y > r ? 2 * r - y : y)
+}
+
+/** Aggregates minutes [from, to) of a day into one bar (`to` > `from`). */
+function aggregate(inst: EmuInstrument, md: MinuteDay, from: number, to: number, date: string, preClose: number): RawBar {
+  let high = -Infinity
+  let low = Infinity
+  let volume = 0
+  let amount = 0
+  for (let i = from; i < to; i++) {
+    if (md.high[i] > high) high = md.high[i]
+    if (md.low[i] < low) low = md.low[i]
+    volume += md.volume[i]
+    amount += md.amount[i]
+  }
+  return {
+    date,
+    open: md.open[from],
+    high,
+    low,
+    close: md.close[to - 1],
+    preClose,
+    volume,
+    amount: roundTo(amount, 2),
+    turnover: inst.floatShares ? roundTo((volume / inst.floatShares) * 100, 4) : null,
+  }
+}
+
+/**
+ * The day's bar as it stood at exchange minute `minute`: the aggregate of the minutes ended by
+ * then; before the first minute ends, just the opening price with no volume.
+ */
+export function partialBar(inst: EmuInstrument, block: MonthBars, i: number, minute: number): RawBar {
+  const md = minuteDay(inst, block, i)
+  const date = dateOf(block.day[i])
+  let j = 0
+  while (j < md.n && md.ends[j] <= minute) j++
+  if (j === 0) {
+    const o = block.open[i]
+    return { date, open: o, high: o, low: o, close: o, preClose: block.pre[i], volume: 0, amount: 0, turnover: inst.floatShares ? 0 : null }
+  }
+  return aggregate(inst, md, 0, j, date, block.pre[i])
+}
+
+/** Allowed minute-bar lengths. */
+export const MINUTE_LENGTHS = [1, 5, 15, 30, 60]
+
+/**
+ * Bars of `minutes` length for one day, ended by exchange minute `until` (Infinity: all).
+ * Buckets never cross a session half: A-share 60-minute bars end 10:30, 11:30, 14:00, 15:00.
+ */
+export function dayMinuteBars(inst: EmuInstrument, day: number, minutes: number, until: number): RawBar[] {
+  const found = findBar(inst, day)
+  if (!found) return []
+  const { block, i } = found
+  const md = minuteDay(inst, block, i)
+  const s = sessionFor(inst.kind)
+  const date = dateOf(day)
+  const out: RawBar[] = []
+  let base = 0
+  for (const [a, b] of s.halves) {
+    for (let start = a; start < b; start += minutes) {
+      const end = Math.min(start + minutes, b)
+      if (end > until) return out
+      const bar = aggregate(inst, md, base + start - a, base + end - a, `${date} ${hhmm(end)}`, 0)
+      // A bucket's reference price is the close before it.
+      bar.preClose = start === s.halves[0][0] ? block.pre[i] : md.close[base + start - a - 1]
+      out.push(bar)
+    }
+    base += b - a
+  }
+  return out
+}

@@ -1,0 +1,220 @@
+/**
+ * Eastmoney as the emulator answers it: `push2 …/api/qt/ulist.np/get` (batch quotes) and
+ * `push2his …/api/qt/stock/kline/get` (K-lines), UTF-8 JSON in Eastmoney's `{"rc":…,"data":…}`
+ * envelope. Shapes and units: src/channels/README.md, Eastmoney section.
+ */
+import { beijing } from '../../domain/dates'
+import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
+import { adjustBars, dailySeries, lastInRange, withBase, type Adjust, type BarWithBase, type Span } from './bars'
+import { bySecid, isAShare, splitSecid } from './codes'
+import { fixed, pctOf, round } from './format'
+import { jsonResponse, notFound } from './respond'
+import { exchangeInstant } from './time'
+
+/** `push2`, `push2delay` and numbered mirrors (`82.push2.eastmoney.com`) serve real-time quotes. */
+const QUOTE_HOST = /^(\d+\.)?push2(delay)?\.eastmoney\.com$/
+/** `push2his` and its numbered mirrors serve history. */
+const HISTORY_HOST = /^(\d+\.)?push2his\.eastmoney\.com$/
+
+const QUOTES_PATH = '/api/qt/ulist.np/get'
+const KLINE_PATH = '/api/qt/stock/kline/get'
+
+/** The envelope keys Eastmoney puts around every `data`. */
+const envelope = (rc: number, data: unknown) => ({ rc, rt: rc === 0 ? 11 : 4, svr: 181735076, lt: 1, full: 1, dlmkts: '', data })
+
+/** Volume as Eastmoney prints it: lots for sh/sz/bj, shares (contracts) elsewhere, 0 for forex. */
+function volumeUnits(inst: EmuInstrument, shares: number): number {
+  if (inst.kind === 'forex') return 0
+  return isAShare(inst) ? Math.round(shares / 100) : Math.round(shares)
+}
+
+/** Answers one Eastmoney request; unknown paths get nginx's 404. */
+export function handleEastmoney(url: URL, _request: Request, market: MarketModel, now: number): Response {
+  const host = url.hostname
+  if (url.pathname === QUOTES_PATH && QUOTE_HOST.test(host)) return quotes(url.searchParams, market, now)
+  if (url.pathname === KLINE_PATH) {
+    if (HISTORY_HOST.test(host)) return kline(url.searchParams, market, now)
+    // push2 itself keeps no history: it answers K-line requests with nothing.
+    if (QUOTE_HOST.test(host)) return jsonResponse(envelope(0, null))
+  }
+  return notFound()
+}
+
+/** Eastmoney's own "no data" answer for a request: `data: null` for quotes, no rows for K-lines. */
+export function eastmoneyEmpty(url: URL, market: MarketModel): Response | undefined {
+  if (url.pathname === QUOTES_PATH) return jsonResponse(envelope(0, null))
+  if (url.pathname === KLINE_PATH) {
+    const inst = bySecid(market, url.searchParams.get('secid') ?? '')
+    if (!inst) return jsonResponse(envelope(100, null))
+    return jsonResponse(envelope(0, { ...header(inst, 0, 0, url.searchParams.get('fields1')), klines: [] }))
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quotes
+
+const DEFAULT_QUOTE_FIELDS = 'f2,f3,f4,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f124,f297'
+/** Fields that carry prices, and percentages: scaled to integers unless `fltt=2`. */
+const PRICE_FIELDS = new Set(['f2', 'f4', 'f15', 'f16', 'f17', 'f18'])
+const PERCENT_FIELDS = new Set(['f3', 'f7', 'f8'])
+
+type Value = number | string
+
+/** Every list-namespace field the emulator knows for one instrument, `fltt=2` style. */
+function quoteFields(q: LiveQuote): Record<string, Value> {
+  const inst = q.instrument
+  const { market, code } = splitSecid(inst.secid)
+  const b = q.bar
+  const d = inst.decimals
+  // Suspended or not trading now: today's prices are "-"; the previous close is the last close.
+  const off = q.halted
+  const pre = off ? b.close : b.preClose
+  const price = off ? null : b.close
+  const dash = (v: number | null): Value => (off || v === null ? '-' : v)
+  return {
+    f1: d,
+    f2: dash(price),
+    f3: dash(round(pctOf(b.close - pre, pre), 2)),
+    f4: dash(round(b.close - pre, d)),
+    f5: dash(volumeUnits(inst, b.volume)),
+    f6: dash(round(b.amount, 2)),
+    f7: dash(round(pctOf(b.high - b.low, pre), 2)),
+    f8: dash(b.turnover === null ? null : round(b.turnover, 2)),
+    f12: code,
+    f13: market,
+    f14: inst.name,
+    f15: dash(b.high),
+    f16: dash(b.low),
+    f17: dash(b.open),
+    f18: pre,
+    f20: inst.totalShares === null ? '-' : Math.round(inst.totalShares * (price ?? pre)),
+    f21: inst.floatShares === null ? '-' : Math.round(inst.floatShares * (price ?? pre)),
+    f124: Math.floor(exchangeInstant(inst, q.date, q.time) / 1000),
+    f152: 2,
+    f297: Number(q.date.replaceAll('-', '')),
+  }
+}
+
+/** Without `fltt=2` Eastmoney sends prices × 10^decimals and percentages × 100 as integers. */
+function scaled(id: string, v: Value, decimals: number): Value {
+  if (typeof v !== 'number') return v
+  if (PRICE_FIELDS.has(id)) return Math.round(v * 10 ** decimals)
+  if (PERCENT_FIELDS.has(id)) return Math.round(v * 100)
+  return v
+}
+
+function quotes(params: URLSearchParams, market: MarketModel, now: number): Response {
+  const ids = (params.get('fields') || DEFAULT_QUOTE_FIELDS).split(',').map((s) => s.trim()).filter((s) => /^f\d+$/.test(s))
+  const fltt2 = params.get('fltt') === '2'
+  const seen = new Set<EmuInstrument>()
+  const diff: Array<Record<string, Value>> = []
+  for (const secid of (params.get('secids') ?? '').split(',')) {
+    const inst = bySecid(market, secid.trim())
+    // Unknown secids are dropped silently, duplicates answered once.
+    if (!inst || seen.has(inst)) continue
+    seen.add(inst)
+    const all = quoteFields(market.live(inst, now))
+    const row: Record<string, Value> = {}
+    for (const id of ids) {
+      const v = all[id] ?? '-'
+      row[id] = fltt2 ? v : scaled(id, v, inst.decimals)
+    }
+    diff.push(row)
+  }
+  return jsonResponse(envelope(0, diff.length ? { total: diff.length, diff } : null))
+}
+
+// ---------------------------------------------------------------------------------------------
+// K-lines
+
+const MINUTE_KLT: Record<string, number> = { 1: 1, 5: 5, 15: 15, 30: 30, 60: 60 }
+const SPAN_KLT: Record<string, Span | null> = { 101: null, 102: 'week', 103: 'month', 104: 'quarter', 106: 'year' }
+const ADJUST: Record<string, Adjust> = { 0: 'none', 1: 'qfq', 2: 'hfq' }
+const DEFAULT_FIELDS2 = [51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61]
+
+/** `YYYYMMDD` → `YYYY-MM-DD` (compared as text, so `20500000` still works as "no end"); anything else → `fallback`. */
+function ymd(raw: string | null, fallback: string): string {
+  return raw && /^\d{8}$/.test(raw) ? `${raw.slice(0, 4)}-${raw.slice(4, 6)}-${raw.slice(6)}` : fallback
+}
+
+/** The header keys `fields1` asks for (f1 code … f6 preKPrice); all six when absent. */
+function header(inst: EmuInstrument, dktotal: number, preKPrice: number, fields1: string | null): Record<string, Value> {
+  const { market, code } = splitSecid(inst.secid)
+  const all: Array<[string, string, Value]> = [
+    ['f1', 'code', code],
+    ['f2', 'market', market],
+    ['f3', 'name', inst.name],
+    ['f4', 'decimal', inst.decimals],
+    ['f5', 'dktotal', dktotal],
+    ['f6', 'preKPrice', preKPrice],
+  ]
+  const want = fields1 ? new Set(fields1.split(',').map((s) => s.trim())) : null
+  return Object.fromEntries(all.filter(([id]) => !want || want.has(id)).map(([, key, v]) => [key, v]))
+}
+
+/**
+ * The bars the request can be answered from, oldest first: the minute window's bars, or daily
+ * bars (aggregated for week and longer) far enough back for the range, the limit and the base.
+ */
+function series(inst: EmuInstrument, klt: { minutes?: number; span: Span | null }, adjust: Adjust, range: { from: string; to: string; limit?: number }, market: MarketModel, now: number): RawBar[] {
+  if (klt.minutes !== undefined) {
+    // Beijing's date is never behind any exchange's, so it bounds every market's "today".
+    const bars = market.minuteBars(inst, klt.minutes, market.minuteWindowStart(inst, now), beijing(now).date, now)
+    return adjustBars(bars, inst, market, adjust, now)
+  }
+  return dailySeries(market, inst, klt.span ?? 'day', adjust, range, now)
+}
+
+/** One K-line row: the requested columns in ascending id order. */
+function row(inst: EmuInstrument, { bar, base }: BarWithBase, columns: readonly number[]): string {
+  const d = inst.decimals
+  const col = (id: number): string => {
+    switch (id) {
+      case 51: return bar.date
+      case 52: return fixed(bar.open, d)
+      case 53: return fixed(bar.close, d)
+      case 54: return fixed(bar.high, d)
+      case 55: return fixed(bar.low, d)
+      case 56: return String(volumeUnits(inst, bar.volume))
+      case 57: return fixed(bar.amount, 2)
+      case 58: return fixed(pctOf(bar.high - bar.low, base), 2)
+      case 59: return fixed(pctOf(bar.close - base, base), 2)
+      case 60: return fixed(bar.close - base, d)
+      case 61: return bar.turnover === null ? '-' : fixed(bar.turnover, 2)
+      default: return '-'
+    }
+  }
+  return columns.map(col).join(',')
+}
+
+function kline(params: URLSearchParams, market: MarketModel, now: number): Response {
+  const inst = bySecid(market, params.get('secid') ?? '')
+  if (!inst) return jsonResponse(envelope(100, null))
+  const klt = params.get('klt') ?? '101'
+  const minutes = MINUTE_KLT[klt]
+  const span = SPAN_KLT[klt]
+  // An unknown klt (105 half-year included) is a parameter error.
+  if (minutes === undefined && span === undefined) return jsonResponse(envelope(102, null))
+  const adjust = ADJUST[params.get('fqt') ?? '0'] ?? 'none'
+  const beg = ymd(params.get('beg'), '0000-00-00')
+  const end = ymd(params.get('end'), '9999-99-99')
+  const lmtRaw = Number(params.get('lmt'))
+  const lmt = Number.isInteger(lmtRaw) && lmtRaw > 0 ? lmtRaw : undefined
+  const columns = parseFields2(params.get('fields2'))
+
+  const all = withBase(series(inst, { minutes, span: span ?? null }, adjust, { from: beg, to: end, limit: lmt }, market, now))
+  const rows = lastInRange(all, beg, end, lmt)
+  const preKPrice = rows.length ? round(rows[0].base, inst.decimals) : 0
+  return jsonResponse(envelope(0, { ...header(inst, all.length, preKPrice, params.get('fields1')), klines: rows.map((r) => row(inst, r, columns)) }))
+}
+
+/** `fields2` ids f51…f64, deduplicated, ascending; the standard eleven when none is given. */
+function parseFields2(raw: string | null): number[] {
+  const ids = new Set<number>()
+  for (const s of (raw ?? '').split(',')) {
+    const m = /^f(\d+)$/.exec(s.trim())
+    if (m && Number(m[1]) >= 51 && Number(m[1]) <= 64) ids.add(Number(m[1]))
+  }
+  return ids.size ? [...ids].sort((a, b) => a - b) : DEFAULT_FIELDS2
+}

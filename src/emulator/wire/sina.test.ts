@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest'
+import { fakeMarket } from './fake-market'
+import { fixed } from './format'
+import { handleSina, hasSinaReferer, sinaEmpty } from './sina'
+
+// Thursday 2025-01-02 15:30 Beijing: the session has closed, today's bar is complete.
+const NOW = Date.parse('2025-01-02T07:30:00Z')
+const REFERER = { Referer: 'https://finance.sina.com.cn/' }
+const inst = (code: string) => fakeMarket.byCode(code)!
+
+function call(url: string, headers: Record<string, string> = REFERER, now = NOW): Promise<Response> | Response {
+  const u = new URL(url)
+  return handleSina(u, new Request(u, { headers }), fakeMarket, now)
+}
+
+async function quotes(codes: string, now = NOW): Promise<{ text: string; records: Map<string, string[]> }> {
+  const res = await call(`https://hq.sinajs.cn/list=${codes}`, REFERER, now)
+  expect(res.status).toBe(200)
+  const text = new TextDecoder('gbk').decode(await res.arrayBuffer())
+  const records = new Map<string, string[]>()
+  for (const m of text.matchAll(/var hq_str_([^=]+)="([^"]*)";/g)) records.set(m[1], m[2] === '' ? [] : m[2].split(','))
+  return { text, records }
+}
+
+describe('sina Referer', () => {
+  it('answers 403 without a Referer on sina.com.cn, on every endpoint', async () => {
+    for (const url of [
+      'https://hq.sinajs.cn/list=sh600519',
+      'https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?symbol=sh600519&scale=240&ma=no&datalen=5',
+      'https://finance.sina.com.cn/realstock/company/sh600519/qfq.js',
+    ]) {
+      expect((await call(url, {})).status).toBe(403)
+      expect((await call(url, { Referer: 'https://evil.example/sina.com.cn' })).status).toBe(403)
+      expect((await call(url, { Referer: 'https://vip.stock.finance.sina.com.cn/' })).status).toBe(200)
+    }
+  })
+
+  it('accepts sina.com.cn and its subdomains only', () => {
+    const req = (ref: string) => new Request('https://hq.sinajs.cn/', { headers: { Referer: ref } })
+    expect(hasSinaReferer(req('https://finance.sina.com.cn/'))).toBe(true)
+    expect(hasSinaReferer(req('https://sina.com.cn/x'))).toBe(true)
+    expect(hasSinaReferer(req('https://notsina.com.cn/'))).toBe(false)
+    expect(hasSinaReferer(req('not a url'))).toBe(false)
+  })
+})
+
+describe('sina hq.sinajs.cn', () => {
+  it('answers the 33-field A-share line in GBK with volume in shares and amount in CNY', async () => {
+    const { text, records } = await quotes('sh600519')
+    expect(text).toMatch(/^var hq_str_sh600519="贵州茅台,[^"]*";\n$/)
+    const f = records.get('sh600519')!
+    expect(f).toHaveLength(33)
+    const q = fakeMarket.live(inst('sh600519'), NOW)
+    const b = q.bar
+    expect(f.slice(1, 6)).toEqual([b.open, b.preClose, b.close, b.high, b.low].map((n) => fixed(n, 3)))
+    expect(f[8]).toBe(String(b.volume))
+    expect(f[9]).toBe(fixed(b.amount, 3))
+    expect([f[10], f[11]]).toEqual([String(q.book.bids[0][1]), fixed(q.book.bids[0][0], 3)])
+    expect([f[20], f[21]]).toEqual([String(q.book.asks[0][1]), fixed(q.book.asks[0][0], 3)])
+    expect([f[30], f[31]]).toEqual(['2025-01-02', '15:00:00'])
+  })
+
+  it('answers an empty string for unknown and halted codes', async () => {
+    const { records } = await quotes('sh999999,sz000002,fxUSDCNH')
+    expect(records.get('sh999999')).toEqual([])
+    expect(records.get('sz000002')).toEqual([])
+    expect(records.get('fxUSDCNH')).toEqual([])
+  })
+
+  it('lays out HK (19 fields) and US (28 fields, Beijing time at 3, previous close at 26)', async () => {
+    const { records } = await quotes('rt_hk00700,gb_aapl,gb_$dji')
+    const hk = records.get('rt_hk00700')!
+    const hb = fakeMarket.live(inst('hk00700'), NOW).bar
+    expect(hk).toHaveLength(19)
+    expect(hk[1]).toBe('腾讯控股')
+    expect([hk[2], hk[3], hk[4], hk[5], hk[6]]).toEqual([hb.open, hb.preClose, hb.high, hb.low, hb.close].map((n) => fixed(n, 3)))
+    expect(hk[11]).toBe(fixed(hb.amount, 3))
+    expect(hk[12]).toBe(String(hb.volume))
+    expect([hk[17], hk[18]]).toEqual(['2025/01/02', '15:00:00'])
+    const us = records.get('gb_aapl')!
+    expect(us).toHaveLength(28)
+    // The fake quotes US at 15:00 "exchange time" on 2025-01-02 (EST): 04:00 next day in Beijing.
+    expect(us[3]).toBe('2025-01-03 04:00:00')
+    expect(Number(us[26])).toBeCloseTo(fakeMarket.live(inst('usAAPL'), NOW).bar.preClose, 4)
+    expect(us[25]).toBe('Jan 02 03:00PM EST')
+    expect(records.get('gb_$dji')).toHaveLength(28)
+  })
+
+  it('lays out commodity and CFFEX futures', async () => {
+    const { records } = await quotes('nf_RB2501,nf_SR501,nf_IF2501')
+    const rb = records.get('nf_RB2501')!
+    const rbBar = fakeMarket.live(inst('fuRB2501'), NOW).bar
+    expect(rb).toHaveLength(44)
+    expect(rb[0]).toBe('螺纹钢2501')
+    expect([rb[2], rb[3], rb[4], rb[5], rb[8]]).toEqual([rbBar.open, rbBar.high, rbBar.low, rbBar.preClose, rbBar.close].map((n) => fixed(n, 3)))
+    expect(rb[14]).toBe(String(rbBar.volume))
+    expect(rb[17]).toBe('2025-01-02')
+    expect(records.get('nf_SR501')).toHaveLength(44)
+    const ifx = records.get('nf_IF2501')!
+    expect(ifx).toHaveLength(49)
+    expect(ifx[36]).toBe('2025-01-02')
+    expect(ifx[37]).toBe('15:00:00')
+    expect(ifx[48]).toBe('沪深300股指2501')
+  })
+
+  it('accepts the rn= cache-buster', async () => {
+    const res = await call('https://hq.sinajs.cn/rn=1704186000000&list=sh600519')
+    expect(new TextDecoder('gbk').decode(await res.arrayBuffer())).toContain('var hq_str_sh600519="贵州茅台,')
+  })
+})
+
+describe('sina getKLineData', () => {
+  const url = (q: string) => `https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?${q}&ma=no`
+  const rows = async (q: string) => {
+    const text = await (await call(url(q))).text()
+    expect(text.startsWith('=(')).toBe(true)
+    expect(text.endsWith(');')).toBe(true)
+    return JSON.parse(text.slice(2, -2))
+  }
+
+  it('answers raw day bars with 3-decimal prices, shares and 4-decimal amount', async () => {
+    const data = await rows('symbol=sh600519&scale=240&datalen=2')
+    expect(data).toHaveLength(2)
+    const raw = fakeMarket.dailyBars(inst('sh600519'), '2025-01-02', '2025-01-02', NOW)[0]
+    expect(data[1]).toEqual({ day: '2025-01-02', open: fixed(raw.open, 3), high: fixed(raw.high, 3), low: fixed(raw.low, 3), close: fixed(raw.close, 3), volume: String(raw.volume), amount: fixed(raw.amount, 4) })
+  })
+
+  it('answers minute bars dated by their end with seconds', async () => {
+    const data = await rows('symbol=sz000001&scale=5&datalen=2')
+    expect(data.map((r: any) => r.day)).toEqual(['2025-01-02 14:55:00', '2025-01-02 15:00:00'])
+  })
+
+  it('caps datalen at 1023', async () => {
+    const data = await rows('symbol=sh600519&scale=1&datalen=5000')
+    expect(data).toHaveLength(1023)
+  })
+
+  it('answers =(null); for unknown symbols and keeps the variable name', async () => {
+    expect(await (await call(url('symbol=sh999999&scale=240&datalen=2'))).text()).toBe('=(null);')
+    const named = await call('https://quotes.sina.cn/cn/api/jsonp_v2.php/var%20_sh600519_240=/CN_MarketDataService.getKLineData?symbol=sh600519&scale=240&datalen=1')
+    expect(await named.text()).toMatch(/^var _sh600519_240=\(\[\{"day":"2025-01-02"/)
+  })
+})
+
+describe('sina qfq.js', () => {
+  it('lists factors newest first, f = 1/qfqFactor, with one entry at the first bar', async () => {
+    const res = await call('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js')
+    const text = await res.text()
+    expect(text.startsWith('var sh600519qfq=')).toBe(true)
+    const body = JSON.parse(text.slice('var sh600519qfq='.length))
+    // The 2025-06-26 dividend is after the clock and not listed yet.
+    expect(body).toEqual({ total: 2, data: [{ d: '2024-06-19', f: '1.000000' }, { d: '2023-01-03', f: fixed(1 / 0.98, 6) }] })
+    const later = await call('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js', REFERER, Date.parse('2025-07-01T07:30:00Z'))
+    const all = JSON.parse((await later.text()).slice('var sh600519qfq='.length))
+    expect(all.data.map((e: any) => e.f)).toEqual(['1.000000', fixed(1 / 0.985, 6), fixed(1 / (0.985 * 0.98), 6)])
+  })
+
+  it('answers 404 for a code without corporate actions and for unknown codes', async () => {
+    expect((await call('https://finance.sina.com.cn/realstock/company/sz000001/qfq.js')).status).toBe(404)
+    expect((await call('https://finance.sina.com.cn/realstock/company/sh999999/qfq.js')).status).toBe(404)
+  })
+})
+
+describe('sina empty forms and routing', () => {
+  it('has an empty form per endpoint', async () => {
+    const q = sinaEmpty(new URL('https://hq.sinajs.cn/list=sh600519,rt_hk00700'))!
+    expect(new TextDecoder('gbk').decode(await q.arrayBuffer())).toBe('var hq_str_sh600519="";\nvar hq_str_rt_hk00700="";\n')
+    const k = sinaEmpty(new URL('https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?symbol=sh600519'))!
+    expect(await k.text()).toBe('=(null);')
+  })
+
+  it('404s unknown paths', async () => {
+    expect((await call('https://finance.sina.com.cn/realstock/company/sh600519/hisdata_klc2/klc_kl.js')).status).toBe(404)
+  })
+})

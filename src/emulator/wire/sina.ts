@@ -1,0 +1,239 @@
+/**
+ * Sina as the emulator answers it: `hq.sinajs.cn` quotes (GBK text), `CN_MarketDataService.getKLineData`
+ * raw K-lines (JSONP) and `realstock/company/<code>/qfq.js` adjustment factors. Every Sina endpoint
+ * wants a Referer on *.sina.com.cn and answers 403 without one. Shapes and units:
+ * src/channels/README.md, Sina section.
+ */
+import { FUTURES_PRODUCTS } from '../../data/markets'
+import { beijing } from '../../domain/dates'
+import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
+import { dailySeries, sinaQfqFactor } from './bars'
+import { bySinaCode, isAShare, splitSecid } from './codes'
+import { fixed, pctOf } from './format'
+import { gbkResponse, notFound, textResponse } from './respond'
+import { beijingDateTime, easternOffset, exchangeInstant } from './time'
+
+const QUOTE_CONTENT_TYPE = 'application/javascript; charset=GB18030'
+const KLINE_PATH = /^\/cn\/api\/jsonp(?:_v2)?\.php\/([^/]*)=\/CN_MarketDataService\.getKLineData$/
+const QFQ_PATH = /^\/realstock\/company\/([a-z]{2}\d{6})\/qfq\.js$/
+
+/** Sina's refusal page for requests without a sina.com.cn Referer. */
+const FORBIDDEN = 'Kinsoku jikou desu!'
+
+/** True when the request carries a Referer on sina.com.cn or a subdomain of it. */
+export function hasSinaReferer(request: Request): boolean {
+  const ref = request.headers.get('referer')
+  if (!ref) return false
+  try {
+    const host = new URL(ref).hostname
+    return host === 'sina.com.cn' || host.endsWith('.sina.com.cn')
+  } catch {
+    return false
+  }
+}
+
+/** Answers one Sina request: 403 without a Sina Referer, nginx's 404 for unknown paths. */
+export function handleSina(url: URL, request: Request, market: MarketModel, now: number): Response {
+  const route = routeOf(url)
+  if (!route) return notFound()
+  if (!hasSinaReferer(request)) return textResponse(FORBIDDEN, 'text/html', 403)
+  switch (route.kind) {
+    case 'quotes':
+      return gbkResponse(route.codes.map((c) => quoteLine(c, market, now)).join('\n') + '\n', QUOTE_CONTENT_TYPE)
+    case 'kline':
+      return textResponse(`${route.varName}=(${JSON.stringify(klineRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
+    case 'qfq':
+      return qfqScript(route.code, market, now)
+  }
+}
+
+/** Sina's own "no data" answer: empty quote strings, `=(null);` K-lines, a factor list with no entries. */
+export function sinaEmpty(url: URL): Response | undefined {
+  const route = routeOf(url)
+  if (!route) return undefined
+  switch (route.kind) {
+    case 'quotes':
+      return gbkResponse(route.codes.map((c) => `var hq_str_${c}="";`).join('\n') + '\n', QUOTE_CONTENT_TYPE)
+    case 'kline':
+      return textResponse(`${route.varName}=(null);`, 'application/javascript; charset=utf-8')
+    case 'qfq':
+      return textResponse(`var ${route.code}qfq={"total":0,"data":[]}`, 'application/x-javascript')
+  }
+}
+
+type Route = { kind: 'quotes'; codes: string[] } | { kind: 'kline'; varName: string } | { kind: 'qfq'; code: string }
+
+function routeOf(url: URL): Route | undefined {
+  const host = url.hostname
+  if (host === 'hq.sinajs.cn' || host.endsWith('.hq.sinajs.cn')) {
+    // `/list=a,b`, `/rn=123&list=a,b` or `/?list=a,b`.
+    const parts = [...decodeURIComponent(url.pathname.slice(1)).split('&'), ...url.search.slice(1).split('&')]
+    const list = parts.find((p) => p.startsWith('list='))
+    if (list === undefined) return undefined
+    return { kind: 'quotes', codes: list.slice(5).split(',').map((c) => c.trim()).filter(Boolean) }
+  }
+  if (host === 'quotes.sina.cn') {
+    const m = KLINE_PATH.exec(url.pathname)
+    if (m) return { kind: 'kline', varName: decodeURIComponent(m[1]) }
+  }
+  if (host === 'finance.sina.com.cn') {
+    const m = QFQ_PATH.exec(url.pathname)
+    if (m) return { kind: 'qfq', code: m[1] }
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quotes
+
+/** `var hq_str_<code>="…";`; empty for unknown or halted instruments. */
+function quoteLine(code: string, market: MarketModel, now: number): string {
+  const inst = bySinaCode(market, code)
+  const q = inst && market.live(inst, now)
+  if (!inst || !q || q.halted) return `var hq_str_${code}="";`
+  return `var hq_str_${code}="${fieldsOf(inst, q).join(',')}";`
+}
+
+function fieldsOf(inst: EmuInstrument, q: LiveQuote): string[] {
+  if (isAShare(inst)) return aShareFields(q)
+  if (inst.kind === 'hk') return hkFields(q)
+  if (inst.kind === 'us' || inst.kind === 'us-index') return usFields(q)
+  return splitSecid(inst.secid).market === 8 ? financialFuturesFields(q) : commodityFuturesFields(q)
+}
+
+const p3 = (n: number) => fixed(n, 3)
+
+/** A-share / ETF / index / bond: 33 fields, volume in shares, amount in CNY, book as volume,price pairs. */
+function aShareFields(q: LiveQuote): string[] {
+  const b = q.bar
+  const book: string[] = []
+  for (const side of [q.book.bids, q.book.asks]) {
+    for (let k = 0; k < 5; k++) book.push(String(Math.round(side[k]?.[1] ?? 0)), p3(side[k]?.[0] ?? 0))
+  }
+  return [
+    q.instrument.name, p3(b.open), p3(b.preClose), p3(b.close), p3(b.high), p3(b.low),
+    p3(q.book.bids[0]?.[0] ?? 0), p3(q.book.asks[0]?.[0] ?? 0),
+    String(Math.round(b.volume)), p3(b.amount),
+    ...book,
+    q.date, q.time, '00',
+  ]
+}
+
+/** HK `rt_hk…`: 19 fields, English name first, amount HKD at 11, volume shares at 12, `YYYY/MM/DD` date. */
+function hkFields(q: LiveQuote): string[] {
+  const b = q.bar
+  return [
+    q.instrument.symbol, q.instrument.name, p3(b.open), p3(b.preClose), p3(b.high), p3(b.low), p3(b.close),
+    p3(b.close - b.preClose), p3(pctOf(b.close - b.preClose, b.preClose)),
+    p3(q.book.bids[0]?.[0] ?? b.close), p3(q.book.asks[0]?.[0] ?? b.close),
+    p3(b.amount), String(Math.round(b.volume)), '0.000', '0.000', p3(b.high * 1.25), p3(b.low * 0.75),
+    q.date.replaceAll('-', '/'), q.time,
+  ]
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** `Jan 02 04:00PM EST` for a US Eastern date and time. */
+function easternText(date: string, time: string): string {
+  const h = Number(time.slice(0, 2))
+  const h12 = String(h % 12 === 0 ? 12 : h % 12).padStart(2, '0')
+  return `${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(8, 10)} ${h12}:${time.slice(3, 5)}${h < 12 ? 'AM' : 'PM'} ${easternOffset(date) === -4 ? 'EDT' : 'EST'}`
+}
+
+/** US `gb_…`: 28 fields, Beijing update time at 3, previous close at 26, no amount. */
+function usFields(q: LiveQuote): string[] {
+  const b = q.bar
+  const i = q.instrument
+  const dp = (n: number) => fixed(n, 4)
+  const shares = i.totalShares ?? 0
+  return [
+    i.name, dp(b.close), fixed(pctOf(b.close - b.preClose, b.preClose), 2), beijingDateTime(exchangeInstant(i, q.date, q.time)),
+    dp(b.close - b.preClose), dp(b.open), dp(b.high), dp(b.low), dp(b.high * 1.25), dp(b.low * 0.75),
+    String(Math.round(b.volume)), String(Math.round(b.volume * 1.1)), String(Math.round(shares * b.close)),
+    '0.00', '0.00', '0.00', '1.00', '0.00', '0.00', String(shares), '0.00',
+    dp(b.close), '0.00', '0.0000', easternText(q.date, q.time), easternText(q.date, q.time), dp(b.preClose), '0',
+  ]
+}
+
+const EXCHANGE_SHORT: Record<string, string> = { SHFE: '沪', INE: '沪', DCE: '连', CZCE: '郑', GFEX: '广', CFFEX: '中' }
+
+function productOf(inst: EmuInstrument) {
+  const letters = /^[A-Za-z]+/.exec(inst.symbol)?.[0].toUpperCase() ?? ''
+  return FUTURES_PRODUCTS[letters] ?? { exchange: 'SHFE' as const, name: letters }
+}
+
+/** Commodity futures `nf_RB2501`: 44 fields, time `HHMMSS` at 1, last at 8, volume at 14, date at 17. */
+function commodityFuturesFields(q: LiveQuote): string[] {
+  const b = q.bar
+  const product = productOf(q.instrument)
+  const f = new Array<string>(44).fill('0')
+  f.splice(0, 18, q.instrument.name, q.time.replaceAll(':', ''), p3(b.open), p3(b.high), p3(b.low), p3(b.preClose),
+    p3(q.book.bids[0]?.[0] ?? b.close), p3(q.book.asks[0]?.[0] ?? b.close), p3(b.close), p3((b.high + b.low + b.close) / 3), p3(b.preClose),
+    String(Math.round(q.book.bids[0]?.[1] ?? 0)), String(Math.round(q.book.asks[0]?.[1] ?? 0)), p3(b.volume * 1.5), String(Math.round(b.volume)),
+    EXCHANGE_SHORT[product.exchange] ?? '', product.name, q.date)
+  f[18] = '1'
+  for (let k = 19; k <= 26; k++) f[k] = ''
+  return f
+}
+
+/** Financial futures `nf_IF2501`: 49 fields, open/high/low/last/volume/amount first, date 36, time 37, name last. */
+function financialFuturesFields(q: LiveQuote): string[] {
+  const b = q.bar
+  const f = new Array<string>(49).fill('0.000')
+  f.splice(0, 8, p3(b.open), p3(b.high), p3(b.low), p3(b.close), String(Math.round(b.volume)), p3(b.amount), p3(b.volume * 1.5), p3(b.close))
+  f[13] = p3(b.preClose)
+  f[14] = p3(b.preClose)
+  f[36] = q.date
+  f[37] = q.time
+  f[48] = q.instrument.name
+  return f
+}
+
+// ---------------------------------------------------------------------------------------------
+// K-lines
+
+const SCALES = new Set([1, 5, 15, 30, 60, 240, 1200, 7200])
+const MAX_DATALEN = 1023
+
+/** Raw bars as `getKLineData` rows (prices 3 decimals, volume shares, amount 4 decimals), or null when unknown. */
+function klineRows(params: URLSearchParams, market: MarketModel, now: number): Array<Record<string, string>> | null {
+  const inst = bySinaCode(market, params.get('symbol') ?? '')
+  const scale = Number(params.get('scale'))
+  if (!inst || !isAShare(inst) || !SCALES.has(scale)) return null
+  const asked = Number(params.get('datalen'))
+  const datalen = Math.min(Number.isInteger(asked) && asked > 0 ? asked : MAX_DATALEN, MAX_DATALEN)
+  const today = beijing(now).date
+  let bars: RawBar[]
+  if (scale < 240) {
+    bars = market.minuteBars(inst, scale, market.minuteWindowStart(inst, now), today, now)
+  } else {
+    const span = scale === 240 ? 'day' : scale === 1200 ? 'week' : 'month'
+    bars = dailySeries(market, inst, span, 'none', { from: '0000-00-00', to: today, limit: datalen }, now)
+  }
+  return bars.slice(Math.max(0, bars.length - datalen)).map((b) => ({
+    day: b.date.length > 10 ? `${b.date}:00` : b.date,
+    open: p3(b.open),
+    high: p3(b.high),
+    low: p3(b.low),
+    close: p3(b.close),
+    volume: String(Math.round(b.volume)),
+    amount: fixed(b.amount, 4),
+  }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forward-adjustment factors
+
+/**
+ * `var <code>qfq={"total":N,"data":[{"d":…,"f":…}, …]}`, newest first: one entry per ex-date and one
+ * at the first bar, f = 1 / qfqFactor (as of the clock). 404 when the instrument has no corporate actions.
+ */
+function qfqScript(code: string, market: MarketModel, now: number): Response {
+  const inst = bySinaCode(market, code)
+  const today = beijing(now).date
+  const actions = inst && isAShare(inst) ? market.actions(inst).filter((a) => a.exDate <= today && a.exDate > inst.listDate) : []
+  if (!inst || actions.length === 0) return notFound()
+  const dates = [inst.listDate, ...actions.map((a) => a.exDate)].reverse()
+  const data = dates.map((d) => ({ d, f: fixed(sinaQfqFactor(market, inst, d, now), 6) }))
+  return textResponse(`var ${code}qfq=${JSON.stringify({ total: data.length, data })}`, 'application/x-javascript')
+}

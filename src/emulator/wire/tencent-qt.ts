@@ -1,0 +1,177 @@
+/**
+ * Tencent `qt.gtimg.cn` quote records: the `~`-separated field arrays for A-shares (85 fields),
+ * HK (74) and US (85), positions per src/channels/README.md and upstreams.md §1.1. Positions the
+ * README does not name carry plausible derived values or the empty filler the real feed shows.
+ */
+import type { LiveQuote } from '../market/types'
+import { fixed, hashOf, pctOf } from './format'
+
+const A_SHARE_FLAG: Record<string, string> = { sh: '1', sz: '51', bj: '62' }
+
+/** The day's numbers as the record shows them; a halted instrument sits at its last close with zeros. */
+function sessionOf(q: LiveQuote) {
+  const b = q.bar
+  const off = q.halted
+  const pre = off ? b.close : b.preClose
+  return {
+    off,
+    pre,
+    last: off ? pre : b.close,
+    open: off ? 0 : b.open,
+    high: off ? 0 : b.high,
+    low: off ? 0 : b.low,
+    volume: off ? 0 : b.volume,
+    amount: off ? 0 : b.amount,
+    turnover: b.turnover === null ? null : off ? 0 : b.turnover,
+  }
+}
+
+/** Deterministic valuation filler: earnings and book value per share from the code. */
+function valuation(code: string, price: number) {
+  const h = hashOf(code)
+  const eps = 0.5 + (h % 500) / 100
+  const bvps = 2 + ((h >>> 9) % 3000) / 100
+  return { pe: price / eps, peStatic: price / (eps * 0.92), pb: price / bvps }
+}
+
+/** Five bid and five ask levels as `price~volume` pairs, volume divided by `per` (100: lots). */
+function bookFields(q: LiveQuote, decimals: number, per: number): string[] {
+  const out: string[] = []
+  for (const side of [q.book.bids, q.book.asks]) {
+    for (let k = 0; k < 5; k++) {
+      const level = q.halted ? undefined : side[k]
+      out.push(level ? fixed(level[0], decimals) : fixed(0, decimals), level ? String(Math.round(level[1] / per)) : '0')
+    }
+  }
+  return out
+}
+
+/** The A-share / ETF / index / bond record: 85 fields, volume in lots, amount (37) in 10k CNY. */
+export function aShareFields(q: LiveQuote): string[] {
+  const i = q.instrument
+  const d = i.decimals
+  const p = (n: number) => fixed(n, d)
+  const s = sessionOf(q)
+  const lots = Math.round(s.volume / 100)
+  const outer = Math.round(lots * (0.45 + (hashOf(i.code + q.date) % 10) / 100))
+  const isStock = i.kind === 'stock'
+  const v = valuation(i.code, s.last)
+  const cap = (shares: number | null) => (shares === null ? '' : fixed((shares * s.last) / 1e8, 2))
+  const limit = (sign: number) => (i.limit === null ? '' : p(s.pre * (1 + sign * i.limit)))
+  const book = bookFields(q, d, 100)
+  const bidLots = q.halted ? 0 : q.book.bids.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
+  const askLots = q.halted ? 0 : q.book.asks.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
+  const type = i.kind === 'index' ? 'ZS' : i.kind === 'etf' ? 'ETF' : i.kind === 'bond' ? 'ZQ' : i.board === 'star' ? 'GP-A-KCB' : i.board === 'chinext' ? 'GP-A-CYB' : 'GP-A'
+  const f: string[] = new Array(85).fill('')
+  f[0] = A_SHARE_FLAG[i.prefix] ?? '1'
+  f[1] = i.name
+  f[2] = i.symbol
+  f[3] = p(s.last)
+  f[4] = p(s.pre)
+  f[5] = p(s.open)
+  f[6] = String(lots)
+  f[7] = String(outer)
+  f[8] = String(lots - outer)
+  f.splice(9, 20, ...book)
+  f[30] = q.date.replaceAll('-', '') + q.time.replaceAll(':', '')
+  f[31] = p(s.last - s.pre)
+  f[32] = fixed(pctOf(s.last - s.pre, s.pre), 2)
+  f[33] = p(s.high)
+  f[34] = p(s.low)
+  f[35] = `${p(s.last)}/${lots}/${Math.round(s.amount)}`
+  f[36] = String(lots)
+  f[37] = String(Math.round(s.amount / 1e4))
+  f[38] = s.turnover === null ? '' : fixed(s.turnover, 2)
+  f[39] = isStock ? fixed(v.pe, 2) : ''
+  f[41] = p(s.high)
+  f[42] = p(s.low)
+  f[43] = fixed(pctOf(s.high - s.low, s.pre), 2)
+  f[44] = cap(i.floatShares)
+  f[45] = cap(i.totalShares)
+  f[46] = isStock ? fixed(v.pb, 2) : ''
+  f[47] = limit(1)
+  f[48] = limit(-1)
+  f[49] = fixed(0.6 + (hashOf(q.date + i.code) % 80) / 100, 2)
+  f[50] = String(bidLots - askLots)
+  f[51] = p(s.volume ? s.amount / s.volume : s.last)
+  f[52] = isStock ? fixed(v.pe, 2) : ''
+  f[53] = isStock ? fixed(v.peStatic, 2) : ''
+  f[57] = fixed(s.amount / 1e4, 3)
+  f[58] = '0.0000'
+  f[59] = '0'
+  f[61] = type
+  f[67] = p(Math.max(s.last, s.pre) * 1.2)
+  f[68] = p(Math.min(s.last || s.pre, s.pre) * 0.8)
+  f[72] = i.floatShares === null ? '' : String(i.floatShares)
+  f[73] = i.totalShares === null ? '' : String(i.totalShares)
+  f[76] = f[72]
+  f[82] = 'CNY'
+  f[83] = '0'
+  f[84] = '___D__F__N'
+  return f
+}
+
+/** The HK record (easyquotation's layout): 74 fields, volume in shares, amount (37) in HKD, turnover at 59. */
+export function hkFields(q: LiveQuote): string[] {
+  const i = q.instrument
+  const p = (n: number) => fixed(n, 3)
+  const s = sessionOf(q)
+  const f: string[] = new Array(74).fill('0')
+  f[0] = '100'
+  f[1] = i.name
+  f[2] = i.symbol
+  f[3] = p(s.last)
+  f[4] = p(s.pre)
+  f[5] = p(s.open)
+  f[6] = fixed(s.volume, 1)
+  f.splice(9, 20, ...bookFields(q, 3, 1))
+  f[29] = fixed(s.volume, 1)
+  f[30] = `${q.date.replaceAll('-', '/')} ${q.time}`
+  f[31] = p(s.last - s.pre)
+  f[32] = fixed(pctOf(s.last - s.pre, s.pre), 2)
+  f[33] = p(s.high)
+  f[34] = p(s.low)
+  f[35] = p(s.last)
+  f[36] = fixed(s.volume, 1)
+  f[37] = fixed(s.amount, 3)
+  f[43] = fixed(pctOf(s.high - s.low, s.pre), 2)
+  f[44] = i.floatShares === null ? '0' : fixed((i.floatShares * s.last) / 1e8, 2)
+  f[45] = i.totalShares === null ? '0' : fixed((i.totalShares * s.last) / 1e8, 2)
+  f[48] = p(Math.max(s.last, s.pre) * 1.2)
+  f[49] = p(Math.min(s.last || s.pre, s.pre) * 0.8)
+  f[59] = s.turnover === null ? '0' : fixed(s.turnover, 2)
+  f[60] = '100.00'
+  f[69] = i.floatShares === null ? '0' : String(i.floatShares)
+  f[70] = i.totalShares === null ? '0' : String(i.totalShares)
+  f[73] = p(s.volume ? s.amount / s.volume : s.last)
+  return f
+}
+
+/**
+ * The US record: the A-share layout for fields 0–45 with flag `200`, the listed code in 2
+ * (`AAPL.OQ`, `.DJI`), time `YYYY-MM-DD HH:MM:SS` US Eastern, volume in shares, amount in USD, no turnover.
+ */
+export function usFields(q: LiveQuote, listedCode: string): string[] {
+  const i = q.instrument
+  const p = (n: number) => fixed(n, 3)
+  const s = sessionOf(q)
+  const f = aShareFields(q)
+  f[0] = '200'
+  f[2] = listedCode
+  for (const [k, n] of [[3, s.last], [4, s.pre], [5, s.open], [33, s.high], [34, s.low], [41, s.high], [42, s.low]] as const) f[k] = p(n)
+  f[6] = String(Math.round(s.volume))
+  f[7] = String(Math.round(s.volume * 0.5))
+  f[8] = String(Math.round(s.volume) - Math.round(s.volume * 0.5))
+  f.splice(9, 20, ...bookFields(q, 3, 1))
+  f[30] = `${q.date} ${q.time}`
+  f[31] = p(s.last - s.pre)
+  f[35] = `${p(s.last)}/${Math.round(s.volume)}/${Math.round(s.amount)}`
+  f[36] = String(Math.round(s.volume))
+  f[37] = String(Math.round(s.amount))
+  f[38] = ''
+  f[47] = ''
+  f[48] = ''
+  f[61] = i.kind === 'us-index' ? 'ZS' : 'GP'
+  f[82] = 'USD'
+  return f
+}
