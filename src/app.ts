@@ -46,6 +46,18 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     })
   )
 
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'API key in `Authorization: Bearer <key>` (recommended)',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'queryKey', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'key',
+    description: 'API key as `?key=<key>`; works, but the key lands in logs and history',
+  })
+
   registerHealth(app, services)
   registerQuote(app, services)
   registerKline(app, services)
@@ -60,7 +72,6 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
           title: 'A-share market data API',
           version: API_VERSION,
           description: DESCRIPTION,
-          license: { name: 'Proprietary' },
         },
         servers: [{ url: new URL(c.req.url).origin, description: 'This service' }],
         tags: [

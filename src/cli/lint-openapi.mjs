@@ -15,8 +15,13 @@ try {
 } finally {
   await mf.dispose()
 }
-execFileSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', join(out, 'openapi.json'), '--format', 'stylish'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-})
+try {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', join(out, 'openapi.json'), '--format', 'stylish'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  })
+} catch {
+  console.error('OpenAPI lint failed: see the errors above')
+  process.exit(1)
+}

@@ -22,6 +22,7 @@ const route = createRoute({
   description: 'Whether the service answers and whether any data channel can serve. Not counted; does not consume the anonymous rate limit. No envelope.',
   'x-min-tier': 'free',
   'x-cost': 0,
+  security: [{}],
   responses: {
     200: { description: 'Health', content: { 'application/json': { schema: HealthSchema } } },
   },

@@ -6,7 +6,7 @@ import { PERIODS } from '../domain/period'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { COMMON_ERRORS, FREE_SECURITY, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const KlineQuery = z.object({
@@ -53,6 +53,7 @@ const route = createRoute({
     'outside that window the result is empty with a `notice`. Several codes: `data` maps each code to its bars.',
   'x-min-tier': 'free',
   'x-cost': 1,
+  security: FREE_SECURITY,
   request: { query: KlineQuery },
   responses: {
     200: { description: 'Bars (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: KlineResponse } } },

@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { COMMON_ERRORS, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { COMMON_ERRORS, FREE_SECURITY, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const QuoteQuery = z.object({
@@ -46,6 +46,7 @@ const route = createRoute({
     'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`.',
   'x-min-tier': 'free',
   'x-cost': 1,
+  security: FREE_SECURITY,
   request: { query: QuoteQuery },
   responses: {
     200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },
