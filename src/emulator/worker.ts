@@ -30,6 +30,19 @@ app.delete('/__emulator/router', (c) => {
 app.route('/', emulatorRoutes)
 // Baseline for `npm run bench`: the cheapest possible route in the same worker.
 app.get('/__bench/constant', (c) => c.json({ ok: true }))
+// `npm run bench` times this from outside: the worker serves `path` n times through its own
+// fetch handler, so per-request transport to workerd is paid once per batch, not per request.
+app.get('/__bench/loop', async (c) => {
+  const path = c.req.query('path') ?? '/__bench/constant'
+  const n = Math.min(Math.max(Number(c.req.query('n')) || 100, 1), 10_000)
+  let failed = 0
+  for (let i = 0; i < n; i++) {
+    const res = await app.fetch(new Request(new URL(path, c.req.url)), c.env, c.executionCtx)
+    const body = await res.text()
+    if (res.status !== 200 || body.startsWith('{"ok":false')) failed++
+  }
+  return c.json({ n, failed })
+})
 
 export default {
   fetch: app.fetch,
