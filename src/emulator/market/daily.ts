@@ -195,7 +195,8 @@ export function computeMonth(inst: EmuInstrument, p: Profile, m: number, factor:
       const cps = checkpoints(seed, d, minutes, open, high, low, close)
       const vwap = clamp(skeletonAverage(cps) + 0.03 * (high - low) * bnorm(seed, SALT.vwap, d), low, high)
       if (p.volumeMode === 'float') {
-        const t = clamp(p.volBase * Math.exp(0.35 * zv) * (1 + 6 * ret) * (fixed[i] > 0 ? 0.6 : 1), 0.1, 12)
+        // Stocks rarely turn over more than ~12% a day; convertible bonds routinely do.
+        const t = clamp(p.volBase * Math.exp(0.35 * zv) * (1 + 6 * ret) * (fixed[i] > 0 ? 0.6 : 1), 0.1, Math.max(12, 3 * p.volBase))
         volume = Math.max(p.lot, Math.round((inst.floatShares! * t) / 100 / p.lot) * p.lot)
         amount = roundTo(volume * vwap, 2)
       } else if (p.volumeMode === 'contracts') {

@@ -108,6 +108,7 @@ describe('universe', () => {
       expect(b.code).toMatch(/^(sh11[038]|sz12[378])\d{3}$/)
     }
     expect(new Set(bonds.map((b) => b.name)).size).toBe(40)
+    for (const code of ['sh110050', 'sh113050', 'sz123100']) expect(byCode.get(code)?.kind).toBe('bond')
     expect(of('sector').length).toBeGreaterThanOrEqual(30)
     expect(byCode.get('pt0477')).toMatchObject({ name: '酿酒行业', secid: '90.BK0477', floatShares: null })
   })

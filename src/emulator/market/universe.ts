@@ -210,16 +210,18 @@ function build(): Universe {
   // Convertible bonds: issuers drawn from the matching board.
   const bondRanges: Array<[prefix: string, from: number, to: number, count: number, issuer: (i: EmuInstrument) => boolean]> = [
     ['sh', 110043, 110099, 6, (i) => i.board === 'sh-main'],
-    ['sh', 113500, 113699, 12, (i) => i.board === 'sh-main'],
+    ['sh', 113001, 113699, 12, (i) => i.board === 'sh-main'],
     ['sh', 118000, 118050, 6, (i) => i.board === 'star'],
     ['sz', 123001, 123250, 10, (i) => i.board === 'chinext'],
     ['sz', 127001, 127099, 4, (i) => i.board === 'sz-main'],
     ['sz', 128001, 128145, 2, (i) => i.board === 'sz-main'],
   ]
   const bondNames = new Set<string>()
+  // Codes other tests and examples use; the rest are drawn by hash.
+  const knownBonds = new Set(['sh110050', 'sh113050', 'sz123100'])
   for (const [prefix, from, to, count, isIssuer] of bondRanges) {
     const pool = stocks.filter((s) => isIssuer(s) && !s.name.includes('ST') && s.listDate < '2024-01-01')
-    const codes = pickCodes({ prefix: prefix as 'sh', from, to, count, dates: [] }, new Set())
+    const codes = pickCodes({ prefix: prefix as 'sh', from, to, count, dates: [] }, knownBonds)
     for (const code of codes) {
       const seed = hashString(code)
       let issuer = pool[hash(seed, SALT.pick) % pool.length]
