@@ -10,6 +10,19 @@ export interface RequestVars {
   clientIp: string
   callerKind: CallerKind
   tier: Tier
+  /** SHA-256 of the caller's API key; absent for anonymous callers. */
+  keyHash?: string
+  /** What the handler answered, for settling the admission (refund on ok:false, anonymous rows). */
+  outcome?: Outcome
+}
+
+/** The part of an answer that billing cares about. */
+export interface Outcome {
+  ok: boolean
+  /** Data rows returned (bars, calendar rows, stocks); anonymous callers have a daily row cap. */
+  rows: number
+  /** Usage units actually used when they differ from the policy's cost (technical-batch: symbols returned). */
+  units?: number
 }
 
 export type AppEnv = { Bindings: Env; Variables: RequestVars }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { Tier } from '../access/tiers'
-import type { AppEnv } from './context'
+import type { AppEnv, Outcome } from './context'
 
 /** The fields every data endpoint answers with (SPEC: Response envelope). */
 export interface Envelope<T> {
@@ -23,6 +23,7 @@ export function envelope<T>(
   body: { ok: boolean; source: string; data: T } & Record<string, unknown>
 ): Envelope<T> {
   const { ok, source, data, ...extra } = body
+  recordOutcome(c, { ok, rows: countRows(data) })
   return {
     ok,
     endpoint,
@@ -32,4 +33,20 @@ export function envelope<T>(
     data,
     ...extra,
   }
+}
+
+/** Tells the admission stage how the call ended; handlers that stream their own body call it. */
+export function recordOutcome(c: Context<AppEnv>, outcome: Outcome): void {
+  c.set('outcome', outcome)
+}
+
+/** Rows in a payload: an array's length, or the sum over a map of arrays (several symbols). */
+export function countRows(data: unknown): number {
+  if (Array.isArray(data)) return data.length
+  if (data && typeof data === 'object') {
+    let n = 0
+    for (const v of Object.values(data)) if (Array.isArray(v)) n += v.length
+    return n
+  }
+  return 0
 }

@@ -1,12 +1,15 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
 import { fetchSeries } from '../channels/bars'
 import { mapLimit } from '../domain/concurrency'
 import { KLINE_LIMITS, planKline } from '../domain/kline-rules'
-import { PERIODS } from '../domain/period'
+import { MINUTE_PERIODS, PERIODS } from '../domain/period'
+import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { COMMON_ERRORS, FREE_SECURITY, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const KlineQuery = z.object({
@@ -41,7 +44,16 @@ const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi(
   },
 })
 
-const route = createRoute({
+/** Who may call it and what it costs. */
+export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+
+/** SPEC: minute periods require tier standard or above (and so a key). */
+const minuteNeedsStandard = (c: Context<AppEnv>): Partial<AccessPolicy> | undefined => {
+  const p = c.req.query('period')
+  return p && (MINUTE_PERIODS as readonly string[]).includes(p) ? { group: 'pro', minTier: 'standard' } : undefined
+}
+
+const route = guardedRoute(POLICY, {
   method: 'get',
   path: '/v1/kline',
   operationId: 'kline',
@@ -51,15 +63,12 @@ const route = createRoute({
     'Exactly 8 string columns per bar, newest first. Day/week/month/season/year prices are forward-adjusted (qfq; do not adjust again); ' +
     'minute bars are unadjusted and cover about the last month (from the first day of the previous calendar month; HK/US about five trading days); ' +
     'outside that window the result is empty with a `notice`. Several codes: `data` maps each code to its bars.',
-  'x-min-tier': 'free',
-  'x-cost': 1,
-  security: FREE_SECURITY,
   request: { query: KlineQuery },
   responses: {
     200: { description: 'Bars (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: KlineResponse } } },
     ...COMMON_ERRORS,
   },
-})
+}, minuteNeedsStandard)
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -1,4 +1,6 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
 import { fetchQuoteSeries } from '../channels/quote-series'
 import { mapLimit } from '../domain/concurrency'
 import { parseCodes } from '../domain/kline-rules'
@@ -6,7 +8,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { COMMON_ERRORS, FREE_SECURITY, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const QuoteQuery = z.object({
@@ -34,7 +36,10 @@ const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema).openapi(
   },
 })
 
-const route = createRoute({
+/** Who may call it and what it costs. */
+export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+
+const route = guardedRoute(POLICY, {
   method: 'get',
   path: '/v1/quote',
   operationId: 'quote',
@@ -44,9 +49,6 @@ const route = createRoute({
     'Daily bars newest first; `data[0]` is today\'s live bar, so `data[0].last` is the current price. 8 string fields per bar ' +
     '(prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. ' +
     'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`.',
-  'x-min-tier': 'free',
-  'x-cost': 1,
-  security: FREE_SECURITY,
   request: { query: QuoteQuery },
   responses: {
     200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },

@@ -82,5 +82,3 @@ export const COMMON_ERRORS = {
   500: { description: 'A bug on our side; the body carries a request id, never a stack trace', content: { 'application/json': { schema: ErrorSchema } } },
 } as const
 
-/** Free endpoints: anonymous (`{}`) or with a key (real-time data, higher limits). */
-export const FREE_SECURITY: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }, { queryKey: [] }]
