@@ -5,9 +5,13 @@ import { requestId } from 'hono/request-id'
 import { requestContext, type AppEnv } from './http/context'
 import { notFound, onError } from './http/errors'
 import { fromZodIssues, validationBody } from './http/validation'
+import { registerChallenge } from './routes/challenge'
 import { registerHealth } from './routes/health'
+import { registerIpWhitelist } from './routes/ip-whitelist'
 import { registerKline } from './routes/kline'
 import { registerQuote } from './routes/quote'
+import { registerTradeCalendar } from './routes/trade-calendar'
+import { registerUsage } from './routes/usage'
 import type { Services } from './services'
 
 export const API_VERSION = '0.1.0'
@@ -34,7 +38,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   })
 
   app.use('*', requestId())
-  app.use('*', requestContext())
+  app.use('*', requestContext(services))
   app.use(
     '*',
     cors({
@@ -61,6 +65,10 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerHealth(app, services)
   registerQuote(app, services)
   registerKline(app, services)
+  registerTradeCalendar(app, services)
+  registerChallenge(app, services)
+  registerUsage(app)
+  registerIpWhitelist(app)
 
   // The document only changes with the code, so it is generated on first request and kept.
   let openapi: string | undefined

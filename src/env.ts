@@ -1,12 +1,20 @@
-/** Bindings declared in wrangler.toml. */
+/** Bindings declared in wrangler.toml, plus secrets. */
+interface Bindings {
+  UPSTREAM: string
+  KEYS: KVNamespace
+  CACHE: KVNamespace
+  STORE: R2Bucket
+  KEY_GUARD: DurableObjectNamespace
+  ANON_GUARD: DurableObjectNamespace
+  /** HMAC secret for PoW challenges (`wrangler secret put POW_SECRET`); unset in production = PoW off. */
+  POW_SECRET?: string
+}
+
 declare global {
-  interface Env {
-    UPSTREAM: string
-    KEYS: KVNamespace
-    CACHE: KVNamespace
-    STORE: R2Bucket
-    KEY_GUARD: DurableObjectNamespace
-    ANON_GUARD: DurableObjectNamespace
+  interface Env extends Bindings {}
+  // The test pool types `env` from 'cloudflare:test' as Cloudflare.Env.
+  namespace Cloudflare {
+    interface Env extends Bindings {}
   }
 }
 export {}

@@ -1,14 +1,38 @@
+import { env } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
+import { generateKey, hashKey, kvKeyOf, type KeyRecord } from '../src/access/keys'
+import type { Tier } from '../src/access/tiers'
 
 const BASE = 'http://127.0.0.1:8787'
 
-/** Calls the worker's default export (the emulator entry), as a client would over HTTP. */
-export function call(path: string, init?: RequestInit): Promise<Response> {
-  return (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default.fetch(new Request(BASE + path, init))
+/** Stores a new key record in KV (as `npm run key -- create` does) and returns the key. */
+export async function makeKey(tier: Exclude<Tier, 'free'>, extra: Partial<KeyRecord> = {}): Promise<string> {
+  const key = generateKey()
+  const record: KeyRecord = { tier, label: 'test', created: new Date().toISOString(), status: 'active', ...extra }
+  await env.KEYS.put(kvKeyOf(await hashKey(key)), JSON.stringify(record))
+  return key
+}
+
+/** The key `call` uses unless told otherwise; `resetWorld` replaces it, so counters start fresh. */
+let defaultKey: string | null = null
+
+/** Request options for an anonymous call (no key). */
+export const ANONYMOUS = { anonymous: true } as const
+
+/**
+ * Calls the worker's default export (the emulator entry), as a client would over HTTP. Sends the
+ * default test key (tier unlimited) unless the request has its own Authorization header or is
+ * made with `{ anonymous: true }`.
+ */
+export function call(path: string, init: RequestInit & { anonymous?: boolean } = {}): Promise<Response> {
+  const { anonymous, ...rest } = init
+  const headers = new Headers(rest.headers)
+  if (!anonymous && defaultKey && !headers.has('authorization') && !path.includes('key=')) headers.set('authorization', `Bearer ${defaultKey}`)
+  return (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default.fetch(new Request(BASE + path, { ...rest, headers }))
 }
 
 /** GET `path` and return status and parsed JSON body. */
-export async function getJson(path: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+export async function getJson(path: string, init?: RequestInit & { anonymous?: boolean }): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await call(path, init)
   const text = await res.text()
   let body: unknown = text
@@ -35,6 +59,7 @@ export const SESSION_CLOCK = '2026-11-20T10:30:00+08:00'
 
 /** Fresh emulator (no faults, fixed clock) and fresh router memory. */
 export async function resetWorld(clock: string = SESSION_CLOCK) {
+  defaultKey = await makeKey('unlimited')
   await send('POST', '/__emulator/reset')
   await send('DELETE', '/__emulator/router')
   await send('PUT', '/__emulator/clock', { now: clock })

@@ -21,7 +21,7 @@ describe('GET /v1/quote', () => {
   it('returns 30 daily bars newest first with today live, from the first channel', async () => {
     const { status, body } = await getJson('/v1/quote?code=sh600519')
     expect(status).toBe(200)
-    expect(body).toMatchObject({ ok: true, endpoint: 'quote', tier: 'free', source: 'emulator:tencent' })
+    expect(body).toMatchObject({ ok: true, endpoint: 'quote', tier: 'unlimited', source: 'emulator:tencent' })
     expect(typeof body.elapsed_ms).toBe('number')
     expect(body.data).toHaveLength(30)
     expect(body.data[0].date).toBe('2026-11-20')

@@ -1,15 +1,130 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
+import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
+import type { AnonGuard } from './anon-guard'
+import { canonicalIp } from './ip'
+import type { KeyGuard, RateWindow } from './key-guard'
+import { lookupKey, presentedKey } from './key-lookup'
+import { issueChallenge, powSecret, verifyProof } from './pow'
 import type { PolicyRefinement } from './route'
-import type { AccessPolicy } from './tiers'
+import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
+
+/** What admission hands to settlement. */
+type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<void>
 
 /**
- * Admission (DESIGN section 4, stages 3, 4 and 7): identify the key, check the route's policy,
- * reserve the cost in the caller's Durable Object, run the handler, settle (refund on ok:false).
- * IN PROGRESS (issue 3): currently only passes through.
+ * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
+ * identify the key (401 when unknown or revoked; 401 when a pro-group route has none), check the
+ * tier (403 naming the tier needed), reserve the call in the caller's Durable Object — KeyGuard per
+ * key, AnonGuard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
+ * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
+ * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  */
-export function admit(_policy: AccessPolicy, _refine?: PolicyRefinement): MiddlewareHandler<AppEnv> {
-  return async (_c, next) => {
+export function admit(policy: AccessPolicy, refine?: PolicyRefinement): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const p: AccessPolicy = { ...policy, ...refine?.(c) }
+    const key = presentedKey(c.req.header('authorization'), c.req.query('key'))
+    if (key !== null) await identify(c, key)
+    else if (p.group === 'pro') {
+      throw new ApiError('KEY_REQUIRED', 'an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or ?key=<API_KEY>)', {
+        min_tier: p.minTier,
+      })
+    }
+    const tier = c.get('tier')
+    if (tierRank(tier) < tierRank(p.minTier) || p.excludeTiers?.includes(tier)) {
+      const needs = p.excludeTiers?.includes(p.minTier) ? 'a higher tier' : `tier ${p.minTier} or above`
+      const excluded = p.excludeTiers?.length ? ` (not ${p.excludeTiers.join(', ')})` : ''
+      throw new ApiError('TIER_TOO_LOW', `this ${describe(c)} needs ${needs}${excluded}; your key is ${tier}`, { tier, min_tier: p.minTier })
+    }
+    if (!p.counted) return next()
+
+    const settle = c.get('keyHash') ? await admitKeyed(c, p) : await admitAnonymous(c)
     await next()
+    const outcome = c.get('outcome')
+    const ok = outcome?.ok === true && c.res.status === 200
+    c.executionCtx.waitUntil(settle(ok, outcome?.rows ?? 0, outcome?.units).catch((e) => console.error('settle failed', e)))
   }
 }
+
+const describe = (c: Context<AppEnv>) => `${c.req.method} ${c.req.path}` + (c.req.query('period') ? ` with period ${c.req.query('period')}` : '')
+
+async function identify(c: Context<AppEnv>, key: string): Promise<void> {
+  const { hash, record } = await lookupKey(c.env.KEYS, key)
+  if (!record) throw new ApiError('KEY_INVALID', 'unknown API key; check it, or create one with `npm run key -- create --tier <tier>`')
+  if (record.status !== 'active') throw new ApiError('KEY_INVALID', 'this API key has been revoked')
+  c.set('tier', record.tier)
+  c.set('keyHash', hash)
+  c.set('packUnits', record.pack_units ?? null)
+}
+
+function setRateHeaders(c: Context<AppEnv>, w: RateWindow): void {
+  c.header('X-RateLimit-Limit', String(w.limit))
+  c.header('X-RateLimit-Remaining', String(w.remaining))
+  c.header('X-RateLimit-Reset', String(w.resetSeconds))
+}
+
+function clientIp(c: Context<AppEnv>): string {
+  const raw = c.get('clientIp')
+  return canonicalIp(raw) ?? raw
+}
+
+async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> {
+  const tier = c.get('tier')
+  const limits = TIER_LIMITS[tier]
+  const stub = c.env.KEY_GUARD.getByName(c.get('keyHash')!) as DurableObjectStub<KeyGuard>
+  const r = await stub.admit({
+    now: c.get('services').now(),
+    ip: clientIp(c),
+    endpoint: endpointName(c),
+    units: p.cost,
+    heavy: p.heavy === true,
+    perMinute: limits.perMinute,
+    heavyPerDay: limits.heavyPerDay,
+    packUnits: c.get('packUnits') ?? null,
+  })
+  setRateHeaders(c, r.window)
+  if (!r.ok) {
+    const retry: Record<string, string> = r.retryAfter !== undefined ? { 'Retry-After': String(r.retryAfter) } : {}
+    const extra = { limit: r.window.limit, ...(r.retryAfter !== undefined ? { retry_after: r.retryAfter } : {}) }
+    switch (r.reason) {
+      case 'ip':
+        throw new ApiError('IP_NOT_ALLOWED', r.detail, { ip: clientIp(c) })
+      case 'pack':
+        throw new ApiError('PACK_EXHAUSTED', r.detail)
+      case 'heavy':
+        throw new ApiError('HEAVY_QUOTA', r.detail, extra, retry)
+      case 'minute':
+        throw new ApiError('RATE_LIMITED', r.detail, extra, retry)
+    }
+  }
+  return (ok, _rows, units) => stub.settle(r.reservation, ok, units)
+}
+
+async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
+  const services = c.get('services')
+  const now = services.now()
+  const ip = clientIp(c)
+  const secret = powSecret(c.env, services.simulated)
+  let powUntil: number | null = null
+  const proof = c.req.header('x-pow')
+  if (proof && secret) {
+    const v = await verifyProof(secret, proof, ip, now)
+    if (v.ok) powUntil = v.expiresAtMs
+  }
+  const stub = c.env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
+  const r = await stub.admit({ now, kind: c.get('callerKind'), powUntil })
+  setRateHeaders(c, r.window)
+  if (!r.ok) {
+    const challenge = secret ? await issueChallenge(secret, ip, 0, now) : undefined
+    throw new ApiError(
+      r.reason === 'rows' ? 'ROWS_EXHAUSTED' : 'RATE_LIMITED',
+      r.detail,
+      { limit: r.window.limit, retry_after: r.retryAfter, ...(challenge ? { challenge } : {}) },
+      { 'Retry-After': String(r.retryAfter) }
+    )
+  }
+  return (ok, rows) => stub.settle(r.reservation, ok, rows)
+}
+
+/** The usage key of an endpoint: its path after /v1/ (`quote`, `kline`, `ip-whitelist`). */
+export const endpointName = (c: Context<AppEnv>) => c.req.path.replace(/^\/v1\//, '').replace(/\/+$/, '') || c.req.path

@@ -1,7 +1,101 @@
 import { DurableObject } from 'cloudflare:workers'
+import { beijingDay, nextBeijingMidnight } from '../domain/beijing-day'
+import type { CallerKind } from '../http/context'
+import { GuardStore } from './guard-store'
+import type { RateWindow } from './key-guard'
+import { ANONYMOUS } from './tiers'
+
+export interface AnonAdmitRequest {
+  now: number
+  kind: CallerKind
+  /** Expiry (epoch ms) of a proof-of-work the worker just verified for this IP; null = none sent. */
+  powUntil: number | null
+}
+
+export type AnonRefusal = 'minute' | 'rows'
+
+export type AnonAdmitResult =
+  | { ok: true; reservation: string; window: RateWindow; pow: boolean }
+  | { ok: false; reason: AnonRefusal; window: RateWindow; retryAfter: number; detail: string; pow: boolean }
 
 /**
- * Per-IP admission state for anonymous callers (issue 3). Declared now so the wrangler
- * migration creates it SQLite-backed from day one. NOT IMPLEMENTED YET: no route calls it.
+ * Per-IP admission state for anonymous callers (one object per client IP, SQLite-backed): the
+ * minute window (2 for scripts, 5 for browsers, 60 while a solved proof-of-work is valid) and the
+ * rows served today (100,000 cap). Synchronous SQL in every method: exact under concurrency.
  */
-export class AnonGuard extends DurableObject<Env> {}
+export class AnonGuard extends DurableObject<Env> {
+  private readonly store: GuardStore
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.store = new GuardStore(ctx.storage.sql)
+    this.store.migrate([
+      'CREATE TABLE IF NOT EXISTS rows (day TEXT PRIMARY KEY, n INTEGER NOT NULL)',
+      'CREATE TABLE IF NOT EXISTS pow (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL)',
+      'CREATE TABLE IF NOT EXISTS reservations (id TEXT PRIMARY KEY, win INTEGER NOT NULL, at INTEGER NOT NULL)',
+    ])
+  }
+
+  admit(req: AnonAdmitRequest): AnonAdmitResult {
+    const { store } = this
+    store.observe(req.now)
+    if (req.powUntil !== null && req.powUntil > req.now) {
+      store.sql.exec('INSERT INTO pow (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = MAX(until, excluded.until)', req.powUntil)
+    }
+    const pow = (store.one<number>('SELECT until FROM pow WHERE id = 1') ?? 0) > req.now
+    const limit = pow ? ANONYMOUS.perMinuteWithPow : req.kind === 'browser' ? ANONYMOUS.perMinuteBrowser : ANONYMOUS.perMinuteScript
+    const used = store.minuteCount(req.now)
+    const window = store.window(req.now, limit, used)
+
+    const rows = store.one<number>('SELECT n FROM rows WHERE day = ?', beijingDay(req.now)) ?? 0
+    if (rows >= ANONYMOUS.rowsPerDay) {
+      const retryAfter = Math.ceil((nextBeijingMidnight(req.now) - req.now) / 1000)
+      return { ok: false, reason: 'rows', window, retryAfter, pow, detail: `anonymous daily cap of ${ANONYMOUS.rowsPerDay} rows reached; it resets at midnight Beijing time, or use an API key` }
+    }
+    if (used >= limit) {
+      const detail = pow
+        ? `anonymous limit of ${limit} calls a minute (with proof-of-work) reached`
+        : `anonymous limit of ${limit} calls a minute for ${req.kind === 'browser' ? 'browsers' : 'scripts'} reached; solve the challenge in this body for ${ANONYMOUS.perMinuteWithPow}, or use an API key`
+      return { ok: false, reason: 'minute', window, retryAfter: window.resetSeconds, pow, detail }
+    }
+    const id = crypto.randomUUID()
+    store.bumpMinute(req.now, 1)
+    store.sql.exec('INSERT INTO reservations (id, win, at) VALUES (?, ?, ?)', id, store.windowOf(req.now), req.now)
+    this.ensureAlarm()
+    return { ok: true, reservation: id, window: { ...window, remaining: Math.max(0, window.remaining - 1) }, pow }
+  }
+
+  /** Ends a reservation: ok:false is refunded; ok adds the rows served to today's count. */
+  settle(reservation: string, ok: boolean, rows: number): void {
+    const { store } = this
+    const r = store.row<{ win: number; at: number }>('SELECT win, at FROM reservations WHERE id = ?', reservation)
+    if (!r) return
+    store.sql.exec('DELETE FROM reservations WHERE id = ?', reservation)
+    if (!ok) store.bumpMinuteWindow(r.win, -1)
+    else if (rows > 0) {
+      store.sql.exec('INSERT INTO rows (day, n) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET n = n + excluded.n', beijingDay(r.at), rows)
+    }
+  }
+
+  /** Rows served today, for tests and diagnostics. */
+  rowsToday(now: number): number {
+    return this.store.one<number>('SELECT n FROM rows WHERE day = ?', beijingDay(now)) ?? 0
+  }
+
+  /** Daily reset: drops past days' rows, expired proofs, old windows and stale reservations. Idempotent. */
+  override async alarm(): Promise<void> {
+    const { store } = this
+    const now = store.latestNow()
+    store.sql.exec('DELETE FROM rows WHERE day < ?', beijingDay(now))
+    store.sql.exec('DELETE FROM pow WHERE until < ?', now)
+    store.sql.exec('DELETE FROM reservations WHERE at < ?', now - 3_600_000)
+    store.pruneMinutes(now)
+    // No re-arm here: the next admitted call arms the next reset, so idle objects stay asleep.
+  }
+
+  private ensureAlarm(): void {
+    void this.ctx.storage.getAlarm().then((at) => {
+      if (at === null) return this.ctx.storage.setAlarm(nextBeijingMidnight(Date.now()))
+    })
+  }
+}

@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
+import { anonCache } from '../http/anon-cache'
 import { admit } from './admit'
 import type { AccessPolicy } from './tiers'
 
@@ -20,7 +21,13 @@ export type PolicyRefinement = (c: Context<AppEnv>) => Partial<AccessPolicy> | u
  * `createRoute` with the route's access policy attached: the admission middleware enforces it and
  * the OpenAPI document shows it (`x-min-tier`, `x-cost`, `x-heavy`, security), from one object.
  */
-export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, refine?: PolicyRefinement) {
+export interface GuardOptions {
+  refine?: PolicyRefinement
+  /** Answer anonymous callers from the 5-minute KV cache (quote and kline). */
+  anonCache?: boolean
+}
+
+export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions = {}) {
   return createRoute({
     ...config,
     security: policy.group === 'free' ? FREE_SECURITY : KEY_SECURITY,
@@ -28,6 +35,6 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
     'x-cost': policy.cost,
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),
     ...(policy.heavy ? { 'x-heavy': true } : {}),
-    middleware: [admit(policy, refine)] as const,
+    middleware: opts.anonCache ? ([admit(policy, opts.refine), anonCache()] as const) : ([admit(policy, opts.refine)] as const),
   })
 }

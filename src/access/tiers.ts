@@ -47,3 +47,4 @@ export interface AccessPolicy {
   /** Counted against limits and usage (health is not). */
   counted: boolean
 }
+

@@ -1,3 +1,4 @@
+import { ANONYMOUS, type Tier } from '../access/tiers'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Instrument, InstrumentKind } from './instrument'
 import { isMinutePeriod, type Period } from './period'
@@ -41,6 +42,23 @@ export interface KlineQuery {
   end?: string
 }
 
+/** Per-caller caps: anonymous callers get at most 5 symbols and 250 bars a call (SPEC Limits). */
+export interface CallerCaps {
+  maxSymbols: number
+  maxCount: number
+  /** Named in the message so the caller knows why the cap is lower than the documented one. */
+  who?: string
+}
+
+export const KEYED_CAPS: CallerCaps = { maxSymbols: KLINE_LIMITS.maxSymbols, maxCount: KLINE_LIMITS.maxCount }
+
+/** The caps for a caller's tier: anonymous (`free`) callers are capped, key holders are not. */
+export function callerCaps(tier: Tier): CallerCaps {
+  return tier === 'free'
+    ? { maxSymbols: ANONYMOUS.symbolsPerCall, maxCount: ANONYMOUS.barsPerCall, who: 'an anonymous call (use an API key for more)' }
+    : KEYED_CAPS
+}
+
 export interface KlinePlan {
   instruments: Instrument[]
   period: Period
@@ -50,10 +68,12 @@ export interface KlinePlan {
 }
 
 /** Parses the comma-separated `code` parameter; each bad code is one 422 issue. */
-export function parseCodes(code: string, issues: ValidationIssue[], max: number = KLINE_LIMITS.maxSymbols): Instrument[] {
+export function parseCodes(code: string, issues: ValidationIssue[], caps: CallerCaps = KEYED_CAPS): Instrument[] {
   const parts = splitCodes(code)
   if (parts.length === 0) issues.push(queryIssue('code', 'at least one code is required, e.g. sh600519', code))
-  if (parts.length > max) issues.push(queryIssue('code', `at most ${max} symbols per call, got ${parts.length}`, code))
+  if (parts.length > caps.maxSymbols) {
+    issues.push(queryIssue('code', `${caps.who ?? 'a call'} may request at most ${caps.maxSymbols} symbols, got ${parts.length}`, code))
+  }
   const out: Instrument[] = []
   for (const p of parts) {
     try {
@@ -70,9 +90,9 @@ export function parseCodes(code: string, issues: ValidationIssue[], max: number 
  * Applies the SPEC's /v1/kline rules to an already type-checked query and returns what to fetch,
  * or throws a {@link ValidationError} naming every offending field.
  */
-export function planKline(q: KlineQuery): KlinePlan {
+export function planKline(q: KlineQuery, caps: CallerCaps = KEYED_CAPS): KlinePlan {
   const issues: ValidationIssue[] = []
-  const instruments = parseCodes(q.code, issues)
+  const instruments = parseCodes(q.code, issues, caps)
   const minute = isMinutePeriod(q.period)
   const hasRange = q.start !== undefined || q.end !== undefined
 
@@ -95,7 +115,10 @@ export function planKline(q: KlineQuery): KlinePlan {
     }
   }
 
-  const count = q.count ?? (hasRange ? KLINE_LIMITS.defaultRangeCount : KLINE_LIMITS.defaultCount)
+  if (q.count !== undefined && q.count > caps.maxCount) {
+    issues.push(queryIssue('count', `${caps.who ?? 'a call'} may request at most ${caps.maxCount} bars per symbol`, q.count, 'less_than_equal'))
+  }
+  const count = Math.min(q.count ?? (hasRange ? KLINE_LIMITS.defaultRangeCount : KLINE_LIMITS.defaultCount), caps.maxCount)
   if (instruments.length * count > KLINE_LIMITS.maxCells) {
     issues.push(
       queryIssue(

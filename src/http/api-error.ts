@@ -6,7 +6,11 @@ export const ERROR_STATUS = {
   KEY_INVALID: 401,
   TIER_TOO_LOW: 403,
   IP_NOT_ALLOWED: 403,
+  PACK_EXHAUSTED: 403,
   RATE_LIMITED: 429,
+  HEAVY_QUOTA: 429,
+  ROWS_EXHAUSTED: 429,
+  POW_DISABLED: 503,
   INTERNAL: 500,
 } as const
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Tier } from '../access/tiers'
+import type { Services } from '../services'
 
 export type CallerKind = 'browser' | 'script'
 
@@ -12,6 +13,10 @@ export interface RequestVars {
   tier: Tier
   /** SHA-256 of the caller's API key; absent for anonymous callers. */
   keyHash?: string
+  /** The key's buyout-pack cap, when it has one. */
+  packUnits?: number | null
+  /** Channels, clock and labels of this deployment (see src/services.ts). */
+  services: Services
   /** What the handler answered, for settling the admission (refund on ok:false, anonymous rows). */
   outcome?: Outcome
 }
@@ -36,7 +41,8 @@ export function callerKindOf(headers: Headers): CallerKind {
 }
 
 /** Stage 1 of the pipeline: start time, client IP, caller kind, default tier. */
-export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const requestContext = (services: Services): MiddlewareHandler<AppEnv> => async (c, next) => {
+  c.set('services', services)
   c.set('startedAt', performance.now())
   c.set('clientIp', c.req.header('cf-connecting-ip') ?? '127.0.0.1')
   c.set('callerKind', callerKindOf(c.req.raw.headers))

@@ -3,7 +3,7 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchSeries } from '../channels/bars'
 import { mapLimit } from '../domain/concurrency'
-import { KLINE_LIMITS, planKline } from '../domain/kline-rules'
+import { callerCaps, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
@@ -68,12 +68,12 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Bars (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: KlineResponse } } },
     ...COMMON_ERRORS,
   },
-}, minuteNeedsStandard)
+}, { refine: minuteNeedsStandard, anonCache: true })
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const plan = planKline(c.req.valid('query'))
+    const plan = planKline(c.req.valid('query'), callerCaps(c.get('tier')))
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await fetchSeries(services, { ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }

@@ -3,10 +3,10 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchQuoteSeries } from '../channels/quote-series'
 import { mapLimit } from '../domain/concurrency'
-import { parseCodes } from '../domain/kline-rules'
+import { callerCaps, parseCodes } from '../domain/kline-rules'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
-import { ValidationError, type ValidationIssue } from '../http/validation'
+import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
 import { COMMON_ERRORS, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
@@ -54,16 +54,20 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },
     ...COMMON_ERRORS,
   },
-})
+}, { anonCache: true })
 
 /** GET /v1/quote */
 export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const issues: ValidationIssue[] = []
-    const instruments = parseCodes(q.code, issues)
+    const caps = callerCaps(c.get('tier'))
+    const instruments = parseCodes(q.code, issues, caps)
+    if (q.count !== undefined && q.count > caps.maxCount) {
+      issues.push(queryIssue('count', `${caps.who} may request at most ${caps.maxCount} bars`, q.count, 'less_than_equal'))
+    }
     if (issues.length) throw new ValidationError(issues)
-    const count = q.count ?? 30
+    const count = Math.min(q.count ?? 30, caps.maxCount)
 
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await fetchQuoteSeries(services, instrument, count)

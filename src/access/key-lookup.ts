@@ -1,0 +1,38 @@
+import { KeyRecordSchema, hashKey, kvKeyOf, type KeyRecord } from './keys'
+
+const POSITIVE_TTL_MS = 60_000
+/** Short, so a key created a moment ago is accepted at once. */
+const NEGATIVE_TTL_MS = 5_000
+const cache = new Map<string, { record: KeyRecord | null; at: number }>()
+
+/**
+ * The key record for a presented key: SHA-256 it, read KV `KEYS`, keep the answer in isolate
+ * memory for a minute (five seconds for unknown keys). A revocation therefore takes effect within
+ * about a minute. Returns the hash with the record (null when unknown or unreadable).
+ */
+export async function lookupKey(kv: KVNamespace, key: string, now = Date.now()): Promise<{ hash: string; record: KeyRecord | null }> {
+  const hash = await hashKey(key)
+  const hit = cache.get(hash)
+  if (hit && now - hit.at < (hit.record ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS)) return { hash, record: hit.record }
+  const raw = await kv.get(kvKeyOf(hash), 'json')
+  const parsed = KeyRecordSchema.safeParse(raw)
+  const record = parsed.success ? parsed.data : null
+  if (cache.size > 10_000) cache.clear()
+  cache.set(hash, { record, at: now })
+  return { hash, record }
+}
+
+/** Forgets cached records (tests that revoke a key and expect the next call to see it). */
+export function clearKeyCache(): void {
+  cache.clear()
+}
+
+/**
+ * The key a request presents: `Authorization: Bearer <key>` first, then `?key=`. Returns null when
+ * neither is present; an Authorization header of another scheme counts as no key.
+ */
+export function presentedKey(authorization: string | undefined, queryKey: string | undefined): string | null {
+  const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null
+  if (m) return m[1]
+  return queryKey && queryKey.trim() ? queryKey.trim() : null
+}

@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from './context'
+import { countRows, recordOutcome } from './envelope'
+
+/** Anonymous data refreshes at most every five minutes (SPEC Limits). */
+export const ANON_BUCKET_MS = 5 * 60_000
+
+/** KV key of an anonymous answer: the path, the sorted query without `key`, and the 5-minute bucket. */
+export function anonCacheKey(url: URL, now: number): string {
+  const params = [...url.searchParams].filter(([k]) => k !== 'key').sort(([a, b], [c, d]) => (a === c ? (b < d ? -1 : 1) : a < c ? -1 : 1))
+  return `anon:${url.pathname}?${new URLSearchParams(params)}#${Math.floor(now / ANON_BUCKET_MS)}`
+}
+
+/**
+ * Serves anonymous callers from KV `CACHE`: a hit within the same five-minute bucket is answered
+ * without touching an upstream (`cached: true`, `elapsed_ms` of this call); a miss runs the
+ * handler and stores an ok:true answer. Key holders always get real-time data. Runs after
+ * admission, so cached answers still count against the anonymous limits.
+ */
+export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (c.get('tier') !== 'free') return next()
+  const key = anonCacheKey(new URL(c.req.url), c.get('services').now())
+  const stored = await c.env.CACHE.get(key)
+  if (stored !== null) {
+    const body = JSON.parse(stored) as Record<string, unknown>
+    recordOutcome(c, { ok: body.ok === true, rows: countRows(body.data) })
+    body.elapsed_ms = Math.max(0, Math.round(performance.now() - c.get('startedAt')))
+    body.cached = true
+    c.header('X-Cache', 'HIT')
+    return c.json(body, 200)
+  }
+  await next()
+  if (c.res.status === 200 && c.get('outcome')?.ok) {
+    const text = await c.res.clone().text()
+    c.header('X-Cache', 'MISS')
+    // A little over the bucket so a late read in the same bucket still hits; the bucket in the key bounds staleness.
+    c.executionCtx.waitUntil(c.env.CACHE.put(key, text, { expirationTtl: Math.ceil(ANON_BUCKET_MS / 1000) + 60 }))
+  }
+}

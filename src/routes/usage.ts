@@ -1,0 +1,68 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import type { KeyGuard } from '../access/key-guard'
+import { guardedRoute } from '../access/route'
+import { TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from './schemas'
+
+/** Any key may read its own usage; reading it costs nothing and is not counted. */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 0, counted: false }
+
+const Window = z.object({
+  limit: z.number().int().openapi({ description: 'Calls allowed per minute' }),
+  remaining: z.number().int().openapi({ description: 'Calls left in this minute' }),
+  resetSeconds: z.number().int().openapi({ description: 'Seconds until the minute window resets' }),
+})
+
+const UsageSchema = z
+  .object({
+    tier: z.enum(TIERS),
+    day: z.string().openapi({ description: 'Beijing date the daily counters belong to (they reset at midnight Beijing time)' }),
+    endpoints: z.record(z.string(), z.object({ units: z.number().int(), calls: z.number().int() })).openapi({ description: "Today's usage units and calls per endpoint (ok:false calls are refunded and not shown)" }),
+    units_today: z.number().int(),
+    minute: Window,
+    heavy: z.object({ limit: z.number().int(), used: z.number().int(), left: z.number().int() }).openapi({ description: 'market-kline calls today' }),
+    pack: z.object({ cap: z.number().int(), used: z.number().int(), left: z.number().int() }).nullable().openapi({ description: 'Buyout pack: lifetime units; null for keys without a cap' }),
+  })
+  .openapi('Usage')
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/usage',
+  operationId: 'usage',
+  tags: ['Pro'],
+  summary: 'Your usage and limits',
+  description: "The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today and pack units left. Not counted.",
+  responses: {
+    200: {
+      description: 'Usage',
+      content: {
+        'application/json': {
+          schema: envelopeSchema('UsageEnvelope', UsageSchema).openapi({
+            example: {
+              ok: true, endpoint: 'usage', tier: 'pro', elapsed_ms: 3, source: 'service',
+              data: {
+                tier: 'pro', day: '2026-11-20', endpoints: { quote: { units: 12, calls: 12 }, 'market-kline': { units: 500, calls: 1 } },
+                units_today: 512, minute: { limit: 300, remaining: 297, resetSeconds: 41 }, heavy: { limit: 200, used: 1, left: 199 }, pack: null,
+              },
+            },
+          }),
+        },
+      },
+    },
+    401: { description: 'No key, or an unknown or revoked key', content: { 'application/json': { schema: ErrorSchema } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+/** GET /v1/usage */
+export function registerUsage(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const tier = c.get('tier')
+    const limits = TIER_LIMITS[tier]
+    const stub = c.env.KEY_GUARD.getByName(c.get('keyHash')!) as DurableObjectStub<KeyGuard>
+    const report = await stub.usage({ now: c.get('services').now(), perMinute: limits.perMinute, heavyPerDay: limits.heavyPerDay, packUnits: c.get('packUnits') ?? null })
+    return c.json(envelope(c, 'usage', { ok: true, source: 'service', data: { tier, ...report } }), 200)
+  })
+}
