@@ -8,6 +8,8 @@ interface Bindings {
   ANON_GUARD: DurableObjectNamespace
   /** HMAC secret for PoW challenges (`wrangler secret put POW_SECRET`); unset in production = PoW off. */
   POW_SECRET?: string
+  /** Bearer token for the /__jobs admin routes (`wrangler secret put ADMIN_TOKEN`); unset in production = routes hidden (404). */
+  ADMIN_TOKEN?: string
 }
 
 declare global {

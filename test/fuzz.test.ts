@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { call, resetWorld } from './helpers'
 
-const ROUTES = ['/v1/health', '/v1/quote', '/v1/kline', '/openapi.json', '/v1/nope']
-const NAMES = ['code', 'count', 'period', 'start', 'end', 'key', 'x']
+const ROUTES = ['/v1/health', '/v1/quote', '/v1/kline', '/v1/challenge', '/v1/usage', '/v1/ip-whitelist', '/openapi.json', '/v1/nope']
+const NAMES = ['code', 'count', 'period', 'start', 'end', 'difficulty', 'ips', 'key', 'x']
 
 const value = fc.oneof(
   fc.string(),

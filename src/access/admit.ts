@@ -115,7 +115,8 @@ async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
   const r = await stub.admit({ now, kind: c.get('callerKind'), powUntil })
   setRateHeaders(c, r.window)
   if (!r.ok) {
-    const challenge = secret ? await issueChallenge(secret, ip, 0, now) : undefined
+    // A proof raises the per-minute allowance, not the daily rows: only a minute refusal carries one.
+    const challenge = secret && r.reason === 'minute' ? await issueChallenge(secret, ip, 0, now) : undefined
     throw new ApiError(
       r.reason === 'rows' ? 'ROWS_EXHAUSTED' : 'RATE_LIMITED',
       r.detail,

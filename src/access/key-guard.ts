@@ -136,7 +136,7 @@ export class KeyGuard extends DurableObject<Env> {
     const day = beijingDay(req.now)
     const endpoints: UsageReport['endpoints'] = {}
     let unitsToday = 0
-    for (const r of store.sql.exec<{ endpoint: string; units: number; calls: number }>('SELECT endpoint, units, calls FROM usage WHERE day = ? ORDER BY endpoint', day)) {
+    for (const r of store.sql.exec<{ endpoint: string; units: number; calls: number }>('SELECT endpoint, units, calls FROM usage WHERE day = ? AND (units > 0 OR calls > 0) ORDER BY endpoint', day)) {
       endpoints[r.endpoint] = { units: r.units, calls: r.calls }
       unitsToday += r.units
     }

@@ -4,6 +4,8 @@ const POSITIVE_TTL_MS = 60_000
 /** Short, so a key created a moment ago is accepted at once. */
 const NEGATIVE_TTL_MS = 5_000
 const cache = new Map<string, { record: KeyRecord | null; at: number }>()
+/** Reads in flight, so a burst of calls with one uncached key makes one KV read, not hundreds. */
+const inFlight = new Map<string, Promise<KeyRecord | null>>()
 
 /**
  * The key record for a presented key: SHA-256 it, read KV `KEYS`, keep the answer in isolate
@@ -14,12 +16,21 @@ export async function lookupKey(kv: KVNamespace, key: string, now = Date.now()):
   const hash = await hashKey(key)
   const hit = cache.get(hash)
   if (hit && now - hit.at < (hit.record ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS)) return { hash, record: hit.record }
-  const raw = await kv.get(kvKeyOf(hash), 'json')
-  const parsed = KeyRecordSchema.safeParse(raw)
-  const record = parsed.success ? parsed.data : null
-  if (cache.size > 10_000) cache.clear()
-  cache.set(hash, { record, at: now })
-  return { hash, record }
+  let pending = inFlight.get(hash)
+  if (!pending) {
+    pending = kv
+      .get(kvKeyOf(hash), 'json')
+      .then((raw) => {
+        const parsed = KeyRecordSchema.safeParse(raw)
+        const record = parsed.success ? parsed.data : null
+        if (cache.size > 10_000) cache.clear()
+        cache.set(hash, { record, at: now })
+        return record
+      })
+      .finally(() => inFlight.delete(hash))
+    inFlight.set(hash, pending)
+  }
+  return { hash, record: await pending }
 }
 
 /** Forgets cached records (tests that revoke a key and expect the next call to see it). */

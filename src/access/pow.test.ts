@@ -119,9 +119,11 @@ describe('verifyProof', () => {
     for (const other of ['203.0.113.8', '2001:db8::1', '', '127.0.0.1']) {
       expect(await verifyProof(SECRET, header, other, NOW, EASY)).toEqual({ ok: false, reason: 'wrong-ip' })
     }
-    // The same address spelled with other case or surrounding space is the same caller.
+    // The same address spelled another way is the same caller.
     const v6 = await solved(8, '2001:DB8::1')
-    expect((await verifyProof(SECRET, v6.header, ' 2001:db8::1', NOW, EASY)).ok).toBe(true)
+    expect((await verifyProof(SECRET, v6.header, ' 2001:db8:0:0:0:0:0:1', NOW, EASY)).ok).toBe(true)
+    const mapped = await solved(8, '::ffff:203.0.113.7')
+    expect((await verifyProof(SECRET, mapped.header, IP, NOW, EASY)).ok).toBe(true)
   })
 
   it('refuses a proof of a challenge easier than the minimum as too-easy', async () => {

@@ -11,6 +11,7 @@
  * A proof is not spent on use: within its lifetime it may be sent with every call from the same
  * IP (that is what raises the allowance). Replay from elsewhere fails the IP check.
  */
+import { canonicalIp } from './ip'
 import { ANONYMOUS } from './tiers'
 
 export interface PowParams {
@@ -159,9 +160,12 @@ async function hmacKey(secret: string): Promise<CryptoKey> {
   return key
 }
 
-/** 96 bits of HMAC(secret, ip): equal for one IP, unreadable without the secret. */
+/**
+ * 96 bits of HMAC(secret, ip): equal for one IP however it is spelled (canonical form, so
+ * `2001:DB8::1` and `2001:db8:0:0:0:0:0:1` match), unreadable without the secret.
+ */
 async function ipTag(key: CryptoKey, ip: string): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', key, enc.encode(`ip\n${ip.trim().toLowerCase()}`))
+  const mac = await crypto.subtle.sign('HMAC', key, enc.encode(`ip\n${canonicalIp(ip) ?? ip.trim().toLowerCase()}`))
   return b64url(new Uint8Array(mac, 0, 12))
 }
 

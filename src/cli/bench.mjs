@@ -8,6 +8,7 @@
 // transport into workerd, which caps all routes alike).
 import { join } from 'node:path'
 import { buildWorker, ROOT, startWorker } from './harness.mjs'
+import { marketKlineBench } from './bench-market-kline.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 3)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8)
@@ -61,7 +62,8 @@ function table(title, rows) {
 }
 
 console.log('building the emulator worker bundle…')
-const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build')))
+const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build'))
+const mf = startWorker(bundle)
 try {
   // Pin the emulator clock inside a session so every run does the same work.
   await mf.dispatchFetch(`${BASE}/__emulator/clock`, {
@@ -81,3 +83,5 @@ try {
 } finally {
   await mf.dispose()
 }
+
+await marketKlineBench({ bundle, seconds: SECONDS, concurrency: CONCURRENCY, table })

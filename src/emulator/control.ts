@@ -7,6 +7,7 @@ import type { ChannelName } from '../channels/types'
 import type { MarketModel } from './market/types'
 import { eastmoneyEmpty, handleEastmoney } from './wire/eastmoney'
 import { handleSina, sinaEmpty } from './wire/sina'
+import { handleSzse } from './wire/szse'
 import { handleTencent, tencentEmpty } from './wire/tencent'
 
 export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina']
@@ -150,6 +151,8 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined)
     if (signal?.aborted) throw abortReason(signal)
     const url = new URL(request.url)
+    // SZSE's calendar feeds the refresh job only, not a data channel: no faults, no counter.
+    if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url)
     const channel = channelOfHost(url.hostname)
     if (!channel) throw new TypeError('fetch failed')
     state.requests[channel] += 1

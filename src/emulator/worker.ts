@@ -6,7 +6,9 @@
 import '../env'
 import { createApp } from '../app'
 import { runScheduled } from '../jobs'
+import { marketDayRows } from '../jobs/testing'
 import { createServices } from '../services'
+import { marketKlineKey } from '../store/keys'
 import { clock, createEmulatorFetch } from './control'
 import { market } from './market'
 import { emulatorRoutes } from './routes'
@@ -30,6 +32,17 @@ app.delete('/__emulator/router', (c) => {
 app.route('/', emulatorRoutes)
 // Baseline for `npm run bench`: the cheapest possible route in the same worker.
 app.get('/__bench/constant', (c) => c.json({ ok: true }))
+// `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
+// and the baseline that streams the same R2 object with no envelope, checks or admission.
+app.get('/__bench/market-kline-blob', (c) => {
+  const rows = marketDayRows(market, c.req.query('date') ?? '', clock.now())
+  return c.body(JSON.stringify(rows), 200, { 'content-type': 'application/json', 'x-rows': String(rows.length) })
+})
+app.get('/__bench/market-kline-raw', async (c) => {
+  const obj = await c.env.STORE.get(marketKlineKey(c.req.query('date') ?? ''))
+  if (!obj) return c.json({ ok: false }, 404)
+  return new Response(obj.body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+})
 // `npm run bench` times this from outside: the worker serves `path` n times through its own
 // fetch handler, so per-request transport to workerd is paid once per batch, not per request.
 app.get('/__bench/loop', async (c) => {

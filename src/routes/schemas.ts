@@ -44,7 +44,7 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
       tier: z.enum(TIERS).openapi({ description: 'Tier the call was served under' }),
       elapsed_ms: z.number().int().openapi({ description: 'Processing time in milliseconds' }),
       source: z.string().openapi({
-        description: 'Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed)',
+        description: 'Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself)',
       }),
       data,
       as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned' }),

@@ -71,6 +71,7 @@ const TradeCalendarResponse = envelopeSchema(
     published_through: z.string().openapi({ description: 'Last day of the last year whose holiday notice the service knows' }),
     refreshed: z.string().optional().openapi({ description: 'When the calendar was last refreshed from the exchange (ISO instant), if it was' }),
     unpublished_years: z.array(z.number().int()).optional().openapi({ description: 'Years of the span whose calendar is not published yet; their rows are left out' }),
+    code: z.string().optional().openapi({ description: 'With ok:false: NOT_PUBLISHED (no year of the span is published yet; not counted)' }),
   })
   .openapi('TradeCalendarEnvelope', {
     example: {

@@ -1,15 +1,19 @@
 /**
- * Eastmoney as the emulator answers it: `push2 …/api/qt/ulist.np/get` (batch quotes) and
- * `push2his …/api/qt/stock/kline/get` (K-lines), UTF-8 JSON in Eastmoney's `{"rc":…,"data":…}`
- * envelope. Shapes and units: src/channels/README.md, Eastmoney section.
+ * Eastmoney as the emulator answers it: `push2 …/api/qt/ulist.np/get` (batch quotes),
+ * `push2 …/api/qt/clist/get` (lists by filter, eastmoney-list.ts), `push2his
+ * …/api/qt/stock/kline/get` (K-lines), all UTF-8 JSON in Eastmoney's `{"rc":…,"data":…}` envelope,
+ * and `datacenter-web …/api/data/v1/get` (reports, eastmoney-datacenter.ts). Shapes and units:
+ * src/channels/README.md, Eastmoney section.
  */
 import { beijing } from '../../domain/dates'
-import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
+import type { EmuInstrument, MarketModel, RawBar } from '../market/types'
 import { adjustBars, dailySeries, lastInRange, withBase, type Adjust, type BarWithBase, type Span } from './bars'
-import { bySecid, isAShare, splitSecid } from './codes'
+import { bySecid, splitSecid } from './codes'
+import { DATACENTER_HOST, DATACENTER_PATH, datacenterEmpty, handleDatacenter } from './eastmoney-datacenter'
+import { envelope, quoteRow, requestedFields, volumeUnits, type Value } from './eastmoney-fields'
+import { CLIST_PATH, clistEmpty, handleClist } from './eastmoney-list'
 import { fixed, pctOf, round } from './format'
 import { jsonResponse, notFound } from './respond'
-import { exchangeInstant } from './time'
 
 /** `push2`, `push2delay` and numbered mirrors (`82.push2.eastmoney.com`) serve real-time quotes. */
 const QUOTE_HOST = /^(\d+\.)?push2(delay)?\.eastmoney\.com$/
@@ -19,19 +23,12 @@ const HISTORY_HOST = /^(\d+\.)?push2his\.eastmoney\.com$/
 const QUOTES_PATH = '/api/qt/ulist.np/get'
 const KLINE_PATH = '/api/qt/stock/kline/get'
 
-/** The envelope keys Eastmoney puts around every `data`. */
-const envelope = (rc: number, data: unknown) => ({ rc, rt: rc === 0 ? 11 : 4, svr: 181735076, lt: 1, full: 1, dlmkts: '', data })
-
-/** Volume as Eastmoney prints it: lots for sh/sz/bj, shares (contracts) elsewhere, 0 for forex. */
-function volumeUnits(inst: EmuInstrument, shares: number): number {
-  if (inst.kind === 'forex') return 0
-  return isAShare(inst) ? Math.round(shares / 100) : Math.round(shares)
-}
-
 /** Answers one Eastmoney request; unknown paths get nginx's 404. */
 export function handleEastmoney(url: URL, _request: Request, market: MarketModel, now: number): Response {
   const host = url.hostname
   if (url.pathname === QUOTES_PATH && QUOTE_HOST.test(host)) return quotes(url.searchParams, market, now)
+  if (url.pathname === CLIST_PATH && QUOTE_HOST.test(host)) return handleClist(url.searchParams, market, now)
+  if (url.pathname === DATACENTER_PATH && DATACENTER_HOST.test(host)) return handleDatacenter(url.searchParams, market, now)
   if (url.pathname === KLINE_PATH) {
     if (HISTORY_HOST.test(host)) return kline(url.searchParams, market, now)
     // push2 itself keeps no history: it answers K-line requests with nothing.
@@ -40,9 +37,14 @@ export function handleEastmoney(url: URL, _request: Request, market: MarketModel
   return notFound()
 }
 
-/** Eastmoney's own "no data" answer for a request: `data: null` for quotes, no rows for K-lines. */
+/**
+ * Eastmoney's own "no data" answer for a request: `data: null` for quotes and lists, no rows for
+ * K-lines, code 9201 for datacenter reports.
+ */
 export function eastmoneyEmpty(url: URL, market: MarketModel): Response | undefined {
   if (url.pathname === QUOTES_PATH) return jsonResponse(envelope(0, null))
+  if (url.pathname === CLIST_PATH) return clistEmpty()
+  if (url.pathname === DATACENTER_PATH) return datacenterEmpty()
   if (url.pathname === KLINE_PATH) {
     const inst = bySecid(market, url.searchParams.get('secid') ?? '')
     if (!inst) return jsonResponse(envelope(100, null))
@@ -54,58 +56,8 @@ export function eastmoneyEmpty(url: URL, market: MarketModel): Response | undefi
 // ---------------------------------------------------------------------------------------------
 // Quotes
 
-const DEFAULT_QUOTE_FIELDS = 'f2,f3,f4,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f124,f297'
-/** Fields that carry prices, and percentages: scaled to integers unless `fltt=2`. */
-const PRICE_FIELDS = new Set(['f2', 'f4', 'f15', 'f16', 'f17', 'f18'])
-const PERCENT_FIELDS = new Set(['f3', 'f7', 'f8'])
-
-type Value = number | string
-
-/** Every list-namespace field the emulator knows for one instrument, `fltt=2` style. */
-function quoteFields(q: LiveQuote): Record<string, Value> {
-  const inst = q.instrument
-  const { market, code } = splitSecid(inst.secid)
-  const b = q.bar
-  const d = inst.decimals
-  // Suspended or not trading now: today's prices are "-"; the previous close is the last close.
-  const off = q.halted
-  const pre = off ? b.close : b.preClose
-  const price = off ? null : b.close
-  const dash = (v: number | null): Value => (off || v === null ? '-' : v)
-  return {
-    f1: d,
-    f2: dash(price),
-    f3: dash(round(pctOf(b.close - pre, pre), 2)),
-    f4: dash(round(b.close - pre, d)),
-    f5: dash(volumeUnits(inst, b.volume)),
-    f6: dash(round(b.amount, 2)),
-    f7: dash(round(pctOf(b.high - b.low, pre), 2)),
-    f8: dash(b.turnover === null ? null : round(b.turnover, 2)),
-    f12: code,
-    f13: market,
-    f14: inst.name,
-    f15: dash(b.high),
-    f16: dash(b.low),
-    f17: dash(b.open),
-    f18: pre,
-    f20: inst.totalShares === null ? '-' : Math.round(inst.totalShares * (price ?? pre)),
-    f21: inst.floatShares === null ? '-' : Math.round(inst.floatShares * (price ?? pre)),
-    f124: Math.floor(exchangeInstant(inst, q.date, q.time) / 1000),
-    f152: 2,
-    f297: Number(q.date.replaceAll('-', '')),
-  }
-}
-
-/** Without `fltt=2` Eastmoney sends prices × 10^decimals and percentages × 100 as integers. */
-function scaled(id: string, v: Value, decimals: number): Value {
-  if (typeof v !== 'number') return v
-  if (PRICE_FIELDS.has(id)) return Math.round(v * 10 ** decimals)
-  if (PERCENT_FIELDS.has(id)) return Math.round(v * 100)
-  return v
-}
-
 function quotes(params: URLSearchParams, market: MarketModel, now: number): Response {
-  const ids = (params.get('fields') || DEFAULT_QUOTE_FIELDS).split(',').map((s) => s.trim()).filter((s) => /^f\d+$/.test(s))
+  const ids = requestedFields(params)
   const fltt2 = params.get('fltt') === '2'
   const seen = new Set<EmuInstrument>()
   const diff: Array<Record<string, Value>> = []
@@ -114,13 +66,7 @@ function quotes(params: URLSearchParams, market: MarketModel, now: number): Resp
     // Unknown secids are dropped silently, duplicates answered once.
     if (!inst || seen.has(inst)) continue
     seen.add(inst)
-    const all = quoteFields(market.live(inst, now))
-    const row: Record<string, Value> = {}
-    for (const id of ids) {
-      const v = all[id] ?? '-'
-      row[id] = fltt2 ? v : scaled(id, v, inst.decimals)
-    }
-    diff.push(row)
+    diff.push(quoteRow(market.live(inst, now), ids, fltt2))
   }
   return jsonResponse(envelope(0, diff.length ? { total: diff.length, diff } : null))
 }

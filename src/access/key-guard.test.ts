@@ -1,0 +1,81 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import type { KeyAdmitRequest, KeyGuard } from './key-guard'
+
+const DAY1 = Date.parse('2026-11-19T10:00:00+08:00')
+const DAY2 = Date.parse('2026-11-20T10:00:00+08:00')
+
+const request = (over: Partial<KeyAdmitRequest> = {}): KeyAdmitRequest => ({
+  now: DAY1,
+  ip: '203.0.113.1',
+  endpoint: 'market-kline',
+  units: 500,
+  heavy: true,
+  perMinute: 300,
+  heavyPerDay: 2,
+  packUnits: null,
+  ...over,
+})
+
+const guard = (name: string) => env.KEY_GUARD.getByName(name) as DurableObjectStub<KeyGuard>
+
+describe('KeyGuard', () => {
+  it('admits exactly the unlimited tier\'s 600 of 605 concurrent calls', async () => {
+    const g = guard('concurrent')
+    const results = await Promise.all(Array.from({ length: 605 }, () => g.admit(request({ heavy: false, endpoint: 'quote', units: 1, perMinute: 600 }))))
+    expect(results.filter((r) => r.ok)).toHaveLength(600)
+    expect(results.filter((r) => !r.ok && r.reason === 'minute')).toHaveLength(5)
+  })
+
+  it('enforces the daily heavy quota and refunds it on ok:false', async () => {
+    const g = guard('heavy')
+    const a = await g.admit(request())
+    const b = await g.admit(request({ now: DAY1 + 60_000 }))
+    const c = await g.admit(request({ now: DAY1 + 120_000 }))
+    expect([a.ok, b.ok, c.ok]).toEqual([true, true, false])
+    if (!c.ok) expect(c.reason).toBe('heavy')
+    if (b.ok) await g.settle(b.reservation, false)
+    expect((await g.admit(request({ now: DAY1 + 180_000 }))).ok).toBe(true)
+  })
+
+  it('settles technical-batch style calls at the units actually returned', async () => {
+    const g = guard('units')
+    const r = await g.admit(request({ heavy: false, endpoint: 'technical-batch', units: 500, heavyPerDay: 0 }))
+    if (!r.ok) throw new Error('refused')
+    await g.settle(r.reservation, true, 420)
+    const u = await g.usage({ now: DAY1, perMinute: 300, heavyPerDay: 0, packUnits: null })
+    expect(u.endpoints['technical-batch']).toEqual({ units: 420, calls: 1 })
+  })
+
+  it('resets daily counters at midnight (alarm), idempotently', async () => {
+    const g = guard('reset')
+    await g.admit(request())
+    await g.admit(request({ now: DAY1 + 60_000 }))
+    expect((await g.admit(request({ now: DAY1 + 120_000 }))).ok).toBe(false)
+    // The next day's call moves the object's clock; the alarm then drops yesterday's counters.
+    const next = await g.admit(request({ now: DAY2 }))
+    expect(next.ok).toBe(true)
+    expect(await runDurableObjectAlarm(g)).toBe(true)
+    const snapshot = () =>
+      runInDurableObject(g, (_o, state) => ({
+        heavy: state.storage.sql.exec('SELECT day, n FROM heavy ORDER BY day').toArray(),
+        usage: state.storage.sql.exec('SELECT day, endpoint, units FROM usage ORDER BY day').toArray(),
+      }))
+    const once = await snapshot()
+    expect(once.heavy).toEqual([{ day: '2026-11-20', n: 1 }])
+    await runInDurableObject(g, async (o) => o.alarm())
+    expect(await snapshot()).toEqual(once)
+  })
+
+  it('keeps the allow-list and refuses other IPs', async () => {
+    const g = guard('ips')
+    await g.replaceAllowList(['203.0.113.1', '2001:db8::1'])
+    expect(await g.allowList()).toEqual(['2001:db8::1', '203.0.113.1'])
+    expect((await g.admit(request({ heavy: false }))).ok).toBe(true)
+    const other = await g.admit(request({ heavy: false, ip: '198.51.100.9' }))
+    expect(other.ok).toBe(false)
+    if (!other.ok) expect(other.reason).toBe('ip')
+    await g.clearAllowList()
+    expect((await g.admit(request({ heavy: false, ip: '198.51.100.9' }))).ok).toBe(true)
+  })
+})

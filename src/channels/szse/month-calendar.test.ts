@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { checkYear, datesOfMonth, fetchSzseMonth, parseSzseMonth, szseMonthUrl } from './month-calendar'
+
+/** A well-formed January 2025 as SZSE sends it. */
+function january2025() {
+  const closed = new Set(['2025-01-01', '2025-01-28', '2025-01-29', '2025-01-30', '2025-01-31'])
+  return {
+    data: datesOfMonth(2025, 1).map((d) => {
+      const w = new Date(d + 'T00:00:00Z').getUTCDay()
+      return { jyrq: d, jybz: w === 0 || w === 6 || closed.has(d) ? '0' : '1', zrxh: w + 1 }
+    }),
+  }
+}
+
+describe('parseSzseMonth', () => {
+  it('reads the closed weekdays and counts the sessions', () => {
+    expect(parseSzseMonth(january2025(), 2025, 1)).toEqual({
+      status: 'ok',
+      closed: ['2025-01-01', '2025-01-28', '2025-01-29', '2025-01-30', '2025-01-31'],
+      sessions: 18,
+    })
+  })
+
+  it('accepts an answer that lists weekdays only, and numeric flags', () => {
+    const body = january2025()
+    body.data = body.data.filter((r) => r.zrxh !== 1 && r.zrxh !== 7).map((r) => ({ ...r, jybz: Number(r.jybz) as any }))
+    expect(parseSzseMonth(body, 2025, 1)).toMatchObject({ status: 'ok', sessions: 18 })
+  })
+
+  it('treats an empty list as not published', () => {
+    expect(parseSzseMonth({ data: [] }, 2028, 1)).toEqual({ status: 'unpublished' })
+  })
+
+  it.each([
+    ['no data array', () => ({ result: [] })],
+    ['a missing weekday', () => ({ data: january2025().data.filter((r) => r.jyrq !== '2025-01-15') })],
+    ['weekend trading', () => ({ data: january2025().data.map((r) => (r.jyrq === '2025-01-04' ? { ...r, jybz: '1' } : r)) })],
+    ['a duplicate day', () => ({ data: [...january2025().data, january2025().data[5]] })],
+    ['a date of another month', () => ({ data: [...january2025().data, { jyrq: '2025-02-03', jybz: '1', zrxh: 2 }] })],
+    ['an unknown flag', () => ({ data: january2025().data.map((r) => (r.jyrq === '2025-01-02' ? { ...r, jybz: 'Y' } : r)) })],
+    ['a wrong weekday number', () => ({ data: january2025().data.map((r) => (r.jyrq === '2025-01-02' ? { ...r, zrxh: 2 } : r)) })],
+    ['too few sessions', () => ({ data: january2025().data.map((r) => ({ ...r, jybz: r.jyrq < '2025-01-25' ? '0' : r.jybz })) })],
+  ])('rejects %s', (_why, body) => {
+    expect(parseSzseMonth(body(), 2025, 1).status).toBe('invalid')
+  })
+})
+
+describe('checkYear', () => {
+  const y2025 = ['2025-01-01', '2025-01-28', '2025-01-29', '2025-01-30', '2025-01-31', '2025-02-03', '2025-02-04', '2025-04-04', '2025-05-01', '2025-05-02', '2025-05-05', '2025-06-02', '2025-10-01', '2025-10-02', '2025-10-03', '2025-10-06', '2025-10-07', '2025-10-08']
+
+  it('accepts a real year', () => {
+    expect(checkYear(2025, y2025)).toBeUndefined()
+  })
+
+  it('rejects a placeholder year that trades on New Year or National Day, or closes too few days', () => {
+    expect(checkYear(2025, y2025.slice(1))).toMatch(/2025-01-01/)
+    expect(checkYear(2025, y2025.filter((d) => d !== '2025-10-01'))).toMatch(/2025-10-01/)
+    expect(checkYear(2025, ['2025-01-01', '2025-10-01'])).toMatch(/implausible/)
+  })
+})
+
+describe('fetchSzseMonth', () => {
+  const ctx = (respond: (url: string) => Response) => ({ fetch: (async (u: string) => respond(u)) as unknown as typeof fetch, timeoutMs: 1000 })
+
+  it('asks for the month without a leading zero', async () => {
+    let asked = ''
+    await fetchSzseMonth(ctx((u) => ((asked = u), Response.json(january2025()))), 2025, 1)
+    expect(asked).toBe(szseMonthUrl(2025, 1))
+    expect(asked).toMatch(/month=2025-1$/)
+  })
+
+  it('reports non-JSON as invalid and HTTP errors as a thrown channel error', async () => {
+    expect(await fetchSzseMonth(ctx(() => new Response('<html>')), 2025, 1)).toEqual({ status: 'invalid', reason: 'not JSON' })
+    await expect(fetchSzseMonth(ctx(() => new Response('no', { status: 503 })), 2025, 1)).rejects.toThrow(/szse: http/)
+  })
+})

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createEmulatorFetch, resetEmulator, setClock, setFault } from '../control'
+import { handleEastmoney } from './eastmoney'
+import { parseFs } from './eastmoney-list'
+import { fakeMarket, SUSPENDED } from './fake-market'
+
+// Thursday 2025-01-02 15:30 Beijing: the session has closed, today's bars are complete.
+const NOW = Date.parse('2025-01-02T07:30:00Z')
+const A_SHARES = 'm:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048'
+const FIELDS = 'f2,f5,f6,f12,f13,f14,f15,f16,f17,f18,f124,f297'
+
+const url = (params: Record<string, string | number>) =>
+  'https://push2.eastmoney.com/api/qt/clist/get?' + new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
+
+async function get(params: Record<string, string | number>, now = NOW): Promise<any> {
+  const u = new URL(url({ pn: 1, pz: 100, po: 1, np: 1, fltt: 2, invt: 2, fid: 'f12', fs: A_SHARES, fields: FIELDS, ...params }))
+  const res = await handleEastmoney(u, new Request(u), fakeMarket, now)
+  expect(res.status).toBe(200)
+  return res.json()
+}
+
+const codes = (body: any) => body.data.diff.map((r: any) => r.f12)
+
+describe('eastmoney clist/get', () => {
+  it('lists every A-share stock, descending by code for fid=f12&po=1, with exactly the requested fields', async () => {
+    const body = await get({})
+    expect(body).toMatchObject({ rc: 0, data: { total: 4 } })
+    expect(codes(body)).toEqual(['830799', '600519', '000002', '000001'])
+    expect(Object.keys(body.data.diff[0])).toEqual(FIELDS.split(','))
+    expect(codes(await get({ po: 0 }))).toEqual(['000001', '000002', '600519', '830799'])
+  })
+
+  it('prints each row as ulist.np/get would: the day bar after the close, lots, Beijing trade date', async () => {
+    const moutai = (await get({})).data.diff[1]
+    const bar = fakeMarket.dailyBars(fakeMarket.byCode('sh600519')!, '2025-01-02', '2025-01-02', NOW)[0]
+    expect(moutai).toMatchObject({ f12: '600519', f13: 1, f14: '贵州茅台', f17: bar.open, f15: bar.high, f16: bar.low, f2: bar.close, f18: bar.preClose, f5: bar.volume / 100, f6: bar.amount, f297: 20250102 })
+  })
+
+  it('sends "-" prices for a suspended stock, with its last close in f18', async () => {
+    const row = (await get({})).data.diff.find((r: any) => `sz${r.f12}` === SUSPENDED)
+    for (const f of ['f2', 'f5', 'f6', 'f15', 'f16', 'f17']) expect(row[f]).toBe('-')
+    expect(typeof row.f18).toBe('number')
+  })
+
+  it('selects boards by fs clause', async () => {
+    expect(codes(await get({ fs: 'm:1 t:2' }))).toEqual(['600519'])
+    expect(codes(await get({ fs: 'm:0+t:81+s:2048' }))).toEqual(['830799'])
+    expect(codes(await get({ fs: 'm:0 t:6,m:1 t:23' }))).toEqual(['000002', '000001'])
+    // Terms the emulator does not model (boards, flags) select nothing.
+    expect(await get({ fs: 'b:BK0477' })).toMatchObject({ rc: 0, data: null })
+  })
+
+  it('pages with pn and pz, the same total on every page, data:null past the end', async () => {
+    const p1 = await get({ pz: 3 })
+    const p2 = await get({ pz: 3, pn: 2 })
+    expect([p1.data.total, p2.data.total]).toEqual([4, 4])
+    expect([...codes(p1), ...codes(p2)]).toEqual(['830799', '600519', '000002', '000001'])
+    expect((await get({ pz: 3, pn: 3 })).data).toBeNull()
+  })
+
+  it('leaves out stocks not listed by the clock', async () => {
+    expect((await get({}, Date.parse('2022-12-30T08:00:00Z'))).data).toBeNull()
+  })
+
+  it('sends diff as an object keyed by position without np=1', async () => {
+    const { data } = await get({ np: 2 })
+    expect(Object.keys(data.diff)).toEqual(['0', '1', '2', '3'])
+    expect(data.diff['1'].f12).toBe('600519')
+  })
+
+  it('sorts by another fid, rows without a value last', async () => {
+    const prices = (await get({ fid: 'f2' })).data.diff.map((r: any) => r.f2)
+    expect(prices[3]).toBe('-')
+    expect(prices.slice(0, 3)).toEqual([...prices.slice(0, 3)].sort((a: number, b: number) => b - a))
+  })
+
+  it('scales prices to integers without fltt=2', async () => {
+    const moutai = (await get({ fltt: 1 })).data.diff[1]
+    expect(Number.isInteger(moutai.f2)).toBe(true)
+  })
+})
+
+describe('parseFs', () => {
+  it('reads clauses (comma) of terms (space or +), dropping clauses it cannot model', () => {
+    expect(parseFs('m:0 t:6,m:1+t:23,b:BK0477,m:0 f:!2')).toEqual([
+      [{ key: 'm', value: 0 }, { key: 't', value: 6 }],
+      [{ key: 'm', value: 1 }, { key: 't', value: 23 }],
+    ])
+  })
+})
+
+describe('through the emulator fetch', () => {
+  afterEach(() => resetEmulator())
+
+  it('answers data:null under the empty fault', async () => {
+    setClock(NOW)
+    setFault('eastmoney', { kind: 'empty' })
+    const body = await (await createEmulatorFetch(fakeMarket)(url({ fs: A_SHARES, np: 1 }))).json()
+    expect(body).toMatchObject({ rc: 0, data: null })
+  })
+})

@@ -1,0 +1,126 @@
+/**
+ * `push2 …/api/qt/clist/get` as the emulator answers it: every stock an `fs` filter selects among
+ * those listed by the clock's Beijing date, ordered by `fid` (`po=1` descending, `po=0`
+ * ascending), page `pn` of `pz` rows, each row the stock's live state in list-namespace fields
+ * (halted: `"-"` prices). Only the A-share stock boards carry `fs` tags; a clause with any other
+ * term selects nothing. See upstreams.md §3.1 and src/channels/README.md.
+ */
+import { beijing } from '../../domain/dates'
+import type { Board } from '../../domain/instrument'
+import type { EmuInstrument, MarketModel } from '../market/types'
+import { splitSecid } from './codes'
+import { envelope, quoteFields, quoteRow, requestedFields } from './eastmoney-fields'
+import { jsonResponse } from './respond'
+
+export const CLIST_PATH = '/api/qt/clist/get'
+
+/** `fs` tags: market number, security type and (Beijing) sub-type bitmask. */
+interface Tags {
+  m: number
+  t: number
+  s?: number
+}
+
+/** Each board's tags, as the all-A-shares filter `m:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048` names them. */
+const BOARD_TAGS: Record<Board, Tags> = {
+  'sh-main': { m: 1, t: 2 },
+  star: { m: 1, t: 23 },
+  'sz-main': { m: 0, t: 6 },
+  chinext: { m: 0, t: 80 },
+  bj: { m: 0, t: 81, s: 2048 },
+}
+
+type Term = { key: keyof Tags; value: number }
+
+/** Page size when `pz` is missing or not a positive integer. */
+const DEFAULT_PZ = 20
+
+/** `fs` as OR-ed clauses of AND-ed terms; clauses using a term the emulator does not model are dropped. */
+export function parseFs(fs: string): Term[][] {
+  const clauses: Term[][] = []
+  for (const clause of fs.split(',')) {
+    const terms: Term[] = []
+    for (const raw of clause.split(/[\s+]+/).filter(Boolean)) {
+      const m = /^([mts]):(\d+)$/.exec(raw)
+      if (!m) {
+        terms.length = 0
+        break
+      }
+      terms.push({ key: m[1] as keyof Tags, value: Number(m[2]) })
+    }
+    if (terms.length) clauses.push(terms)
+  }
+  return clauses
+}
+
+const matches = (tags: Tags, clause: readonly Term[]) =>
+  clause.every(({ key, value }) => (key === 's' ? ((tags.s ?? 0) & value) !== 0 : tags[key] === value))
+
+interface Listed {
+  inst: EmuInstrument
+  tags: Tags
+  /** `f12`, the sort key of `fid=f12`. */
+  code: string
+}
+
+const cache = new WeakMap<MarketModel, Listed[]>()
+
+/** The market's stocks with their tags, ascending by code; built once per market. */
+function stocks(market: MarketModel): Listed[] {
+  let list = cache.get(market)
+  if (!list) {
+    list = market
+      .instruments()
+      .filter((i) => i.kind === 'stock' && i.board !== undefined)
+      .map((inst) => ({ inst, tags: BOARD_TAGS[inst.board!], code: splitSecid(inst.secid).code }))
+      .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.tags.m - b.tags.m))
+    cache.set(market, list)
+  }
+  return list
+}
+
+const positiveInt = (raw: string | null, fallback: number) => {
+  const n = Number(raw)
+  return raw !== null && Number.isInteger(n) && n > 0 ? n : fallback
+}
+
+/**
+ * Rows ordered by their `fid` value, descending when `desc`: rows without a value (`"-"`) last
+ * either way, ties by code. `f12` (the code) needs no live state, so it stays cheap to page.
+ */
+function order(rows: Listed[], fid: string, desc: boolean, market: MarketModel, now: number): Listed[] {
+  if (fid === 'f12') return desc ? [...rows].reverse() : rows
+  const key = new Map(rows.map((r) => [r, quoteFields(market.live(r.inst, now))[fid] ?? '-']))
+  const sign = desc ? -1 : 1
+  return [...rows].sort((a, b) => {
+    const x = key.get(a)!
+    const y = key.get(b)!
+    if (typeof x === 'number' !== (typeof y === 'number')) return typeof x === 'number' ? -1 : 1
+    if (x !== y) return (x < y ? -1 : 1) * sign
+    return a.code < b.code ? -1 : 1
+  })
+}
+
+/** Answers one `clist/get` request. */
+export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
+  const today = beijing(now).date
+  const clauses = parseFs(params.get('fs') ?? '')
+  const selected = stocks(market).filter((r) => r.inst.listDate <= today && clauses.some((c) => matches(r.tags, c)))
+  // po=1 (what every client sends) is descending, po=0 ascending.
+  const ordered = order(selected, params.get('fid') || 'f12', params.get('po') !== '0', market, now)
+  const pz = positiveInt(params.get('pz'), DEFAULT_PZ)
+  const pn = positiveInt(params.get('pn'), 1)
+  const page = ordered.slice((pn - 1) * pz, pn * pz)
+  if (page.length === 0) return jsonResponse(envelope(0, null))
+  const ids = requestedFields(params)
+  const fltt2 = params.get('fltt') === '2'
+  const rows = page.map((r) => quoteRow(market.live(r.inst, now), ids, fltt2))
+  // np=1: diff is an array; otherwise an object keyed "0", "1", … in page order.
+  const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
+  return jsonResponse(envelope(0, { total: selected.length, diff }))
+}
+
+/** The `empty` fault's answer: Eastmoney's nothing-matched `data: null`. */
+export function clistEmpty(): Response {
+  return jsonResponse(envelope(0, null))
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { checkYear, parseSzseMonth } from '../../channels/szse/month-calendar'
+import { SSE_HOLIDAYS } from '../../data/holidays'
+import { handleSzse, INVENTED_2027 } from './szse'
+
+async function get(url: string): Promise<{ status: number; body: any }> {
+  const res = handleSzse(new URL(url))
+  const text = await res.text()
+  return { status: res.status, body: res.status === 200 ? JSON.parse(text) : text }
+}
+
+const URL_BASE = 'http://www.szse.cn/api/report/exchange/onepersistenthour/monthList?month='
+
+describe('emulated SZSE month calendar', () => {
+  it('lists every day of the month with the trading flag and the weekday (Sunday = 1)', async () => {
+    const { status, body } = await get(URL_BASE + '2025-1')
+    expect(status).toBe(200)
+    expect(body.data).toHaveLength(31)
+    expect(body.data[0]).toEqual({ jyrq: '2025-01-01', jybz: '0', zrxh: 4 })
+    expect(body.data[1]).toEqual({ jyrq: '2025-01-02', jybz: '1', zrxh: 5 })
+    expect(body.data.find((r: any) => r.jyrq === '2025-01-04')).toEqual({ jyrq: '2025-01-04', jybz: '0', zrxh: 7 })
+    expect(body.data.find((r: any) => r.jyrq === '2025-01-28').jybz).toBe('0')
+  })
+
+  it('agrees with the bundled table for every month 2016–2026', async () => {
+    for (const year of Object.keys(SSE_HOLIDAYS).map(Number)) {
+      const closed: string[] = []
+      for (let m = 1; m <= 12; m++) {
+        const out = parseSzseMonth((await get(`${URL_BASE}${year}-${m}`)).body, year, m)
+        expect(out.status, `${year}-${m}`).toBe('ok')
+        if (out.status === 'ok') closed.push(...out.closed)
+      }
+      expect(closed).toEqual(SSE_HOLIDAYS[year])
+      expect(checkYear(year, closed)).toBeUndefined()
+    }
+  })
+
+  it('publishes an invented 2027 that passes the refresh checks', async () => {
+    const closed: string[] = []
+    for (let m = 1; m <= 12; m++) {
+      const out = parseSzseMonth((await get(`${URL_BASE}2027-${m}`)).body, 2027, m)
+      expect(out.status).toBe('ok')
+      if (out.status === 'ok') closed.push(...out.closed)
+    }
+    expect(closed).toEqual(INVENTED_2027)
+    expect(checkYear(2027, closed)).toBeUndefined()
+  })
+
+  it('answers an empty list for years it has not published', async () => {
+    expect((await get(URL_BASE + '2028-1')).body).toEqual({ data: [] })
+    expect((await get(URL_BASE + '2015-12')).body).toEqual({ data: [] })
+  })
+
+  it('refuses a malformed month and unknown paths', async () => {
+    expect((await get(URL_BASE + '2025-13')).status).toBe(400)
+    expect((await get(URL_BASE + '202501')).status).toBe(400)
+    expect((await get('http://www.szse.cn/api/other')).status).toBe(404)
+  })
+})

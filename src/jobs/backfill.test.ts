@@ -1,0 +1,102 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { market } from '../emulator/market/index'
+import { ValidationError } from '../http/validation'
+import type { Services } from '../services'
+import { readHistory } from '../store/history'
+import { marketKlineKey } from '../store/keys'
+import { marketRow, readMarketDay } from '../store/market-kline'
+import { readManifest, readRunRecord, readUniverse } from '../store/meta'
+import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from './backfill'
+import { marketSource } from './testing'
+
+const NOW = Date.parse('2026-11-21T10:00:00+08:00')
+const stocks = market.instruments().filter((i) => i.kind === 'stock')
+// Ordinary stocks plus listings of September and late October 2026 (inside the range).
+const CODES = [...stocks.slice(100, 130), ...stocks.filter((i) => i.listDate >= '2026-09-01').slice(0, 5)].map((i) => i.code)
+const source = marketSource(market, CODES, () => NOW)
+const deps = { env, services: { now: () => NOW } as unknown as Services, source }
+const RANGE = { from: '2026-10-28', to: '2026-11-20' }
+
+describe('backfill steps', () => {
+  it('refuses a bad range with a 422 body and finish before start with a conflict', async () => {
+    await expect(startBackfill(deps, { from: '2016-01-04' })).rejects.toBeInstanceOf(ValidationError)
+    await expect(finishBackfill(deps)).rejects.toBeInstanceOf(BackfillConflict)
+    await expect(backfillChunk(deps, 0)).rejects.toBeInstanceOf(BackfillConflict)
+    expect(await backfillStatus(deps)).toBeUndefined()
+  })
+
+  it('plans the range, the universe and the chunks', async () => {
+    const s = await startBackfill(deps, { ...RANGE, chunkSize: 10 })
+    expect(s.state).toMatchObject({ ...RANGE, through: '2026-11-20', months: ['2026-10', '2026-11'], chunkSize: 10, chunks: 4, phase: 'chunks' })
+    expect(s.state.codes).toEqual([...CODES].sort())
+    expect(s.pending).toEqual([0, 1, 2, 3])
+    expect((await readUniverse(env.STORE))!.codes).toEqual([...CODES].sort())
+  })
+
+  it('resumes: chunks done survive a new start with the same range; a failed chunk is simply rerun', async () => {
+    expect(await backfillChunk(deps, 0)).toMatchObject({ index: 0, stocks: 10, histories: 10 })
+    expect(await backfillChunk(deps, 2)).toMatchObject({ index: 2, stocks: 10 })
+    const again = await startBackfill(deps, RANGE)
+    expect(again.pending).toEqual([1, 3])
+    source.failNext('rawDaily', 1)
+    await expect(backfillChunk(deps, 1)).rejects.toThrow(/injected/)
+    expect((await backfillStatus(deps))!.pending).toEqual([1, 3])
+    await expect(finishBackfill(deps)).rejects.toThrow(/2 of 4 chunks are not done/)
+    expect(await backfillChunk(deps, 1)).toMatchObject({ index: 1, histories: 10 })
+    expect(await backfillChunk(deps, 0)).toMatchObject({ index: 0, already: true })
+    await expect(backfillChunk(deps, 4)).rejects.toBeInstanceOf(ValidationError)
+    expect(await backfillChunk(deps, 3)).toMatchObject({ index: 3, stocks: 5 })
+  })
+
+  it('finishes month by month and writes each day from the complete set of chunks', async () => {
+    const oct = await finishBackfill(deps)
+    expect(oct).toMatchObject({ phase: 'finish', month: '2026-10', dates: 3, remainingMonths: 1 })
+    const nov = await finishBackfill(deps)
+    expect(nov).toMatchObject({ phase: 'finish', month: '2026-11', dates: 15, remainingMonths: 0 })
+    const done = await finishBackfill(deps)
+    expect(done).toMatchObject({ phase: 'done', written: { dates: 18, emptyDates: [] } })
+    expect(await finishBackfill(deps)).toMatchObject({ phase: 'done' })
+    expect((await env.STORE.list({ prefix: 'staging/' })).objects).toEqual([])
+    expect(await readManifest(env.STORE)).toMatchObject({ latestMarketKline: '2026-11-20', firstMarketKline: '2026-10-28', historyThrough: '2026-11-20' })
+    expect((await readRunRecord(env.STORE, 'backfill', '2026-11-21'))!.runs[0]).toMatchObject({ status: 'done', dates: 18, stocks: CODES.length })
+  })
+
+  it('wrote day blobs equal to the model’s bars of every stock that traded', async () => {
+    let total = 0
+    for (const date of ['2026-10-28', '2026-10-30', '2026-11-02', '2026-11-19', '2026-11-20']) {
+      const want = [...CODES]
+        .sort()
+        .flatMap((c) => market.dailyBars(market.byCode(c)!, date, date, NOW).map((b) => marketRow(c, b)))
+      const rows = await readMarketDay(env.STORE, date)
+      expect(rows, date).toEqual(want)
+      expect((await env.STORE.head(marketKlineKey(date)))!.customMetadata).toEqual({ rows: String(want.length), date })
+      total += want.length
+    }
+    expect(total).toBeGreaterThan(150)
+    // A listing of 2026-10-30 appears from its first day on.
+    const late = CODES.find((c) => market.byCode(c)!.listDate === '2026-10-30')
+    if (late) {
+      expect((await readMarketDay(env.STORE, '2026-10-29'))!.some((r) => r.code === late)).toBe(false)
+      expect((await readMarketDay(env.STORE, '2026-10-30'))!.some((r) => r.code === late)).toBe(true)
+    }
+    expect(await env.STORE.head(marketKlineKey('2026-10-27'))).toBeNull()
+  })
+
+  it('wrote whole histories since 2016-08-08 (or the listing) with their actions', async () => {
+    for (const code of CODES) {
+      const inst = market.byCode(code)!
+      const bars = market.dailyBars(inst, '2016-08-08', '2026-11-20', NOW)
+      const h = (await readHistory(env.STORE, code))!
+      expect(h.t.length, code).toBe(bars.length)
+      expect(h.o, code).toEqual(bars.map((b) => b.open))
+      expect(h.amt, code).toEqual(bars.map((b) => b.amount))
+      expect(h.act, code).toEqual(market.actions(inst, NOW).map((a) => [a.exDate, a.cash, a.bonus]))
+    }
+  })
+
+  it('starts a new run for another range', async () => {
+    const s = await startBackfill(deps, { from: '2026-11-16', to: '2026-11-20' })
+    expect(s.state).toMatchObject({ from: '2026-11-16', phase: 'chunks', chunks: 1, months: ['2026-11'] })
+  })
+})

@@ -1,0 +1,292 @@
+/**
+ * The backfill, worker side, as short resumable steps a driver calls in turn (src/cli/backfill.mjs
+ * over the admin routes):
+ *
+ *   start   list the universe (whole-market snapshot), fix the range and the chunks, keep the
+ *           plan in `meta/backfill.json`. Calling it again resumes the same plan.
+ *   chunk i for each stock of chunk i: raw bars since 2016-08-08 and its corporate actions →
+ *           `history/<code>.json`; the rows of dates in [from, to] are staged per month under
+ *           `staging/backfill/<run>/`. A chunk is done when its marker is written (last), so a
+ *           chunk cut off part-way is simply run again (it rewrites the same histories).
+ *   finish  once every chunk is done, one month per call: read that month's staged rows of all
+ *           chunks, write each trading day's `market-kline/<date>.json` (only from the complete
+ *           set), delete the month's staging. The last call updates the manifest and cleans up.
+ *
+ * Memory stays bounded by the chunk size (≤ 50,000 staged rows) and by one month of the market
+ * (about 120,000 rows, ~20 MB of text) in finish, whatever the range.
+ */
+import { mapLimit } from '../domain/concurrency'
+import { beijing } from '../domain/dates'
+import { parseSymbol } from '../domain/symbols'
+import { previousTradingDay } from '../domain/trading-calendar'
+import { ValidationError } from '../http/validation'
+import type { Services } from '../services'
+import { barAt, indexOnOrAfter, numDate, writeHistory } from '../store/history'
+import { BACKFILL_KEY, stagingDoneKey, stagingPrefix, stagingRowsKey } from '../store/keys'
+import { joinRows, marketRow, writeMarketDayText } from '../store/market-kline'
+import { recordRun, updateManifest, writeUniverse } from '../store/meta'
+import { deletePrefix, getJson, putJson } from '../store/r2-json'
+import { buildHistory } from './build-history'
+import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLine } from './backfill-plan'
+import { channelSource } from './eastmoney-source'
+import type { HistorySource } from './source'
+
+export const BACKFILL_JOB = 'backfill'
+
+/** Stocks fetched at once inside a chunk (Workers allow six simultaneous connections). */
+const CONCURRENCY = 6
+
+/** The plan and progress of the backfill, in `meta/backfill.json`. */
+export interface BackfillState {
+  /** Names this run's staging prefix. */
+  run: string
+  from: string
+  to: string
+  /** Histories are built through this day. */
+  through: string
+  days: number
+  months: string[]
+  /** Universe at the start, ascending; chunk i is codes[i*chunkSize …]. */
+  codes: string[]
+  chunkSize: number
+  chunks: number
+  phase: 'chunks' | 'finish' | 'done'
+  finishedMonths: string[]
+  startedAt: string
+  finishedAt?: string
+  written: { dates: number; rows: number; bytes: number; emptyDates: string[] }
+}
+
+/** The state plus which chunks are done (from their markers). */
+export interface BackfillStatus {
+  state: BackfillState
+  done: number
+  pending: number[]
+}
+
+/** A step that cannot run now (wrong phase, nothing started); the admin route answers 409. */
+export class BackfillConflict extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'BackfillConflict'
+  }
+}
+
+export interface BackfillDeps {
+  env: Env
+  services: Services
+  source?: HistorySource
+}
+
+const sourceOf = (d: BackfillDeps) => d.source ?? channelSource(d.services)
+const readState = (bucket: R2Bucket) => getJson<BackfillState>(bucket, BACKFILL_KEY)
+
+/** The current backfill and its chunk progress; undefined when none was ever started. */
+export async function backfillStatus(d: BackfillDeps): Promise<BackfillStatus | undefined> {
+  const state = await readState(d.env.STORE)
+  return state && withProgress(d.env.STORE, state)
+}
+
+async function withProgress(bucket: R2Bucket, state: BackfillState): Promise<BackfillStatus> {
+  const done = new Set<number>()
+  if (state.phase === 'chunks') {
+    let cursor: string | undefined
+    do {
+      const page = await bucket.list({ prefix: `${stagingPrefix(state.run)}chunks/`, cursor })
+      for (const o of page.objects) done.add(Number(o.key.slice(o.key.lastIndexOf('/') + 1, -'.json'.length)))
+      cursor = page.truncated ? page.cursor : undefined
+    } while (cursor)
+  } else for (let i = 0; i < state.chunks; i++) done.add(i)
+  const pending: number[] = []
+  for (let i = 0; i < state.chunks; i++) if (!done.has(i)) pending.push(i)
+  return { state, done: done.size, pending }
+}
+
+/**
+ * Starts a backfill of [from, to], or resumes the unfinished one with the same range. A different
+ * range (or `restart`) discards the unfinished one's staging and plans anew. `chunkSize` can
+ * only lower the stocks per chunk below the range's bound.
+ */
+export async function startBackfill(d: BackfillDeps, req: { from?: string; to?: string; restart?: boolean; chunkSize?: number }): Promise<BackfillStatus> {
+  const bucket = d.env.STORE
+  const now = d.services.now()
+  const planned = planRange(req, now)
+  if ('issues' in planned) throw new ValidationError(planned.issues)
+  const { range } = planned
+  const old = await readState(bucket)
+  if (old && old.phase !== 'done' && !req.restart && old.from === range.from && old.to === range.to) return withProgress(bucket, old)
+  if (old) await deletePrefix(bucket, stagingPrefix(old.run))
+
+  const snapshot = await sourceOf(d).snapshot()
+  const codes = snapshot.map((r) => r.code).filter(isStock).sort()
+  if (codes.length === 0) throw new Error('the market snapshot lists no stocks')
+  // An explicit size may only be smaller than the bound for the range.
+  const chunkSize = Math.max(1, Math.min(chunkSizeFor(range.days), Math.floor(req.chunkSize ?? Infinity)))
+  const state: BackfillState = {
+    run: `${range.from}_${range.to}_${now.toString(36)}`,
+    ...range,
+    codes,
+    chunkSize,
+    chunks: Math.ceil(codes.length / chunkSize),
+    phase: 'chunks',
+    finishedMonths: [],
+    startedAt: new Date(now).toISOString(),
+    written: { dates: 0, rows: 0, bytes: 0, emptyDates: [] },
+  }
+  await putJson(bucket, BACKFILL_KEY, state)
+  await writeUniverse(bucket, { date: beijing(now).date, codes })
+  await updateManifest(bucket, { universe: codes.length }, now)
+  return withProgress(bucket, state)
+}
+
+function isStock(code: string): boolean {
+  try {
+    return parseSymbol(code).kind === 'stock'
+  } catch {
+    return false
+  }
+}
+
+/** What one chunk did. */
+export interface ChunkResult {
+  index: number
+  stocks: number
+  histories: number
+  rows: number
+  ms: number
+  /** The chunk had been done already; nothing was redone. */
+  already?: boolean
+}
+
+/** Builds the histories of chunk `index` and stages its rows. Safe to repeat. */
+export async function backfillChunk(d: BackfillDeps, index: number): Promise<ChunkResult> {
+  const t0 = Date.now()
+  const bucket = d.env.STORE
+  const state = await readState(bucket)
+  if (!state) throw new BackfillConflict('no backfill started: call start first')
+  if (state.phase !== 'chunks') throw new BackfillConflict(`the backfill is in its ${state.phase} phase; chunks are over`)
+  if (!Number.isInteger(index) || index < 0 || index >= state.chunks) {
+    throw new ValidationError([{ type: 'value_error', loc: ['body', 'index'], msg: `index must be an integer 0..${state.chunks - 1}`, input: index }])
+  }
+  const marker = await bucket.head(stagingDoneKey(state.run, index))
+  if (marker) return { ...(marker.customMetadata as unknown as Omit<ChunkResult, 'already'>), index, already: true }
+
+  const source = sourceOf(d)
+  const codes = chunkCodes(state.codes, state.chunkSize, index)
+  const staged = await mapLimit(codes, CONCURRENCY, async (code) => {
+    const h = await buildHistory(source, code, state.through)
+    if (!h) return undefined
+    await writeHistory(bucket, h)
+    // The rows of [from, to], grouped by month, in this stock's date order.
+    const byMonth = new Map<string, string[]>()
+    for (let i = indexOnOrAfter(h, state.from); i < h.t.length; i++) {
+      const date = numDate(h.t[i])
+      if (date > state.to) break
+      const month = date.slice(0, 7)
+      let lines = byMonth.get(month)
+      if (!lines) byMonth.set(month, (lines = []))
+      lines.push(stagedLine(date, JSON.stringify(marketRow(code, barAt(h, i)))))
+    }
+    return byMonth
+  })
+
+  let rows = 0
+  for (const month of state.months) {
+    const lines: string[] = []
+    for (const s of staged) for (const l of s?.get(month) ?? []) lines.push(l)
+    rows += lines.length
+    await bucket.put(stagingRowsKey(state.run, month, index), lines.join('\n'))
+  }
+  const result = { index, stocks: codes.length, histories: staged.filter(Boolean).length, rows, ms: Date.now() - t0 }
+  await bucket.put(stagingDoneKey(state.run, index), JSON.stringify(result), {
+    customMetadata: Object.fromEntries(Object.entries(result).map(([k, v]) => [k, String(v)])),
+  })
+  return result
+}
+
+/** What one finish call did. */
+export interface FinishResult {
+  phase: BackfillState['phase']
+  month?: string
+  dates?: number
+  rows?: number
+  bytes?: number
+  remainingMonths: number
+  written: BackfillState['written']
+}
+
+/**
+ * Assembles the next month's day blobs from every chunk's staged rows; the call after the last
+ * month completes the backfill. Refuses (409) while chunks are pending.
+ */
+export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
+  const t0 = Date.now()
+  const bucket = d.env.STORE
+  const now = d.services.now()
+  const state = await readState(bucket)
+  if (!state) throw new BackfillConflict('no backfill started: call start first')
+  if (state.phase === 'done') return { phase: 'done', remainingMonths: 0, written: state.written }
+  if (state.phase === 'chunks') {
+    const { pending } = await withProgress(bucket, state)
+    if (pending.length) throw new BackfillConflict(`${pending.length} of ${state.chunks} chunks are not done (first: ${pending[0]}); run them before finish`)
+    state.phase = 'finish'
+    await putJson(bucket, BACKFILL_KEY, state)
+  }
+
+  const month = state.months.find((m) => !state.finishedMonths.includes(m))
+  if (!month) {
+    state.phase = 'done'
+    state.finishedAt = new Date(now).toISOString()
+    await deletePrefix(bucket, stagingPrefix(state.run))
+    await putJson(bucket, BACKFILL_KEY, state)
+    const written = state.written.dates > 0
+    await updateManifest(bucket, { historyThrough: state.through, ...(written ? { latestMarketKline: lastWritten(state), firstMarketKline: state.from } : {}) }, now)
+    await recordRun(bucket, BACKFILL_JOB, beijing(now).date, {
+      at: state.finishedAt,
+      status: 'done',
+      ms: Date.now() - t0,
+      from: state.from,
+      to: state.to,
+      stocks: state.codes.length,
+      ...state.written,
+    })
+    return { phase: 'done', remainingMonths: 0, written: state.written }
+  }
+
+  // Every chunk's rows of this month, in chunk order (so the codes stay ascending).
+  const byDate = new Map<string, string[]>()
+  for (let i = 0; i < state.chunks; i++) {
+    const obj = await bucket.get(stagingRowsKey(state.run, month, i))
+    if (!obj) throw new Error(`staged rows of chunk ${i} for ${month} are missing; restart the backfill`)
+    readStaged(await obj.text(), byDate)
+  }
+  let rows = 0
+  let bytes = 0
+  let dates = 0
+  for (const date of daysOfMonth(month, state.from, state.to)) {
+    const list = byDate.get(date)
+    if (!list?.length) {
+      state.written.emptyDates.push(date)
+      continue
+    }
+    bytes += await writeMarketDayText(bucket, date, joinRows(list), list.length)
+    rows += list.length
+    dates++
+    byDate.delete(date)
+  }
+  await deletePrefix(bucket, `${stagingPrefix(state.run)}months/${month}/`)
+  state.finishedMonths.push(month)
+  state.written.dates += dates
+  state.written.rows += rows
+  state.written.bytes += bytes
+  await putJson(bucket, BACKFILL_KEY, state)
+  return { phase: state.phase, month, dates, rows, bytes, remainingMonths: state.months.length - state.finishedMonths.length, written: state.written }
+}
+
+/** The last trading day with a blob: `to` unless it came out empty. */
+function lastWritten(state: BackfillState): string {
+  let last = state.to
+  const empty = new Set(state.written.emptyDates)
+  while (empty.has(last) && last > state.from) last = previousTradingDay(last)
+  return last
+}

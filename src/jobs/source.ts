@@ -1,0 +1,44 @@
+/**
+ * Where the history jobs get their data: the whole-market list, per-stock raw daily bars and the
+ * corporate actions. An interface so the jobs can be tested against a fake and so production and
+ * the emulator share one wiring ({@link channelSource} in eastmoney-source.ts).
+ */
+import type { Bar } from '../domain/bar'
+import type { Instrument } from '../domain/instrument'
+
+/** One stock's line of the whole-market snapshot (the fields the jobs use). */
+export interface SnapshotRow {
+  /** Canonical code, e.g. `sh600519`. */
+  code: string
+  /** Trade date the prices belong to. */
+  date: string
+  open: number
+  high: number
+  low: number
+  close: number
+  /** Shares. */
+  volume: number
+  /** CNY. */
+  amount: number
+  /** Not traded today (suspended); its prices are not a bar. */
+  halted: boolean
+}
+
+/** A corporate action of one stock. */
+export interface SourceAction {
+  code: string
+  exDate: string
+  /** CNY per share. */
+  cash: number
+  /** Bonus and transfer shares per share (10送5 → 0.5). */
+  bonus: number
+}
+
+export interface HistorySource {
+  /** Every A-share stock's quote for the current (or last) session; throws unless complete. */
+  snapshot(): Promise<SnapshotRow[]>
+  /** Unadjusted day bars in [from, to], oldest first. */
+  rawDaily(inst: Instrument, from: string, to: string): Promise<Bar[]>
+  /** Corporate actions of one stock, or of every stock going ex on one date; ascending. */
+  actions(q: { code: string } | { exDate: string }): Promise<SourceAction[]>
+}

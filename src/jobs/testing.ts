@@ -1,0 +1,67 @@
+/**
+ * For the jobs' tests: a {@link HistorySource} read straight from the emulator's market model (no
+ * wire format in between), over a small sub-universe so a test does not walk 5,572 stocks, with
+ * call counters and injectable failures. Also the bench's day blob ({@link marketDayRows}).
+ */
+import type { MarketModel } from '../emulator/market/types'
+import { marketRow, type MarketKlineRow } from '../store/market-kline'
+import type { HistorySource, SnapshotRow, SourceAction } from './source'
+
+export interface FakeSource extends HistorySource {
+  calls: { snapshot: number; rawDaily: number; actions: number }
+  /** Makes the next `n` calls of `what` throw (an upstream outage). */
+  failNext(what: 'snapshot' | 'rawDaily' | 'actions', n: number): void
+}
+
+/** The fake over `codes` (stocks of the emulator), at the clock `now()`. */
+export function marketSource(market: MarketModel, codes: readonly string[], now: () => number): FakeSource {
+  const insts = codes.map((c) => {
+    const i = market.byCode(c)
+    if (!i) throw new Error(`the emulator has no ${c}`)
+    return i
+  })
+  const failing = { snapshot: 0, rawDaily: 0, actions: 0 }
+  const calls = { snapshot: 0, rawDaily: 0, actions: 0 }
+  const hit = (what: keyof typeof failing) => {
+    calls[what]++
+    if (failing[what] > 0) {
+      failing[what]--
+      throw new Error(`injected ${what} failure`)
+    }
+  }
+  return {
+    calls,
+    failNext: (what, n) => void (failing[what] = n),
+    async snapshot(): Promise<SnapshotRow[]> {
+      hit('snapshot')
+      return insts.map((inst) => {
+        const q = market.live(inst, now())
+        const b = q.bar
+        return { code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.halted }
+      })
+    },
+    async rawDaily(inst, from, to) {
+      hit('rawDaily')
+      const e = market.byCode(inst.code)
+      if (!e) return []
+      return market.dailyBars(e, from, to, now()).map((b) => ({ date: b.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, turnover: b.turnover }))
+    },
+    async actions(q): Promise<SourceAction[]> {
+      hit('actions')
+      const list = 'code' in q ? insts.filter((i) => i.code === q.code) : insts
+      const out: SourceAction[] = []
+      for (const i of list) for (const a of market.actions(i, now())) if (!('exDate' in q) || a.exDate === q.exDate) out.push({ code: i.code, ...a })
+      return out.sort((a, b) => (a.exDate < b.exDate ? -1 : a.exDate > b.exDate ? 1 : a.code < b.code ? -1 : 1))
+    },
+  }
+}
+
+/** Every emulator stock's bar of `date` as blob rows, ascending by code (what the jobs would store). */
+export function marketDayRows(market: MarketModel, date: string, now: number): MarketKlineRow[] {
+  const rows: MarketKlineRow[] = []
+  for (const inst of market.instruments()) {
+    if (inst.kind !== 'stock') continue
+    for (const b of market.dailyBars(inst, date, date, now)) rows.push(marketRow(inst.code, b))
+  }
+  return rows.sort((a, b) => (a.code < b.code ? -1 : 1))
+}

@@ -1,0 +1,44 @@
+/**
+ * The rows of /v1/kline-full: a stored history, adjusted as asked, cut to [start, end], as the
+ * 7 string columns `time, open, high, low, close, volume, amount`, oldest first.
+ */
+import { factors, roundPrice, type Fq } from '../domain/adjust'
+import { dateNum, indexOnOrAfter, numDate, type History } from '../store/history'
+
+/** One row of /v1/kline-full. */
+export interface FullRow {
+  time: string
+  open: string
+  high: string
+  low: string
+  close: string
+  volume: string
+  amount: string
+}
+
+/** Adjusted rows of `h` with start ≤ date ≤ end (both optional), oldest first. */
+export function fullRows(h: History, fq: Fq, start?: string, end?: string): FullRow[] {
+  const from = start ? indexOnOrAfter(h, start) : 0
+  let to = h.t.length
+  if (end) {
+    const e = dateNum(end)
+    while (to > from && h.t[to - 1] > e) to--
+  }
+  const f = factors(h, fq, from, to)
+  const px = (x: number, k: number) => roundPrice(x * k).toFixed(2)
+  const out = new Array<FullRow>(Math.max(0, to - from))
+  for (let i = from; i < to; i++) {
+    const k = f[i - from]
+    const amt = h.amt[i]
+    out[i - from] = {
+      time: numDate(h.t[i]),
+      open: px(h.o[i], k),
+      high: px(h.h[i], k),
+      low: px(h.l[i], k),
+      close: px(h.c[i], k),
+      volume: String(Math.round(h.vol[i])),
+      amount: amt === null ? '' : (Math.round(amt * 100) / 100).toFixed(2),
+    }
+  }
+  return out
+}

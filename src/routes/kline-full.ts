@@ -1,0 +1,142 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { HISTORY_START } from '../data/holidays'
+import { FQ_MODES } from '../domain/adjust'
+import type { Instrument, InstrumentKind } from '../domain/instrument'
+import { parseSymbol, SymbolError } from '../domain/symbols'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
+import type { Services } from '../services'
+import { numDate, readHistory, type History } from '../store/history'
+import { readUniverse } from '../store/meta'
+import { fullRows } from './kline-full-rows'
+import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+
+/** Who may call it and what it costs: standard and above, trial excluded (SPEC Authentication 4). */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
+
+const SUPPORTED = 'kline-full serves A-share stocks only: sh, sz or bj prefix and a stock code, e.g. sh600519, sz000001, bj920001'
+
+/** What a refused code is, in the words of the 422. */
+const KIND_NAME: Record<Exclude<InstrumentKind, 'stock'>, string> = {
+  index: 'an index',
+  etf: 'an ETF',
+  bond: 'a convertible bond',
+  sector: 'a sector',
+  hk: 'a Hong Kong stock',
+  us: 'a US stock',
+  'us-index': 'a US index',
+  future: 'a futures contract',
+  forex: 'a forex pair',
+}
+
+const Query = z.object({
+  code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),
+  fq: z
+    .enum(FQ_MODES, { error: `fq must be one of ${FQ_MODES.join(', ')}` })
+    .default('qfq')
+    .openapi({ description: 'Adjustment: qfq forward-adjusted (default; the latest prices are real), hfq backward-adjusted (the first stored bar is real), nofq unadjusted', example: 'qfq' }),
+  start: DateParam('start').optional().openapi({ description: `First date, YYYY-MM-DD, ${HISTORY_START} or later (default: the start of the history)`, example: '2025-01-02' }),
+  end: DateParam('end').optional().openapi({ description: 'Last date, YYYY-MM-DD, inclusive (default: the latest stored trading day)', example: '2026-11-20' }),
+})
+
+const FullRowSchema = z
+  .object({
+    time: z.string().openapi({ description: 'Trading day `YYYY-MM-DD`' }),
+    open: z.string().openapi({ description: 'Open price (adjusted as `fq` says), 2 decimals' }),
+    high: z.string().openapi({ description: 'High price' }),
+    low: z.string().openapi({ description: 'Low price' }),
+    close: z.string().openapi({ description: 'Close price' }),
+    volume: z.string().openapi({ description: 'Volume in shares (never adjusted)' }),
+    amount: z.string().openapi({ description: 'Turnover amount in CNY' }),
+  })
+  .openapi('FullHistoryRow')
+
+const Response = envelopeSchema('KlineFullEnvelope', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }))
+  .extend({ fq: z.enum(FQ_MODES).optional().openapi({ description: 'The adjustment applied' }) })
+  .openapi('KlineFullEnvelope', {
+    example: {
+      ok: true,
+      endpoint: 'kline-full',
+      tier: 'standard',
+      elapsed_ms: 6,
+      source: 'store',
+      fq: 'qfq',
+      as_of: '2026-11-20',
+      data: [
+        { time: '2016-08-08', open: '236.51', high: '240.09', low: '234.78', close: '239.05', volume: '5189500', amount: '1515448311.79' },
+        { time: '2016-08-09', open: '239.30', high: '241.20', low: '237.88', close: '240.66', volume: '4012300', amount: '1190256114.20' },
+      ],
+    },
+  })
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/kline-full',
+  operationId: 'klineFull',
+  tags: ['Pro'],
+  summary: 'Whole daily history of one A-share stock',
+  description:
+    `Every daily bar since ${HISTORY_START} (or the listing day), about 2,465 bars, no 1,212 cap; exactly 7 string columns ` +
+    '`time, open, high, low, close, volume, amount`, **oldest first** (`data[0]` is the first bar; unlike /v1/kline, which is newest first). ' +
+    '`fq` picks forward- (qfq, default), backward- (hfq) or un-adjusted (nofq) prices, computed from the stored raw bars and the ' +
+    'dividends and bonus shares: each ex-date scales earlier prices by ((P − cash) / (1 + bonus)) / P, P the close before it. ' +
+    'A-share stocks only (sh/sz/bj); ETFs, convertible bonds, indexes, sectors, HK, US, futures and forex get 422. ' +
+    'Tier standard or above (trial excluded). Served from the history store; a stock whose history is not built yet answers ok:false (not counted).',
+  request: { query: Query },
+  responses: {
+    200: { description: 'Bars (ok:false with code NO_DATA when the history is not in the store; not counted)', content: { 'application/json': { schema: Response } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+/** The instrument for `code`, or the 422 issue saying what is supported. */
+function stockOnly(code: string): Instrument | ValidationIssue {
+  if (code.includes(',')) return queryIssue('code', `one code per call; ${SUPPORTED}`, code)
+  let inst: Instrument
+  try {
+    inst = parseSymbol(code)
+  } catch (e) {
+    if (!(e instanceof SymbolError)) throw e
+    return queryIssue('code', `${e.message}. ${SUPPORTED}`, code)
+  }
+  if (inst.kind !== 'stock') return queryIssue('code', `${inst.code} is ${KIND_NAME[inst.kind]}; ${SUPPORTED}`, code)
+  return inst
+}
+
+/** Why there is nothing to serve for a valid stock code. */
+async function noHistoryReason(store: R2Bucket, code: string): Promise<string> {
+  const universe = await readUniverse(store)
+  if (universe && !universe.codes.includes(code)) return `${code} is not in the A-share list of ${universe.date} (not listed, or delisted)`
+  return `the daily history of ${code} has not been built yet; run the backfill (npm run backfill) or wait for the after-close job`
+}
+
+/** GET /v1/kline-full */
+export function registerKlineFull(app: OpenAPIHono<AppEnv>, _services: Services) {
+  app.openapi(route, async (c) => {
+    const q = c.req.valid('query')
+    const issues: ValidationIssue[] = []
+    const inst = stockOnly(q.code)
+    if ('loc' in inst) issues.push(inst)
+    for (const f of ['start', 'end'] as const) {
+      const v = q[f]
+      if (v && v < HISTORY_START) issues.push(queryIssue(f, `${f} must be ${HISTORY_START} or later (the history starts there)`, v))
+    }
+    if (q.start && q.end && q.start > q.end) issues.push(queryIssue('start', `start ${q.start} is after end ${q.end}`, q.start))
+    if (issues.length) throw new ValidationError(issues)
+    const code = (inst as Instrument).code
+
+    const h = await readHistory(c.env.STORE, code)
+    if (!h) {
+      const error = await noHistoryReason(c.env.STORE, code)
+      return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'NO_DATA', error }), 200)
+    }
+    const data = fullRows(h, q.fq, q.start, q.end)
+    const notice = data.length === 0 ? `no bars of ${code} between ${q.start ?? HISTORY_START} and ${q.end ?? h.last} (history ${numRange(h)})` : undefined
+    return c.json(envelope(c, 'kline-full', { ok: true, source: 'store', data, fq: q.fq, as_of: data.at(-1)?.time ?? h.last, ...(notice ? { notice } : {}) }), 200)
+  })
+}
+
+const numRange = (h: History) => (h.t.length ? `${numDate(h.t[0])}..${h.last}` : 'empty')

@@ -1,0 +1,108 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { HISTORY_START } from '../data/holidays'
+import { beijing } from '../domain/dates'
+import { isTradingDay, previousTradingDay, tradingDayOnOrAfter, tradingDayOnOrBefore } from '../domain/trading-calendar'
+import type { AppEnv } from '../http/context'
+import { envelope, recordOutcome } from '../http/envelope'
+import { streamEnvelope } from '../http/stream-envelope'
+import { queryIssue, ValidationError } from '../http/validation'
+import type { Services } from '../services'
+import { marketKlineKey } from '../store/keys'
+import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+
+/** Who may call it and what it costs: pro and unlimited, 500 units and one heavy call each. */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 500, heavy: true, counted: true }
+
+const Query = z.object({
+  date: DateParam('date')
+    .optional()
+    .openapi({ description: `Trading day YYYY-MM-DD, ${HISTORY_START} or later and before today (default: the latest trading day before today, Beijing)`, example: '2026-11-19' }),
+})
+
+const RowSchema = z
+  .object({
+    code: z.string().openapi({ description: 'Stock code with prefix, e.g. sh600519' }),
+    time: z.string().openapi({ description: 'Trading day `YYYY-MM-DD`' }),
+    open: z.string().openapi({ description: 'Open price, unadjusted, 2 decimals' }),
+    high: z.string().openapi({ description: 'High price' }),
+    low: z.string().openapi({ description: 'Low price' }),
+    close: z.string().openapi({ description: 'Close price' }),
+    volume: z.string().openapi({ description: 'Volume in shares' }),
+    amount: z.string().openapi({ description: 'Turnover amount in CNY' }),
+  })
+  .openapi('MarketKlineRow')
+
+const Response = envelopeSchema('MarketKlineEnvelope', z.array(RowSchema).openapi({ description: 'One row per stock that traded that day, ascending by code' }))
+  .extend({
+    date: z.string().openapi({ description: 'The trading day served' }),
+    count: z.number().int().nullable().optional().openapi({ description: 'Rows in `data`' }),
+  })
+  .openapi('MarketKlineEnvelope', {
+    example: {
+      ok: true,
+      endpoint: 'market-kline',
+      tier: 'pro',
+      elapsed_ms: 3,
+      source: 'store',
+      date: '2026-11-19',
+      count: 5561,
+      data: [{ code: 'bj430017', time: '2026-11-19', open: '12.01', high: '12.35', low: '11.92', close: '12.20', volume: '812300', amount: '9901231.55' }],
+    },
+  })
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/market-kline',
+  operationId: 'marketKline',
+  tags: ['Pro'],
+  summary: 'Every A-share stock\'s bar for one trading day',
+  description:
+    `The whole market (about 5,500 stocks) for one trading day since ${HISTORY_START}: exactly 8 string columns ` +
+    '`code, time, open, high, low, close, volume, amount`, unadjusted, ascending by code; stocks suspended that day are absent. ' +
+    'About 785 KB per day, streamed from the store. No intraday: the latest day is the previous trading day (Beijing), which is the default. ' +
+    'A weekend or exchange holiday gets 422 naming the nearest trading days. A day not yet built answers ok:false (not counted), never a partial day. ' +
+    'Tiers pro and unlimited; 500 usage units and one heavy call (pro 200 a day, unlimited 1000).',
+  request: { query: Query },
+  responses: {
+    200: { description: 'The day\'s bars (ok:false with code NO_DATA when the day is not in the store; not counted)', content: { 'application/json': { schema: Response } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+/** Checks a requested day against the calendar and the clock; throws the 422. */
+function checkDate(date: string, today: string, latest: string): void {
+  const no = (msg: string) => {
+    throw new ValidationError([queryIssue('date', msg, date)])
+  }
+  if (date < HISTORY_START) no(`date must be ${HISTORY_START} or later (the data starts there)`)
+  if (date >= today) no(`date must be before today (${today}, Beijing): there is no intraday market-kline; the latest is ${latest}`)
+  if (!isTradingDay(date)) {
+    const before = tradingDayOnOrBefore(date)
+    const after = tradingDayOnOrAfter(date)
+    const near = after < today ? `${before} (before) and ${after} (after)` : `${before} (before; the latest available)`
+    no(`${date} is not a trading day (weekend or exchange holiday); the nearest trading days are ${near}`)
+  }
+}
+
+/** GET /v1/market-kline */
+export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const today = beijing(services.now()).date
+    const latest = previousTradingDay(today)
+    const date = c.req.valid('query').date ?? latest
+    checkDate(date, today, latest)
+
+    const obj = await c.env.STORE.get(marketKlineKey(date))
+    if (!obj) {
+      const error = `the market-kline of ${date} is not in the store yet (built after the close by the scheduled job, or by the backfill); no partial day is served`
+      return c.json({ ...envelope(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'NO_DATA', error }), date }, 200)
+    }
+    const rows = Number(obj.customMetadata?.rows)
+    const count = Number.isInteger(rows) ? rows : null
+    recordOutcome(c, { ok: true, rows: count ?? 0 })
+    // The blob is the `data` array itself: stream it, never parse it.
+    return streamEnvelope(c, { ok: true, endpoint: 'market-kline', tier: c.get('tier'), source: 'store', date, count }, obj) as never
+  })
+}

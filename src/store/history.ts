@@ -1,0 +1,138 @@
+/**
+ * One stock's daily history as stored in R2 (`history/<code>.json`): raw (unadjusted) bars since
+ * max(listing, 2016-08-08) as columns of numbers, the corporate actions needed to adjust them, and
+ * the last bar's date. The stored JSON is the in-memory shape, so reading is one JSON.parse.
+ *
+ *   {"v":1,"code":"sh600519","last":"2026-11-20",
+ *    "t":[20160808,…],"o":[289.35,…],"h":[…],"l":[…],"c":[…],"vol":[5189500,…],"amt":[1515448311.79,…],
+ *    "act":[["2017-06-06",3.48,0],…]}
+ *
+ * t: dates as YYYYMMDD numbers, ascending; o/h/l/c: raw prices; vol: shares; amt: CNY (null when
+ * the upstream had none); act: [ex-date, cash per share (CNY), bonus shares per share], ascending.
+ */
+import type { Bar } from '../domain/bar'
+import { historyKey } from './keys'
+
+export const HISTORY_VERSION = 1
+
+/** A corporate action as stored: ex-date, cash per share, bonus (送转) shares per share. */
+export type StoredAction = [exDate: string, cash: number, bonus: number]
+
+export interface History {
+  v: typeof HISTORY_VERSION
+  code: string
+  /** Date of the last bar (`YYYY-MM-DD`); '' while there are none. */
+  last: string
+  t: number[]
+  o: number[]
+  h: number[]
+  l: number[]
+  c: number[]
+  vol: number[]
+  amt: Array<number | null>
+  act: StoredAction[]
+}
+
+/** The bar fields a history keeps. */
+export type DayBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'amount'>
+
+/** `2016-08-08` → 20160808. */
+export const dateNum = (date: string): number => Number(date.slice(0, 4) + date.slice(5, 7) + date.slice(8, 10))
+
+/** 20160808 → `2016-08-08`. */
+export function numDate(n: number): string {
+  const s = String(n)
+  return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`
+}
+
+/** A history with no bars yet. */
+export function emptyHistory(code: string): History {
+  return { v: HISTORY_VERSION, code, last: '', t: [], o: [], h: [], l: [], c: [], vol: [], amt: [], act: [] }
+}
+
+/** Bars in the history. */
+export const barCount = (h: History) => h.t.length
+
+/** The bar at index `i` in domain form. */
+export function barAt(h: History, i: number): DayBar {
+  return { date: numDate(h.t[i]), open: h.o[i], high: h.h[i], low: h.l[i], close: h.c[i], volume: h.vol[i], amount: h.amt[i] }
+}
+
+/**
+ * Appends the bars newer than the last one (older or equal dates are ignored, so appending the
+ * same day twice changes nothing). `bars` must be ascending. Returns how many were added.
+ */
+export function appendBars(h: History, bars: readonly DayBar[]): number {
+  let added = 0
+  for (const b of bars) {
+    if (h.last && b.date <= h.last) continue
+    h.t.push(dateNum(b.date))
+    h.o.push(b.open)
+    h.h.push(b.high)
+    h.l.push(b.low)
+    h.c.push(b.close)
+    h.vol.push(b.volume)
+    h.amt.push(b.amount)
+    h.last = b.date
+    added++
+  }
+  return added
+}
+
+/**
+ * Adds the actions whose ex-date the history does not have yet (one action per ex-date: a stock
+ * pays and issues bonus shares in one event). Keeps them ascending. Returns how many were added.
+ */
+export function mergeActions(h: History, actions: ReadonlyArray<{ exDate: string; cash: number; bonus: number }>): number {
+  const have = new Set(h.act.map((a) => a[0]))
+  let added = 0
+  for (const a of actions) {
+    if (have.has(a.exDate)) continue
+    have.add(a.exDate)
+    h.act.push([a.exDate, a.cash, a.bonus])
+    added++
+  }
+  if (added) h.act.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  return added
+}
+
+/** Index of the first bar dated on or after `date` (barCount when none). */
+export function indexOnOrAfter(h: History, date: string): number {
+  const x = dateNum(date)
+  let lo = 0
+  let hi = h.t.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (h.t[mid] < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Checks a parsed document's shape; throws naming what is wrong (a damaged file is never served). */
+export function checkHistory(x: unknown): History {
+  const h = x as History
+  if (!h || typeof h !== 'object' || h.v !== HISTORY_VERSION) throw new Error(`history: unknown version ${JSON.stringify((h as { v?: unknown })?.v)}`)
+  const n = h.t?.length
+  for (const k of ['o', 'h', 'l', 'c', 'vol', 'amt'] as const) {
+    if (!Array.isArray(h[k]) || h[k].length !== n) throw new Error(`history ${h.code}: column ${k} has ${h[k]?.length} values for ${n} dates`)
+  }
+  if (!Array.isArray(h.act)) throw new Error(`history ${h.code}: no actions list`)
+  if (n && h.last !== numDate(h.t[n - 1])) throw new Error(`history ${h.code}: last ${h.last} is not the last bar ${h.t[n - 1]}`)
+  return h
+}
+
+/** The stored history of `code`, or undefined when it has not been built. */
+export async function readHistory(bucket: R2Bucket, code: string): Promise<History | undefined> {
+  const obj = await bucket.get(historyKey(code))
+  if (!obj) return undefined
+  return checkHistory(await obj.json())
+}
+
+/** Writes a history; the last bar date and size ride along as metadata for listings. */
+export async function writeHistory(bucket: R2Bucket, h: History): Promise<void> {
+  await bucket.put(historyKey(h.code), JSON.stringify(h), {
+    httpMetadata: { contentType: 'application/json' },
+    customMetadata: { last: h.last, bars: String(h.t.length) },
+  })
+}

@@ -1,0 +1,42 @@
+/**
+ * The R2 layout of the history store, in one place. Everything the jobs write and the routes read
+ * lives under these keys:
+ *
+ *   history/<code>.json              one stock's raw daily bars since 2016-08-08 + corporate actions
+ *   market-kline/<date>.json         every stock's bar of one trading day, exactly as the endpoint sends `data`
+ *   meta/manifest.json               what the store holds (latest complete day, universe size)
+ *   meta/universe.json               the stock codes of the latest whole-market snapshot
+ *   meta/runs/<job>-<date>.json      what each run of a job did on that date
+ *   meta/cursors/<job>.json          where a resumable job continues
+ *   meta/actions/<date>.json         the corporate actions with that ex-date, fetched once a day
+ *   meta/backfill.json               the backfill in progress (range, universe, phase)
+ *   staging/backfill/<run>/…         backfill's per-chunk rows until the day blobs are assembled
+ */
+
+/** R2 key of a stock's history (`code` canonical, e.g. `sh600519`). */
+export const historyKey = (code: string) => `history/${code}.json`
+
+/** R2 key of the whole-market blob of one trading day. */
+export const marketKlineKey = (date: string) => `market-kline/${date}.json`
+
+export const MANIFEST_KEY = 'meta/manifest.json'
+export const UNIVERSE_KEY = 'meta/universe.json'
+export const BACKFILL_KEY = 'meta/backfill.json'
+
+/** R2 key of the run record of `job` on `date` (Beijing). */
+export const runKey = (job: string, date: string) => `meta/runs/${job}-${date}.json`
+
+/** R2 key of the cursor of a resumable job. */
+export const cursorKey = (job: string) => `meta/cursors/${job}.json`
+
+/** R2 key of the corporate actions that go ex on `date`. */
+export const actionsKey = (date: string) => `meta/actions/${date}.json`
+
+/** Prefix of everything one backfill run stages. */
+export const stagingPrefix = (run: string) => `staging/backfill/${run}/`
+
+/** Rows of chunk `index` for the trading days of `month` (`YYYY-MM`). */
+export const stagingRowsKey = (run: string, month: string, index: number) => `${stagingPrefix(run)}months/${month}/${String(index).padStart(5, '0')}.txt`
+
+/** Written last by a chunk: its presence means the chunk is complete. */
+export const stagingDoneKey = (run: string, index: number) => `${stagingPrefix(run)}chunks/${String(index).padStart(5, '0')}.json`

@@ -1,0 +1,140 @@
+import { env, runInDurableObject } from 'cloudflare:test'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AnonGuard } from '../src/access/anon-guard'
+import { solveChallenge } from '../src/access/pow-solver'
+import { call, fault, getJson, resetWorld, SESSION_CLOCK } from './helpers'
+
+let ipCounter = 0
+/** A fresh client address per test, so each starts with an empty AnonGuard. */
+const freshIp = () => `198.51.100.${++ipCounter}`
+const anon = (ip: string, headers: Record<string, string> = {}) => ({ anonymous: true, headers: { 'cf-connecting-ip': ip, ...headers } })
+const CHEAP = '/v1/kline?code=sh600519&count=1'
+
+async function statuses(n: number, path: string, init: ReturnType<typeof anon>) {
+  const out: number[] = []
+  for (let i = 0; i < n; i++) {
+    const r = await call(path, init)
+    await r.text()
+    out.push(r.status)
+  }
+  return out
+}
+
+describe('anonymous callers', () => {
+  beforeEach(() => resetWorld())
+
+  it('get 2 calls a minute as scripts, then 429 with Retry-After and a challenge in the body', async () => {
+    const ip = freshIp()
+    expect(await statuses(2, CHEAP, anon(ip))).toEqual([200, 200])
+    const res = await getJson(CHEAP, anon(ip))
+    expect(res.status).toBe(429)
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(res.headers.get('x-ratelimit-limit')).toBe('2')
+    expect(res.body).toMatchObject({ code: 'RATE_LIMITED', challenge: { challenge: expect.any(String), difficulty: 16, header: 'X-PoW' } })
+  })
+
+  it('get 5 calls a minute from browsers (Fetch Metadata)', async () => {
+    const ip = freshIp()
+    expect(await statuses(6, CHEAP, anon(ip, { 'sec-fetch-mode': 'cors', origin: 'https://example.org' }))).toEqual([200, 200, 200, 200, 200, 429])
+  })
+
+  it('never count /v1/health', async () => {
+    const ip = freshIp()
+    expect(await statuses(8, '/v1/health', anon(ip))).toEqual(Array(8).fill(200))
+    const res = await call('/v1/health', anon(ip))
+    await res.text()
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull()
+    expect(await statuses(1, CHEAP, anon(ip))).toEqual([200])
+  })
+
+  it('may request at most 5 symbols and 250 bars a call (422 naming the field); keys may request more', async () => {
+    const ip = freshIp()
+    const six = await getJson('/v1/quote?code=sh600519,sz000001,sh600036,sh601318,sz000858,sz300750', anon(ip))
+    expect(six.status).toBe(422)
+    expect(six.body.detail[0]).toMatchObject({ loc: ['query', 'code'], msg: expect.stringContaining('at most 5') })
+    const bars = await getJson('/v1/kline?code=sh600519&count=251', anon(ip))
+    expect(bars.status).toBe(422)
+    expect(bars.body.detail[0]).toMatchObject({ loc: ['query', 'count'], msg: expect.stringContaining('250') })
+    expect((await getJson('/v1/kline?code=sh600519&count=251')).body.data).toHaveLength(251)
+  })
+
+  it('default to 250 bars with a date range instead of refusing', async () => {
+    const { body } = await getJson('/v1/kline?code=sh600519&start=2024-01-01&end=2025-12-31', anon(freshIp()))
+    expect(body.ok).toBe(true)
+    expect(body.data).toHaveLength(250)
+  })
+
+  it('stop at 100,000 rows a day with 429 ROWS_EXHAUSTED', async () => {
+    const ip = freshIp()
+    const stub = env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
+    await runInDurableObject(stub, (_o, state) => {
+      state.storage.sql.exec('CREATE TABLE IF NOT EXISTS rows (day TEXT PRIMARY KEY, n INTEGER NOT NULL)')
+      state.storage.sql.exec('INSERT INTO rows (day, n) VALUES (?, ?)', '2026-11-20', 99_999)
+    })
+    expect(await statuses(1, CHEAP, anon(ip))).toEqual([200])
+    await new Promise((r) => setTimeout(r, 50))
+    const r = await getJson(CHEAP, anon(ip))
+    expect(r.status).toBe(429)
+    expect(r.body).toMatchObject({ code: 'ROWS_EXHAUSTED' })
+    expect(r.body.challenge).toBeUndefined()
+  })
+
+  it('are served from the 5-minute KV cache; key holders get real-time answers', async () => {
+    const ip = freshIp()
+    const first = await getJson('/v1/quote?code=sh600519&count=3', anon(ip))
+    expect(first.body.ok).toBe(true)
+    expect(first.headers.get('x-cache')).toBe('MISS')
+    await new Promise((r) => setTimeout(r, 50))
+    for (const ch of ['eastmoney', 'tencent', 'sina'] as const) await fault(ch, 'http')
+    const second = await getJson('/v1/quote?code=sh600519&count=3', anon(ip))
+    expect(second.body).toMatchObject({ ok: true, cached: true, data: first.body.data })
+    expect(second.headers.get('x-cache')).toBe('HIT')
+    expect((await getJson('/v1/quote?code=sh600519&count=3')).body.ok).toBe(false)
+  })
+})
+
+describe('proof-of-work', () => {
+  let solved: { header: string; ip: string }
+
+  beforeAll(async () => {
+    await resetWorld()
+    const ip = freshIp()
+    const { body } = await getJson('/v1/challenge', anon(ip))
+    solved = { ip, header: await solveChallenge(body.data.challenge, body.data.difficulty) }
+  })
+
+  it('raises a solved IP to 60 calls a minute', async () => {
+    const got = await statuses(5, CHEAP, anon(solved.ip, { 'x-pow': solved.header }))
+    expect(got).toEqual(Array(5).fill(200))
+    const res = await call(CHEAP, anon(solved.ip, { 'x-pow': solved.header }))
+    await res.text()
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60')
+  })
+
+  it('earns nothing when reused from another IP', async () => {
+    expect(await statuses(3, CHEAP, anon(freshIp(), { 'x-pow': solved.header }))).toEqual([200, 200, 429])
+  })
+
+  it('earns nothing when forged', async () => {
+    const forged = solved.header.replace(/~(\d+)~/, (_m, d) => `~${Number(d) + 1}~`)
+    expect(await statuses(3, CHEAP, anon(freshIp(), { 'x-pow': forged }))).toEqual([200, 200, 429])
+  })
+
+  it('earns nothing when expired', async () => {
+    await resetWorld('2026-11-20T11:30:00+08:00') // an hour later: past the challenge's 10 minutes
+    const ip = freshIp()
+    const { body } = await getJson('/v1/challenge', anon(ip))
+    const header = await solveChallenge(body.data.challenge, body.data.difficulty)
+    await resetWorld('2026-11-20T11:45:00+08:00')
+    expect(await statuses(3, CHEAP, anon(ip, { 'x-pow': header }))).toEqual([200, 200, 429])
+    await resetWorld(SESSION_CLOCK)
+  })
+
+  it('earns nothing when too easy', async () => {
+    const ip = freshIp()
+    const { body } = await getJson('/v1/challenge?difficulty=4', anon(ip))
+    expect(body.data.raises_allowance).toBe(false)
+    const header = await solveChallenge(body.data.challenge, body.data.difficulty)
+    expect(await statuses(3, CHEAP, anon(ip, { 'x-pow': header }))).toEqual([200, 200, 429])
+  })
+})
