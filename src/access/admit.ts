@@ -97,7 +97,10 @@ async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> 
         throw new ApiError('RATE_LIMITED', r.detail, extra, retry)
     }
   }
-  return (ok, _rows, units) => stub.settle(r.reservation, ok, units)
+  // Nothing to settle for a call that went through at the policy's cost: the reservation stands.
+  return async (ok, _rows, units) => {
+    if (!ok || (units !== undefined && units !== r.reservation.units)) await stub.settle(r.reservation, ok, units)
+  }
 }
 
 async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
@@ -124,7 +127,9 @@ async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
       { 'Retry-After': String(r.retryAfter) }
     )
   }
-  return (ok, rows) => stub.settle(r.reservation, ok, rows)
+  return async (ok, rows) => {
+    if (!ok || rows > 0) await stub.settle(r.reservation, ok, rows)
+  }
 }
 
 /** The usage key of an endpoint: its path after /v1/ (`quote`, `kline`, `ip-whitelist`). */

@@ -14,8 +14,14 @@ export interface AnonAdmitRequest {
 
 export type AnonRefusal = 'minute' | 'rows'
 
+/** The minute window an admitted anonymous call was counted in (for a refund) and its day (for rows). */
+export interface AnonReservation {
+  win: number
+  day: string
+}
+
 export type AnonAdmitResult =
-  | { ok: true; reservation: string; window: RateWindow; pow: boolean }
+  | { ok: true; reservation: AnonReservation; window: RateWindow; pow: boolean }
   | { ok: false; reason: AnonRefusal; window: RateWindow; retryAfter: number; detail: string; pow: boolean }
 
 /**
@@ -32,7 +38,6 @@ export class AnonGuard extends DurableObject<Env> {
     this.store.migrate([
       'CREATE TABLE IF NOT EXISTS rows (day TEXT PRIMARY KEY, n INTEGER NOT NULL)',
       'CREATE TABLE IF NOT EXISTS pow (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL)',
-      'CREATE TABLE IF NOT EXISTS reservations (id TEXT PRIMARY KEY, win INTEGER NOT NULL, at INTEGER NOT NULL)',
     ])
   }
 
@@ -58,23 +63,17 @@ export class AnonGuard extends DurableObject<Env> {
         : `anonymous limit of ${limit} calls a minute for ${req.kind === 'browser' ? 'browsers' : 'scripts'} reached; solve the challenge in this body for ${ANONYMOUS.perMinuteWithPow}, or use an API key`
       return { ok: false, reason: 'minute', window, retryAfter: window.resetSeconds, pow, detail }
     }
-    const id = crypto.randomUUID()
     store.bumpMinute(req.now, 1)
-    store.sql.exec('INSERT INTO reservations (id, win, at) VALUES (?, ?, ?)', id, store.windowOf(req.now), req.now)
-    this.ensureAlarm()
-    return { ok: true, reservation: id, window: { ...window, remaining: Math.max(0, window.remaining - 1) }, pow }
+    store.ensureAlarm(this.ctx.storage, () => nextBeijingMidnight(Date.now()))
+    const reservation = { win: store.windowOf(req.now), day: beijingDay(req.now) }
+    return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) }, pow }
   }
 
   /** Ends a reservation: ok:false is refunded; ok adds the rows served to today's count. */
-  settle(reservation: string, ok: boolean, rows: number): void {
+  settle(r: AnonReservation, ok: boolean, rows: number): void {
     const { store } = this
-    const r = store.row<{ win: number; at: number }>('SELECT win, at FROM reservations WHERE id = ?', reservation)
-    if (!r) return
-    store.sql.exec('DELETE FROM reservations WHERE id = ?', reservation)
     if (!ok) store.bumpMinuteWindow(r.win, -1)
-    else if (rows > 0) {
-      store.sql.exec('INSERT INTO rows (day, n) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET n = n + excluded.n', beijingDay(r.at), rows)
-    }
+    else if (rows > 0) store.sql.exec('INSERT INTO rows (day, n) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET n = n + excluded.n', r.day, rows)
   }
 
   /** Rows served today, for tests and diagnostics. */
@@ -88,14 +87,9 @@ export class AnonGuard extends DurableObject<Env> {
     const now = store.latestNow()
     store.sql.exec('DELETE FROM rows WHERE day < ?', beijingDay(now))
     store.sql.exec('DELETE FROM pow WHERE until < ?', now)
-    store.sql.exec('DELETE FROM reservations WHERE at < ?', now - 3_600_000)
     store.pruneMinutes(now)
+    store.alarmFired()
     // No re-arm here: the next admitted call arms the next reset, so idle objects stay asleep.
   }
 
-  private ensureAlarm(): void {
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null) return this.ctx.storage.setAlarm(nextBeijingMidnight(Date.now()))
-    })
-  }
 }

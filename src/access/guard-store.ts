@@ -51,8 +51,30 @@ export class GuardStore {
     this.sql.exec('DELETE FROM minute WHERE win < ?', this.windowOf(now) - 1)
   }
 
+  private observedWindow = -1
+
+  /** Records the service clock for alarms; written once a minute at most (it only needs the day). */
   observe(now: number): void {
+    const win = this.windowOf(now)
+    if (win <= this.observedWindow) return
+    this.observedWindow = win
     this.sql.exec('INSERT INTO clock (id, now) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET now = MAX(now, excluded.now)', now)
+  }
+
+  private alarmArmed = false
+
+  /** Arms the daily reset once per object lifetime (an in-memory flag saves a storage read per call). */
+  ensureAlarm(storage: DurableObjectStorage, at: () => number): void {
+    if (this.alarmArmed) return
+    this.alarmArmed = true
+    void storage.getAlarm().then((existing) => {
+      if (existing === null) return storage.setAlarm(at())
+    })
+  }
+
+  /** After the alarm ran: the next admitted call arms the next one. */
+  alarmFired(): void {
+    this.alarmArmed = false
   }
 
   latestNow(): number {

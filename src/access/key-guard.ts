@@ -26,8 +26,20 @@ export interface RateWindow {
 
 export type KeyRefusal = 'ip' | 'minute' | 'heavy' | 'pack'
 
+/**
+ * What a refund needs to undo an admitted call. Handed back to the worker instead of stored, so an
+ * admitted call costs one Durable Object request; `settle` is called only to refund or re-bill.
+ */
+export interface KeyReservation {
+  win: number
+  day: string
+  endpoint: string
+  units: number
+  heavy: boolean
+}
+
 export type KeyAdmitResult =
-  | { ok: true; reservation: string; window: RateWindow }
+  | { ok: true; reservation: KeyReservation; window: RateWindow }
   | { ok: false; reason: KeyRefusal; window: RateWindow; retryAfter?: number; detail: string }
 
 export interface UsageReport {
@@ -46,8 +58,8 @@ export const ALLOW_LIST_MAX = 50
  * Per-key admission state (one object per key hash, SQLite-backed): the minute window, usage units
  * per day and endpoint, heavy calls per day, lifetime units (buyout packs) and the IP allow-list.
  * Every method runs its SQL synchronously, so the object's input gate serialises calls: N parallel
- * calls against a limit L admit exactly L. A reservation made by `admit` is kept until `settle`,
- * which refunds it when the call ended ok:false.
+ * calls against a limit L admit exactly L. `admit` returns a reservation; `settle` refunds it when
+ * the call ended ok:false.
  */
 export class KeyGuard extends DurableObject<Env> {
   private readonly store: GuardStore
@@ -59,7 +71,6 @@ export class KeyGuard extends DurableObject<Env> {
       'CREATE TABLE IF NOT EXISTS usage (day TEXT NOT NULL, endpoint TEXT NOT NULL, units INTEGER NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (day, endpoint))',
       'CREATE TABLE IF NOT EXISTS heavy (day TEXT PRIMARY KEY, n INTEGER NOT NULL)',
       'CREATE TABLE IF NOT EXISTS lifetime (id INTEGER PRIMARY KEY CHECK (id = 1), units INTEGER NOT NULL)',
-      'CREATE TABLE IF NOT EXISTS reservations (id TEXT PRIMARY KEY, win INTEGER NOT NULL, day TEXT NOT NULL, endpoint TEXT NOT NULL, units INTEGER NOT NULL, heavy INTEGER NOT NULL, at INTEGER NOT NULL)',
       'CREATE TABLE IF NOT EXISTS allowlist (ip TEXT PRIMARY KEY)',
     ])
   }
@@ -92,7 +103,6 @@ export class KeyGuard extends DurableObject<Env> {
       }
     }
 
-    const id = crypto.randomUUID()
     store.bumpMinute(req.now, 1)
     store.sql.exec(
       'INSERT INTO usage (day, endpoint, units, calls) VALUES (?, ?, ?, 1) ON CONFLICT (day, endpoint) DO UPDATE SET units = units + excluded.units, calls = calls + 1',
@@ -100,26 +110,18 @@ export class KeyGuard extends DurableObject<Env> {
     )
     if (req.heavy) store.sql.exec('INSERT INTO heavy (day, n) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET n = n + 1', day)
     store.sql.exec('INSERT INTO lifetime (id, units) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET units = units + excluded.units', req.units)
-    store.sql.exec(
-      'INSERT INTO reservations (id, win, day, endpoint, units, heavy, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      id, store.windowOf(req.now), day, req.endpoint, req.units, req.heavy ? 1 : 0, req.now
-    )
-    this.ensureAlarm()
-    return { ok: true, reservation: id, window: { ...window, remaining: Math.max(0, window.remaining - 1) } }
+    store.ensureAlarm(this.ctx.storage, () => nextBeijingMidnight(Date.now()))
+    const reservation: KeyReservation = { win: store.windowOf(req.now), day, endpoint: req.endpoint, units: req.units, heavy: req.heavy }
+    return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) } }
   }
 
   /**
    * Ends a reservation: a call that ended ok:false is refunded entirely (minute slot, units, heavy
    * call, pack units); a call billed by what it returned (`units`) is corrected to that amount.
-   * Settling twice, or an unknown reservation, changes nothing.
+   * The worker settles each reservation at most once, and only when there is something to change.
    */
-  settle(reservation: string, ok: boolean, units?: number): void {
+  settle(r: KeyReservation, ok: boolean, units?: number): void {
     const { store } = this
-    const r = store.row<{ win: number; day: string; endpoint: string; units: number; heavy: number }>(
-      'SELECT win, day, endpoint, units, heavy FROM reservations WHERE id = ?', reservation
-    )
-    if (!r) return
-    store.sql.exec('DELETE FROM reservations WHERE id = ?', reservation)
     const delta = ok ? (units ?? r.units) - r.units : -r.units
     if (!ok) {
       store.bumpMinuteWindow(r.win, -1)
@@ -179,8 +181,8 @@ export class KeyGuard extends DurableObject<Env> {
     const today = beijingDay(now)
     store.sql.exec('DELETE FROM heavy WHERE day < ?', today)
     store.sql.exec('DELETE FROM usage WHERE day < ?', addDays(today, -7))
-    store.sql.exec('DELETE FROM reservations WHERE at < ?', now - 3_600_000)
     store.pruneMinutes(now)
+    store.alarmFired()
     // No re-arm here: the next admitted call arms the next reset, so idle objects stay asleep.
   }
 
@@ -188,10 +190,4 @@ export class KeyGuard extends DurableObject<Env> {
     return this.store.one<number>('SELECT units FROM lifetime WHERE id = 1') ?? 0
   }
 
-  private ensureAlarm(): void {
-    // Fire-and-forget is safe: storage writes from a DO are ordered and confirmed before output.
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null) return this.ctx.storage.setAlarm(nextBeijingMidnight(Date.now()))
-    })
-  }
 }

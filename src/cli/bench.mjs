@@ -6,6 +6,7 @@
 // (what the route itself costs; workerd's clock stands still during CPU work, so the batch is
 // timed from Node), and "end-to-end" sends every request from Node (adds the per-request
 // transport into workerd, which caps all routes alike).
+import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { buildWorker, ROOT, startWorker } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
@@ -17,7 +18,8 @@ const BASE = 'http://127.0.0.1:8787'
 
 const TARGETS = [
   ['bare constant route (baseline)', '/__bench/constant'],
-  ['/v1/quote sh600519', '/v1/quote?code=sh600519'],
+  ['/v1/quote keyed (KeyGuard)', '/v1/quote?code=sh600519', { keyed: true }],
+  ['/v1/quote anonymous, KV-cached', '/v1/quote?code=sh600519', { anonymous: true }],
   ['/v1/kline sh600519 day x30', '/v1/kline?code=sh600519'],
   ['/v1/kline sh600519 week x30', '/v1/kline?code=sh600519&period=week'],
   ['/v1/kline sh600519 m5 x48', '/v1/kline?code=sh600519&period=m5&count=48'],
@@ -36,14 +38,36 @@ async function forSeconds(fn) {
   return { rps: n / ((performance.now() - t0) / 1000), n, failed }
 }
 
-const inWorker = (mf, path) =>
-  forSeconds(async () => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${BATCH}&path=${encodeURIComponent(path)}`)).json())
+// Keys for the keyed rows: each batch uses the next one, so no key's minute window (600) fills
+// while the emulator clock stands still.
+const BENCH_KEYS = Array.from({ length: 400 }, (_, i) => `mk_bench_${i}`)
+let keyTurn = 0
 
-async function endToEnd(mf, path) {
+async function storeBenchKeys(mf) {
+  const kv = await mf.getKVNamespace('KEYS')
+  const record = JSON.stringify({ tier: 'unlimited', label: 'bench', created: new Date().toISOString(), status: 'active' })
+  for (const key of BENCH_KEYS) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
+}
+
+/** The loop call for a target: the path, and a key or rotating anonymous addresses. */
+function loopRequest(path, opts = {}) {
+  // Unmarked rows use a key too, so they measure the route rather than the anonymous limit.
+  const headers = opts.anonymous ? {} : { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
+  const url = `${BASE}/__bench/loop?n=${BATCH}&path=${encodeURIComponent(path)}${opts.anonymous ? '&rotate_ip=1' : ''}`
+  return [url, { headers }]
+}
+
+const inWorker = (mf, path, opts) => forSeconds(async () => (await mf.dispatchFetch(...loopRequest(path, opts))).json())
+
+let e2eIp = 1
+async function endToEnd(mf, path, opts = {}) {
   const parts = await Promise.all(
     Array.from({ length: CONCURRENCY }, () =>
       forSeconds(async () => {
-        const res = await mf.dispatchFetch(BASE + path)
+        const headers = opts.anonymous
+          ? { 'cf-connecting-ip': `10.200.${(e2eIp >> 8) & 255}.${e2eIp++ & 255}` }
+          : { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
+        const res = await mf.dispatchFetch(BASE + path, { headers })
         const body = await res.text()
         return { n: 1, failed: res.status !== 200 || body.startsWith('{"ok":false') ? 1 : 0 }
       })
@@ -71,14 +95,15 @@ try {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }),
   })
-  for (const [, path] of TARGETS) await (await mf.dispatchFetch(`${BASE}/__bench/loop?n=20&path=${encodeURIComponent(path)}`)).text()
+  await storeBenchKeys(mf)
+  for (const [, path, opts] of TARGETS) await (await mf.dispatchFetch(...loopRequest(path, opts))).text()
 
   console.log(`${SECONDS}s per route; upstreams answered by the in-process emulator (its bar generation is included)`)
   const a = []
-  for (const [name, path] of TARGETS) a.push([name, await inWorker(mf, path)])
+  for (const [name, path, opts] of TARGETS) a.push([name, await inWorker(mf, path, opts)])
   table(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, a)
   const b = []
-  for (const [name, path] of TARGETS.slice(0, 3)) b.push([name, await endToEnd(mf, path)])
+  for (const [name, path, opts] of TARGETS.slice(0, 4)) b.push([name, await endToEnd(mf, path, opts)])
   table(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, b)
 } finally {
   await mf.dispose()

@@ -5,7 +5,7 @@
  */
 import '../env'
 import { createApp } from '../app'
-import { runScheduled } from '../jobs'
+import { scheduledHandler } from '../jobs'
 import { marketDayRows } from '../jobs/testing'
 import { createServices } from '../services'
 import { marketKlineKey } from '../store/keys'
@@ -30,6 +30,7 @@ app.delete('/__emulator/router', (c) => {
   return c.json({ ok: true })
 })
 app.route('/', emulatorRoutes)
+let benchIp = 1
 // Baseline for `npm run bench`: the cheapest possible route in the same worker.
 app.get('/__bench/constant', (c) => c.json({ ok: true }))
 // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
@@ -48,9 +49,16 @@ app.get('/__bench/market-kline-raw', async (c) => {
 app.get('/__bench/loop', async (c) => {
   const path = c.req.query('path') ?? '/__bench/constant'
   const n = Math.min(Math.max(Number(c.req.query('n')) || 100, 1), 10_000)
+  // The caller's key is forwarded; rotate_ip=1 gives every inner request its own client address
+  // (many different anonymous users, each admitted by its own AnonGuard).
+  const authorization = c.req.header('authorization')
+  const rotateIp = c.req.query('rotate_ip') === '1'
   let failed = 0
   for (let i = 0; i < n; i++) {
-    const res = await app.fetch(new Request(new URL(path, c.req.url)), c.env, c.executionCtx)
+    const headers = new Headers()
+    if (authorization) headers.set('authorization', authorization)
+    if (rotateIp) headers.set('cf-connecting-ip', `10.${(benchIp >> 16) & 255}.${(benchIp >> 8) & 255}.${benchIp++ & 255}`)
+    const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env, c.executionCtx)
     const body = await res.text()
     if (res.status !== 200 || body.startsWith('{"ok":false')) failed++
   }
@@ -59,5 +67,5 @@ app.get('/__bench/loop', async (c) => {
 
 export default {
   fetch: app.fetch,
-  scheduled: runScheduled,
+  scheduled: scheduledHandler(services),
 } satisfies ExportedHandler<Env>
