@@ -1,0 +1,41 @@
+import readme from '../README.md?raw'
+import { describe, expect, it } from 'vitest'
+import { TIER_LIMITS, TIERS } from '../src/access/tiers'
+import { getJson } from './helpers'
+
+/** The rows of the Markdown table between `<!-- name:begin` and `<!-- name:end -->`. */
+function tableRows(name: string): string[][] {
+  const block = readme.split(`<!-- ${name}:begin`)[1]?.split(`<!-- ${name}:end -->`)[0] ?? ''
+  return block
+    .split('\n')
+    .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
+    .slice(1)
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
+}
+
+describe('README tables match the code', () => {
+  it('the tiers table is src/access/tiers.ts', () => {
+    const rows = tableRows('tiers')
+    expect(rows.map((r) => r[0].replace(/ .*/, ''))).toEqual(['anonymous', ...TIERS.slice(1)])
+    for (const [name, perMinute, heavy, batch] of rows.slice(1)) {
+      const t = TIER_LIMITS[name as keyof typeof TIER_LIMITS]
+      expect([Number(perMinute), Number(heavy), Number(batch)]).toEqual([t.perMinute, t.heavyPerDay, t.technicalBatchSymbols])
+    }
+    expect(rows[0][1]).toContain(String(TIER_LIMITS.free.perMinute))
+  })
+
+  it('the endpoints table is /openapi.json (x-min-tier, x-cost)', async () => {
+    const { body } = await getJson('/openapi.json')
+    const rows = tableRows('endpoints')
+    expect(rows.length).toBe(Object.keys(body.paths).length)
+    for (const [endpoint, tier, cost] of rows) {
+      const [methods, path] = endpoint.replaceAll('`', '').split(' ')
+      for (const method of methods.split('/')) {
+        const op = body.paths[path]?.[method.toLowerCase()]
+        expect(op, `${method} ${path} is documented`).toBeTruthy()
+        expect(tier.split(' ')[0]).toBe(op['x-min-tier'])
+        expect(Number(cost.split(' ')[0])).toBe(op['x-cost'])
+      }
+    }
+  })
+})
