@@ -6,9 +6,12 @@ import { requestContext, type AppEnv } from './http/context'
 import { notFound, onError } from './http/errors'
 import { fromZodIssues, validationBody } from './http/validation'
 import { registerChallenge } from './routes/challenge'
+import { registerAdminJobs } from './routes/admin-jobs'
 import { registerHealth } from './routes/health'
 import { registerIpWhitelist } from './routes/ip-whitelist'
 import { registerKline } from './routes/kline'
+import { registerKlineFull } from './routes/kline-full'
+import { registerMarketKline } from './routes/market-kline'
 import { registerQuote } from './routes/quote'
 import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
@@ -68,6 +71,9 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerTradeCalendar(app, services)
   registerChallenge(app, services)
   registerUsage(app)
+  registerKlineFull(app, services)
+  registerMarketKline(app, services)
+  registerAdminJobs(app, services)
   registerIpWhitelist(app)
 
   // The document only changes with the code, so it is generated on first request and kept.

@@ -4,7 +4,7 @@
  */
 import './env'
 import { createApp } from './app'
-import { runScheduled } from './jobs'
+import { scheduledHandler } from './jobs'
 import { createServices } from './services'
 
 export { KeyGuard } from './access/key-guard'
@@ -15,5 +15,5 @@ const app = createApp(services)
 
 export default {
   fetch: app.fetch,
-  scheduled: runScheduled,
+  scheduled: scheduledHandler(services),
 } satisfies ExportedHandler<Env>

@@ -60,7 +60,7 @@ async function main() {
   const resumed = s.chunks - start.pending.length
   note(
     `backfill ${s.from} .. ${s.to}: ${s.days} trading days, ${s.codes.length} stocks in ${s.chunks} chunks of ${s.chunkSize}; histories through ${s.through}` +
-      (s.phase !== 'chunks' ? ` (resuming the ${s.phase} phase)` : resumed ? ` (resuming: ${resumed} chunks already done)` : '')
+      (s.phase === 'done' ? ' (already done; --restart to build it again)' : s.phase !== 'chunks' ? ` (resuming the ${s.phase} phase)` : resumed ? ` (resuming: ${resumed} chunks already done)` : '')
   )
 
   // Phase 1: chunks, `parallel` at a time.
@@ -87,17 +87,19 @@ async function main() {
   }
 
   // Phase 2: one month of day blobs per call.
-  let fin = { phase: s.phase, remainingMonths: s.months.length - s.finishedMonths.length }
+  let fin = { phase: s.phase, remainingMonths: s.months.length - s.finishedMonths.length, written: s.written }
   const months = s.months.length
   let doneHere = 0
   const tf = performance.now()
   const show = progress('days   ', () => ({ done: months - fin.remainingMonths, total: months, elapsed: (performance.now() - tf) / 1000, doneHere, extra: fin.month ? `${fin.month}: ${fin.dates} days` : '' }))
-  while (fin.phase !== 'done') {
-    fin = await step('/__jobs/backfill/finish')
-    if (fin.month) doneHere++
-    show()
+  if (fin.phase !== 'done') {
+    while (fin.phase !== 'done') {
+      fin = await step('/__jobs/backfill/finish')
+      if (fin.month) doneHere++
+      show()
+    }
+    show(true)
   }
-  show(true)
 
   const w = fin.written
   const secs = (performance.now() - t0) / 1000

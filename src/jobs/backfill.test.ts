@@ -44,7 +44,7 @@ describe('backfill steps', () => {
     expect((await backfillStatus(deps))!.pending).toEqual([1, 3])
     await expect(finishBackfill(deps)).rejects.toThrow(/2 of 4 chunks are not done/)
     expect(await backfillChunk(deps, 1)).toMatchObject({ index: 1, histories: 10 })
-    expect(await backfillChunk(deps, 0)).toMatchObject({ index: 0, already: true })
+    expect(await backfillChunk(deps, 0)).toMatchObject({ index: 0, stocks: 10, histories: 10, already: true })
     await expect(backfillChunk(deps, 4)).rejects.toBeInstanceOf(ValidationError)
     expect(await backfillChunk(deps, 3)).toMatchObject({ index: 3, stocks: 5 })
   })
@@ -93,6 +93,14 @@ describe('backfill steps', () => {
       expect(h.amt, code).toEqual(bars.map((b) => b.amount))
       expect(h.act, code).toEqual(market.actions(inst, NOW).map((a) => [a.exDate, a.cash, a.bonus]))
     }
+  })
+
+  it('rerun with the same range and nothing settled since: returns the finished run, builds nothing', async () => {
+    const calls = { ...source.calls }
+    const s = await startBackfill(deps, RANGE)
+    expect(s.state).toMatchObject({ ...RANGE, phase: 'done' })
+    expect(s.pending).toEqual([])
+    expect(source.calls).toEqual(calls)
   })
 
   it('starts a new run for another range', async () => {

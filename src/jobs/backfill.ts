@@ -17,7 +17,6 @@
  */
 import { mapLimit } from '../domain/concurrency'
 import { beijing } from '../domain/dates'
-import { parseSymbol } from '../domain/symbols'
 import { previousTradingDay } from '../domain/trading-calendar'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
@@ -29,7 +28,7 @@ import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { buildHistory } from './build-history'
 import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLine } from './backfill-plan'
 import { channelSource } from './eastmoney-source'
-import type { HistorySource } from './source'
+import { isStockCode, type HistorySource } from './source'
 
 export const BACKFILL_JOB = 'backfill'
 
@@ -103,8 +102,9 @@ async function withProgress(bucket: R2Bucket, state: BackfillState): Promise<Bac
 }
 
 /**
- * Starts a backfill of [from, to], or resumes the unfinished one with the same range. A different
- * range (or `restart`) discards the unfinished one's staging and plans anew. `chunkSize` can
+ * Starts a backfill of [from, to], or resumes the unfinished one with the same range (a finished
+ * one with the same range and nothing settled since is returned as is). A different range (or
+ * `restart`) discards the unfinished one's staging and plans anew. `chunkSize` can
  * only lower the stocks per chunk below the range's bound.
  */
 export async function startBackfill(d: BackfillDeps, req: { from?: string; to?: string; restart?: boolean; chunkSize?: number }): Promise<BackfillStatus> {
@@ -114,11 +114,14 @@ export async function startBackfill(d: BackfillDeps, req: { from?: string; to?: 
   if ('issues' in planned) throw new ValidationError(planned.issues)
   const { range } = planned
   const old = await readState(bucket)
-  if (old && old.phase !== 'done' && !req.restart && old.from === range.from && old.to === range.to) return withProgress(bucket, old)
+  const same = old && !req.restart && old.from === range.from && old.to === range.to
+  // Same range: carry on with the unfinished run, or, when it finished and no day has settled
+  // since, there is nothing new to build.
+  if (same && (old.phase !== 'done' || old.through === range.through)) return withProgress(bucket, old)
   if (old) await deletePrefix(bucket, stagingPrefix(old.run))
 
   const snapshot = await sourceOf(d).snapshot()
-  const codes = snapshot.map((r) => r.code).filter(isStock).sort()
+  const codes = snapshot.map((r) => r.code).filter(isStockCode).sort()
   if (codes.length === 0) throw new Error('the market snapshot lists no stocks')
   // An explicit size may only be smaller than the bound for the range.
   const chunkSize = Math.max(1, Math.min(chunkSizeFor(range.days), Math.floor(req.chunkSize ?? Infinity)))
@@ -137,14 +140,6 @@ export async function startBackfill(d: BackfillDeps, req: { from?: string; to?: 
   await writeUniverse(bucket, { date: beijing(now).date, codes })
   await updateManifest(bucket, { universe: codes.length }, now)
   return withProgress(bucket, state)
-}
-
-function isStock(code: string): boolean {
-  try {
-    return parseSymbol(code).kind === 'stock'
-  } catch {
-    return false
-  }
 }
 
 /** What one chunk did. */
@@ -169,7 +164,10 @@ export async function backfillChunk(d: BackfillDeps, index: number): Promise<Chu
     throw new ValidationError([{ type: 'value_error', loc: ['body', 'index'], msg: `index must be an integer 0..${state.chunks - 1}`, input: index }])
   }
   const marker = await bucket.head(stagingDoneKey(state.run, index))
-  if (marker) return { ...(marker.customMetadata as unknown as Omit<ChunkResult, 'already'>), index, already: true }
+  if (marker) {
+    const m = marker.customMetadata ?? {}
+    return { index, stocks: Number(m.stocks), histories: Number(m.histories), rows: Number(m.rows), ms: Number(m.ms), already: true }
+  }
 
   const source = sourceOf(d)
   const codes = chunkCodes(state.codes, state.chunkSize, index)

@@ -1,17 +1,31 @@
+import type { Services } from '../services'
+import { refreshCalendar } from './calendar-refresh'
+import { marketDayCron } from './market-day'
+
+/** One scheduled job: gets the trigger, the bindings, and the deployment's services. */
+export type Job = (event: ScheduledController, env: Env, ctx: ExecutionContext, services: Services) => Promise<void>
+
 /**
- * Scheduled work, dispatched by cron expression (wrangler.toml [triggers]). The jobs themselves
- * arrive with the history store (issue 4); until then a trigger logs loudly that nothing ran,
- * rather than pretending to have built anything.
+ * Cron expression → job, matching wrangler.toml [triggers]. Data, so the schedule reads in one
+ * place; `scheduled()` only dispatches.
  */
-export type Job = (event: ScheduledController, env: Env, ctx: ExecutionContext) => Promise<void>
+export const JOBS: Record<string, Job> = {
+  // Every 10 minutes 15:00–18:50 Beijing on weekdays: after 15:30 the first run writes the day's
+  // market-kline blob, the following ones append the day to each stock's history 400 at a time
+  // (resumable); once the day is done a run changes nothing.
+  '*/10 7-10 * * 1-5': marketDayCron,
+  // 04:00 Beijing: learn newly published exchange calendars (SZSE), keeping the bundled table as fallback.
+  '0 20 * * *': (event, env, ctx, services) => refreshCalendar(event, env, ctx, { fetch: services.channelContext.fetch, now: services.now }),
+}
 
-export const JOBS: Record<string, Job> = {}
-
-export async function runScheduled(event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-  const job = JOBS[event.cron]
-  if (!job) {
-    console.error(`scheduled: no job registered for cron '${event.cron}' (history store not built yet)`)
-    return
+/** The `scheduled` export: runs the job registered for the trigger's cron, loudly when there is none. */
+export function scheduledHandler(services: Services): ExportedHandlerScheduledHandler<Env> {
+  return async (event, env, ctx) => {
+    const job = JOBS[event.cron]
+    if (!job) {
+      console.error(`scheduled: no job registered for cron '${event.cron}'`)
+      return
+    }
+    await job(event, env, ctx, services)
   }
-  await job(event, env, ctx)
 }

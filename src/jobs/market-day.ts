@@ -14,7 +14,6 @@
  */
 import { beijing } from '../domain/dates'
 import { isSettled, SETTLED_MINUTE } from '../domain/settled-day'
-import { parseSymbol } from '../domain/symbols'
 import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
 import type { Services } from '../services'
 import { appendBars, mergeActions, readHistory, writeHistory } from '../store/history'
@@ -24,7 +23,7 @@ import { readCursor, readUniverse, recordRun, updateManifest, writeCursor, write
 import { getJson, putJson } from '../store/r2-json'
 import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
-import type { HistorySource, SourceAction } from './source'
+import { isStockCode, type HistorySource, type SourceAction } from './source'
 
 export const MARKET_DAY_JOB = 'market-day'
 
@@ -100,7 +99,7 @@ export async function marketDayJob(
   } else {
     try {
       const blob = await ensureDayBlob(bucket, source, today, now)
-      const histories = await appendDay(bucket, source, today, now, o)
+      const histories = await appendDay(bucket, source, today, now, o, blob.subrequests)
       entry = { date: today, at, status: histories.done ? 'done' : 'partial', ms: Date.now() - t0, blob, histories }
     } catch (e) {
       entry = { date: today, at, status: 'error', ms: Date.now() - t0, error: e instanceof Error ? e.message : String(e) }
@@ -111,12 +110,17 @@ export async function marketDayJob(
   return entry
 }
 
+/** The job as a cron entry of src/jobs/index.ts JOBS (same arguments, nothing returned). */
+export async function marketDayCron(event: ScheduledController, env: Env, ctx: ExecutionContext, services: Services): Promise<void> {
+  await marketDayJob(event, env, ctx, services)
+}
+
 const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
 
 /** Step (a): the day's blob, written once from a complete snapshot. */
 async function ensureDayBlob(bucket: R2Bucket, source: HistorySource, today: string, now: number) {
-  if (await hasMarketDay(bucket, today)) return { status: 'exists' as const }
-  const snapshot = (await source.snapshot()).filter((r) => isStock(r.code))
+  if (await hasMarketDay(bucket, today)) return { status: 'exists' as const, subrequests: 1 }
+  const snapshot = (await source.snapshot()).filter((r) => isStockCode(r.code))
   const known = await readUniverse(bucket)
   if (known && snapshot.length < MIN_UNIVERSE_SHARE * known.codes.length) {
     throw new Error(`snapshot incomplete: ${snapshot.length} stocks, the last one had ${known.codes.length}; blob not written`)
@@ -127,15 +131,9 @@ async function ensureDayBlob(bucket: R2Bucket, source: HistorySource, today: str
   const bytes = await writeMarketDay(bucket, today, rows)
   await writeUniverse(bucket, { date: today, codes: snapshot.map((r) => r.code).sort() })
   await updateManifest(bucket, { latestMarketKline: today, universe: snapshot.length }, now)
-  return { status: 'written' as const, rows: rows.length, halted: snapshot.length - rows.length, bytes }
-}
-
-function isStock(code: string): boolean {
-  try {
-    return parseSymbol(code).kind === 'stock'
-  } catch {
-    return false
-  }
+  // The list came in pages of about 100 stocks, each a subrequest, plus the R2 calls here.
+  const subrequests = Math.ceil(snapshot.length / 100) + 5
+  return { status: 'written' as const, rows: rows.length, halted: snapshot.length - rows.length, bytes, subrequests }
 }
 
 type Outcome = 'appended' | 'current' | 'built' | 'caught-up' | 'no-bars'
@@ -145,7 +143,7 @@ const COST: Record<Outcome, number> = { appended: 2, current: 1, built: 4, 'caug
 const WORST_COST = 4
 
 /** Step (b): today's bar into each stock's history, one chunk per run. */
-async function appendDay(bucket: R2Bucket, source: HistorySource, today: string, now: number, o: MarketDayTuning) {
+async function appendDay(bucket: R2Bucket, source: HistorySource, today: string, now: number, o: MarketDayTuning, spentBefore: number) {
   let cursor = await readCursor<MarketDayCursor>(bucket, MARKET_DAY_JOB)
   if (cursor?.date === today && cursor.done) return { done: true, next: cursor.total, total: cursor.total, noop: true }
 
@@ -156,7 +154,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   const prev = previousTradingDay(today)
 
   const counts: Record<Outcome, number> = { appended: 0, current: 0, built: 0, 'caught-up': 0, 'no-bars': 0 }
-  let spent = 3
+  let spent = spentBefore + 3
   let handled = 0
   let error: string | undefined
   const gaveUp = new Set(cursor.gaveUp)

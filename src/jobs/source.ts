@@ -5,6 +5,7 @@
  */
 import type { Bar } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
+import { parseSymbol } from '../domain/symbols'
 
 /** One stock's line of the whole-market snapshot (the fields the jobs use). */
 export interface SnapshotRow {
@@ -41,4 +42,13 @@ export interface HistorySource {
   rawDaily(inst: Instrument, from: string, to: string): Promise<Bar[]>
   /** Corporate actions of one stock, or of every stock going ex on one date; ascending. */
   actions(q: { code: string } | { exDate: string }): Promise<SourceAction[]>
+}
+
+/** True for an A-share stock code (the market list and the store hold nothing else). */
+export function isStockCode(code: string): boolean {
+  try {
+    return parseSymbol(code).kind === 'stock'
+  } catch {
+    return false
+  }
 }

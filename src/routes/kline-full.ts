@@ -54,7 +54,7 @@ const FullRowSchema = z
   })
   .openapi('FullHistoryRow')
 
-const Response = envelopeSchema('KlineFullEnvelope', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }))
+const Response = envelopeSchema('KlineFullEnvelopeBase', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }))
   .extend({ fq: z.enum(FQ_MODES).optional().openapi({ description: 'The adjustment applied' }) })
   .openapi('KlineFullEnvelope', {
     example: {

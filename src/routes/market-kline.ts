@@ -34,7 +34,7 @@ const RowSchema = z
   })
   .openapi('MarketKlineRow')
 
-const Response = envelopeSchema('MarketKlineEnvelope', z.array(RowSchema).openapi({ description: 'One row per stock that traded that day, ascending by code' }))
+const Response = envelopeSchema('MarketKlineEnvelopeBase', z.array(RowSchema).openapi({ description: 'One row per stock that traded that day, ascending by code' }))
   .extend({
     date: z.string().openapi({ description: 'The trading day served' }),
     count: z.number().int().nullable().optional().openapi({ description: 'Rows in `data`' }),
