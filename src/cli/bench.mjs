@@ -19,7 +19,8 @@ const BASE = 'http://127.0.0.1:8787'
 const TARGETS = [
   ['bare constant route (baseline)', '/__bench/constant'],
   ['/v1/quote keyed (KeyGuard)', '/v1/quote?code=sh600519', { keyed: true }],
-  ['/v1/quote anonymous, KV-cached', '/v1/quote?code=sh600519', { anonymous: true }],
+  ['/v1/quote anonymous, KV-cached', '/v1/quote?code=sh600519', { anonymous: 'pool' }],
+  ['  … each call a new anonymous IP', '/v1/quote?code=sh600519', { anonymous: 'new' }],
   ['/v1/kline sh600519 day x30', '/v1/kline?code=sh600519'],
   ['/v1/kline sh600519 week x30', '/v1/kline?code=sh600519&period=week'],
   ['/v1/kline sh600519 m5 x48', '/v1/kline?code=sh600519&period=m5&count=48'],
@@ -49,11 +50,36 @@ async function storeBenchKeys(mf) {
   for (const key of BENCH_KEYS) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
 }
 
-/** The loop call for a target: the path, and a key or rotating anonymous addresses. */
+// Repeat anonymous callers: IPs that each solved a proof-of-work (60 calls a minute each), so the
+// anonymous row measures admission by a warm AnonGuard plus the KV cache, not object creation.
+const POOL_SIZE = 40
+let anonPool = []
+
+/** SHA-256 leading-zero search, the README's solver. */
+async function solvePow(challenge, difficulty) {
+  const zeros = (h) => { let n = 0; for (const b of new Uint8Array(h)) { if (b) return n + Math.clz32(b) - 24; n += 8 } return n }
+  for (let base = 0; ; base += 256) {
+    const tries = Array.from({ length: 256 }, (_, i) => `${challenge}.${base + i}`)
+    const hashes = await Promise.all(tries.map((t) => crypto.subtle.digest('SHA-256', new TextEncoder().encode(t))))
+    const i = hashes.findIndex((h) => zeros(h) >= difficulty)
+    if (i >= 0) return tries[i]
+  }
+}
+
+async function solvePool(mf) {
+  for (let i = 0; i < POOL_SIZE; i++) {
+    const ip = `10.77.0.${i + 1}`
+    const { data } = await (await mf.dispatchFetch(`${BASE}/v1/challenge`, { headers: { 'cf-connecting-ip': ip } })).json()
+    anonPool.push([ip, await solvePow(data.challenge, data.difficulty)])
+  }
+}
+
+/** The loop call for a target: the path, and a key, a pool of anonymous callers, or a new IP per call. */
 function loopRequest(path, opts = {}) {
   // Unmarked rows use a key too, so they measure the route rather than the anonymous limit.
   const headers = opts.anonymous ? {} : { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
-  const url = `${BASE}/__bench/loop?n=${BATCH}&path=${encodeURIComponent(path)}${opts.anonymous ? '&rotate_ip=1' : ''}`
+  if (opts.anonymous === 'pool') headers['x-bench-pool'] = JSON.stringify(anonPool)
+  const url = `${BASE}/__bench/loop?n=${BATCH}&path=${encodeURIComponent(path)}${opts.anonymous === 'new' ? '&rotate_ip=1' : ''}`
   return [url, { headers }]
 }
 
@@ -64,9 +90,13 @@ async function endToEnd(mf, path, opts = {}) {
   const parts = await Promise.all(
     Array.from({ length: CONCURRENCY }, () =>
       forSeconds(async () => {
-        const headers = opts.anonymous
-          ? { 'cf-connecting-ip': `10.200.${(e2eIp >> 8) & 255}.${e2eIp++ & 255}` }
-          : { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
+        const turn = e2eIp++
+        const headers =
+          opts.anonymous === 'pool'
+            ? { 'cf-connecting-ip': anonPool[turn % anonPool.length][0], 'x-pow': anonPool[turn % anonPool.length][1] }
+            : opts.anonymous === 'new'
+              ? { 'cf-connecting-ip': `10.200.${(turn >> 8) & 255}.${turn & 255}` }
+              : { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
         const res = await mf.dispatchFetch(BASE + path, { headers })
         const body = await res.text()
         return { n: 1, failed: res.status !== 200 || body.startsWith('{"ok":false') ? 1 : 0 }
@@ -96,14 +126,22 @@ try {
     body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }),
   })
   await storeBenchKeys(mf)
+  console.log(`solving ${POOL_SIZE} proof-of-work challenges for the anonymous pool…`)
+  await solvePool(mf)
   for (const [, path, opts] of TARGETS) await (await mf.dispatchFetch(...loopRequest(path, opts))).text()
 
   console.log(`${SECONDS}s per route; upstreams answered by the in-process emulator (its bar generation is included)`)
   const a = []
   for (const [name, path, opts] of TARGETS) a.push([name, await inWorker(mf, path, opts)])
   table(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, a)
+  // A new minute for the end-to-end phase, so the anonymous pool's allowance (60 each) is fresh.
+  await mf.dispatchFetch(`${BASE}/__emulator/clock`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ now: '2026-11-20T10:31:00+08:00' }),
+  })
   const b = []
-  for (const [name, path, opts] of TARGETS.slice(0, 4)) b.push([name, await endToEnd(mf, path, opts)])
+  for (const [name, path, opts] of TARGETS.slice(0, 5)) b.push([name, await endToEnd(mf, path, opts)])
   table(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, b)
 } finally {
   await mf.dispose()

@@ -53,11 +53,18 @@ app.get('/__bench/loop', async (c) => {
   // (many different anonymous users, each admitted by its own AnonGuard).
   const authorization = c.req.header('authorization')
   const rotateIp = c.req.query('rotate_ip') === '1'
+  // x-bench-pool: [[ip, X-PoW], …] — repeat anonymous callers that solved a proof-of-work, in turn.
+  const pool = JSON.parse(c.req.header('x-bench-pool') ?? '[]') as Array<[string, string]>
   let failed = 0
   for (let i = 0; i < n; i++) {
     const headers = new Headers()
     if (authorization) headers.set('authorization', authorization)
     if (rotateIp) headers.set('cf-connecting-ip', `10.${(benchIp >> 16) & 255}.${(benchIp >> 8) & 255}.${benchIp++ & 255}`)
+    if (pool.length) {
+      const [ip, pow] = pool[benchIp++ % pool.length]
+      headers.set('cf-connecting-ip', ip)
+      headers.set('x-pow', pow)
+    }
     const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env, c.executionCtx)
     const body = await res.text()
     if (res.status !== 200 || body.startsWith('{"ok":false')) failed++
