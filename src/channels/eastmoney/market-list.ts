@@ -10,7 +10,7 @@ import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { num, optNum } from '../validate'
 import { isObject, readData, type JsonObject } from './envelope'
-import { CHANNEL } from './wire'
+import { QUOTE_FIELDS, CHANNEL } from './wire'
 
 /** One stock's day, as the market list gives it. */
 export interface MarketRow {
@@ -37,20 +37,14 @@ export const MARKET_LIST_URL = 'https://push2.eastmoney.com/api/qt/clist/get'
 /** Every A-share stock: SZ main, ChiNext, SH main, STAR, BJ. */
 export const A_SHARE_FS = 'm:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048'
 
-/** List-namespace ids we ask for, by meaning (fltt=2: plain numbers, `"-"` when none). */
+/**
+ * List-namespace ids we ask for, by meaning (fltt=2: plain numbers, `"-"` when none): the same
+ * namespace as `ulist.np`, so they come from its one table in ./wire.
+ */
+const Q = QUOTE_FIELDS
 export const MARKET_FIELDS = {
-  close: 'f2',
-  volume: 'f5',
-  amount: 'f6',
-  code: 'f12',
-  market: 'f13',
-  name: 'f14',
-  high: 'f15',
-  low: 'f16',
-  open: 'f17',
-  preClose: 'f18',
-  time: 'f124',
-  tradeDate: 'f297',
+  close: Q.last, volume: Q.volume, amount: Q.amount, code: Q.code, market: Q.market, name: Q.name,
+  high: Q.high, low: Q.low, open: Q.open, preClose: Q.preClose, time: Q.time, tradeDate: Q.tradeDate,
 } as const
 const F = MARKET_FIELDS
 

@@ -1,8 +1,8 @@
+import { batchQuotes } from '../batch-quotes'
 import { jsStatements } from '../js-statements'
 import type { Quote } from '../../domain/bar'
-import { mapLimit } from '../../domain/concurrency'
 import type { Instrument } from '../../domain/instrument'
-import { empty, malformed, unsupported } from '../errors'
+import { empty, malformed } from '../errors'
 import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum } from '../validate'
 import { futuresExchange, isAShare, quoteCode } from './codes'
@@ -129,22 +129,12 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
  * Real-time quotes from `hq.sinajs.cn`, at most {@link QUOTE_BATCH} codes a request, with the
  * required Referer. Instruments Sina has no quote for are absent; if none is servable: `unsupported`.
  */
-export async function fetchQuotes(instruments: Instrument[], ctx: ChannelContext): Promise<Map<string, Quote>> {
-  const wanted = new Map<string, Instrument>()
-  const codes: string[] = []
-  for (const i of instruments) {
-    const c = quoteCode(i)
-    if (c && !wanted.has(c.toLowerCase())) {
-      wanted.set(c.toLowerCase(), i)
-      codes.push(c)
-    }
-  }
-  if (codes.length === 0) {
-    if (instruments.length === 0) return new Map()
-    throw unsupported(CHANNEL, `no Sina quote for ${instruments.map((i) => i.code).join(', ')}`)
-  }
-  const batches: string[][] = []
-  for (let k = 0; k < codes.length; k += QUOTE_BATCH) batches.push(codes.slice(k, k + QUOTE_BATCH))
-  const parts = await mapLimit(batches, PARALLEL, async (b) => parseQuotes(await sinaText(ctx, `https://hq.sinajs.cn/list=${b.join(',')}`, 'gbk'), wanted))
-  return new Map(parts.flatMap((p) => [...p]))
+export function fetchQuotes(instruments: Instrument[], ctx: ChannelContext): Promise<Map<string, Quote>> {
+  return batchQuotes(instruments, {
+    channel: CHANNEL,
+    codeOf: quoteCode,
+    batch: QUOTE_BATCH,
+    parallel: PARALLEL,
+    fetchBatch: async (codes, wanted) => parseQuotes(await sinaText(ctx, `https://hq.sinajs.cn/list=${codes.join(',')}`, 'gbk'), wanted),
+  })
 }
