@@ -1,19 +1,10 @@
 /**
- * The application with the history-store routes registered, for this issue's end-to-end tests
- * until src/app.ts registers them (then `call` from ./helpers does the same). Same services,
- * bindings and admission as the emulator entry.
+ * Calls the emulator worker's own fetch handler with bindings a test may override (e.g.
+ * ADMIN_TOKEN) and waits for its `waitUntil` work (R2 writes, settlement), which `call` from
+ * ./helpers does not offer.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
-import { createApp } from '../src/app'
-import { services } from '../src/emulator/worker'
-import { registerAdminJobs } from '../src/routes/admin-jobs'
-import { registerKlineFull } from '../src/routes/kline-full'
-import { registerMarketKline } from '../src/routes/market-kline'
-
-const app = createApp(services)
-registerKlineFull(app, services)
-registerMarketKline(app, services)
-registerAdminJobs(app, services)
+import worker, { services } from '../src/emulator/worker'
 
 export { services }
 
@@ -23,7 +14,7 @@ export async function storeCall(path: string, init: RequestInit & { key?: string
   const headers = new Headers(rest.headers)
   if (key) headers.set('authorization', `Bearer ${key}`)
   const ctx = createExecutionContext()
-  const res = await app.fetch(new Request('http://127.0.0.1:8787' + path, { ...rest, headers }), { ...env, ...extra }, ctx)
+  const res = await worker.fetch(new Request('http://127.0.0.1:8787' + path, { ...rest, headers }), { ...env, ...extra }, ctx)
   const body = await res.arrayBuffer()
   await waitOnExecutionContext(ctx)
   return new Response(body, res)

@@ -20,7 +20,7 @@ const KlineQuery = z.object({
   period: z
     .enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` })
     .default('day')
-    .openapi({ description: 'Bar period. Minute periods need tier standard (from the access-control release); not for Beijing exchange, futures, forex, US indexes. Futures and forex: day, week, month. US indexes: day.', example: 'day' }),
+    .openapi({ description: 'Bar period. Minute periods need an API key of tier standard or above; not for Beijing exchange, futures, forex, US indexes. Futures and forex: day, week, month. US indexes: day.', example: 'day' }),
   count: IntParam('count', 1, KLINE_LIMITS.maxCount)
     .optional()
     .openapi({ description: 'Bars per symbol, 1..1212; default 30, or 1212 with start/end. symbols × count ≤ 60,000.', example: 30, type: 'integer', minimum: 1, maximum: 1212 }),
