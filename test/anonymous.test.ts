@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AnonGuard } from '../src/access/anon-guard'
 import { solveChallenge } from '../src/access/pow-solver'
@@ -67,10 +67,7 @@ describe('anonymous callers', () => {
   it('stop at 100,000 rows a day with 429 ROWS_EXHAUSTED', async () => {
     const ip = freshIp()
     const stub = env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
-    await runInDurableObject(stub, (_o, state) => {
-      state.storage.sql.exec('CREATE TABLE IF NOT EXISTS rows (day TEXT PRIMARY KEY, n INTEGER NOT NULL)')
-      state.storage.sql.exec('INSERT INTO rows (day, n) VALUES (?, ?)', '2026-11-20', 99_999)
-    })
+    await stub.setRowsToday(Date.parse(SESSION_CLOCK), 99_999)
     expect(await statuses(1, CHEAP, anon(ip))).toEqual([200])
     await new Promise((r) => setTimeout(r, 50))
     const r = await getJson(CHEAP, anon(ip))

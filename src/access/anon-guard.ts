@@ -27,32 +27,28 @@ export type AnonAdmitResult =
 /**
  * Per-IP admission state for anonymous callers (one object per client IP, SQLite-backed): the
  * minute window (2 for scripts, 5 for browsers, 60 while a solved proof-of-work is valid) and the
- * rows served today (100,000 cap). Synchronous SQL in every method: exact under concurrency.
+ * rows served today (100,000 cap). No method awaits, so calls cannot interleave: exact under
+ * concurrency. Counters live in memory and are written behind (GuardStore).
  */
 export class AnonGuard extends DurableObject<Env> {
   private readonly store: GuardStore
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.store = new GuardStore(ctx.storage.sql)
-    this.store.migrate([
-      'CREATE TABLE IF NOT EXISTS rows (day TEXT PRIMARY KEY, n INTEGER NOT NULL)',
-      'CREATE TABLE IF NOT EXISTS pow (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL)',
-    ])
+    this.store = new GuardStore(ctx.storage)
   }
 
   admit(req: AnonAdmitRequest): AnonAdmitResult {
     const { store } = this
+    const { counters } = store
     store.observe(req.now)
-    if (req.powUntil !== null && req.powUntil > req.now) {
-      store.sql.exec('INSERT INTO pow (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = MAX(until, excluded.until)', req.powUntil)
-    }
-    const pow = (store.one<number>('SELECT until FROM pow WHERE id = 1') ?? 0) > req.now
+    if (req.powUntil !== null && req.powUntil > req.now) counters.raise('pow', req.powUntil)
+    const pow = counters.get('pow') > req.now
     const limit = pow ? ANONYMOUS.perMinuteWithPow : req.kind === 'browser' ? ANONYMOUS.perMinuteBrowser : ANONYMOUS.perMinuteScript
     const used = store.minuteCount(req.now)
     const window = store.window(req.now, limit, used)
 
-    const rows = store.one<number>('SELECT n FROM rows WHERE day = ?', beijingDay(req.now)) ?? 0
+    const rows = counters.get(rowsKey(beijingDay(req.now)))
     if (rows >= ANONYMOUS.rowsPerDay) {
       const retryAfter = Math.ceil((nextBeijingMidnight(req.now) - req.now) / 1000)
       return { ok: false, reason: 'rows', window, retryAfter, pow, detail: `anonymous daily cap of ${ANONYMOUS.rowsPerDay} rows reached; it resets at midnight Beijing time, or use an API key` }
@@ -64,32 +60,38 @@ export class AnonGuard extends DurableObject<Env> {
       return { ok: false, reason: 'minute', window, retryAfter: window.resetSeconds, pow, detail }
     }
     store.bumpMinute(req.now, 1)
-    store.ensureAlarm(this.ctx.storage, () => nextBeijingMidnight(Date.now()))
+    store.ensureAlarm(() => nextBeijingMidnight(Date.now()))
     const reservation = { win: store.windowOf(req.now), day: beijingDay(req.now) }
     return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) }, pow }
   }
 
   /** Ends a reservation: ok:false is refunded; ok adds the rows served to today's count. */
   settle(r: AnonReservation, ok: boolean, rows: number): void {
-    const { store } = this
-    if (!ok) store.bumpMinuteWindow(r.win, -1)
-    else if (rows > 0) store.sql.exec('INSERT INTO rows (day, n) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET n = n + excluded.n', r.day, rows)
+    if (!ok) this.store.bumpMinuteWindow(r.win, -1)
+    else if (rows > 0) this.store.counters.add(rowsKey(r.day), rows)
   }
 
   /** Rows served today, for tests and diagnostics. */
   rowsToday(now: number): number {
-    return this.store.one<number>('SELECT n FROM rows WHERE day = ?', beijingDay(now)) ?? 0
+    return this.store.counters.get(rowsKey(beijingDay(now)))
   }
 
-  /** Daily reset: drops past days' rows, expired proofs, old windows and stale reservations. Idempotent. */
+  /** Sets today's row count (tests of the daily cap). */
+  setRowsToday(now: number, rows: number): void {
+    this.store.counters.set(rowsKey(beijingDay(now)), rows)
+  }
+
+  /** Daily reset: drops past days' rows, an expired proof and old windows. Idempotent. */
   override async alarm(): Promise<void> {
     const { store } = this
     const now = store.latestNow()
-    store.sql.exec('DELETE FROM rows WHERE day < ?', beijingDay(now))
-    store.sql.exec('DELETE FROM pow WHERE until < ?', now)
+    store.counters.deleteBefore('rows:', beijingDay(now))
+    if (store.counters.get('pow') < now) store.counters.set('pow', 0)
     store.pruneMinutes(now)
+    store.counters.flush()
     store.alarmFired()
     // No re-arm here: the next admitted call arms the next reset, so idle objects stay asleep.
   }
-
 }
+
+const rowsKey = (day: string) => `rows:${day}`

@@ -1,28 +1,22 @@
+import { WriteBehindCounters } from './counters'
 import type { RateWindow } from './key-guard'
 
 const MINUTE_MS = 60_000
 
+/** Counter key of a minute window; fixed width, so keys sort as the windows do. */
+const minuteKey = (win: number) => `minute:${String(win).padStart(12, '0')}`
+
 /**
- * The SQL both guard objects share: a fixed one-minute window counter and the latest service
- * clock seen (so alarms agree with the emulator's clock offline). Synchronous on purpose: a
- * Durable Object method that never awaits cannot interleave with another call.
+ * What both guard objects share: their counters (see {@link WriteBehindCounters}), a fixed
+ * one-minute window and the latest service clock seen (so alarms agree with the emulator's clock
+ * offline). Synchronous on purpose: a Durable Object method that never awaits cannot interleave
+ * with another call, which is what makes admission exact.
  */
 export class GuardStore {
-  constructor(readonly sql: SqlStorage) {}
+  readonly counters: WriteBehindCounters
 
-  migrate(extra: string[]): void {
-    this.sql.exec('CREATE TABLE IF NOT EXISTS minute (win INTEGER PRIMARY KEY, n INTEGER NOT NULL)')
-    this.sql.exec('CREATE TABLE IF NOT EXISTS clock (id INTEGER PRIMARY KEY CHECK (id = 1), now INTEGER NOT NULL)')
-    for (const stmt of extra) this.sql.exec(stmt)
-  }
-
-  one<T>(query: string, ...bindings: unknown[]): T | undefined {
-    const rows = this.sql.exec(query, ...bindings).toArray()
-    return rows.length ? (Object.values(rows[0])[0] as T) : undefined
-  }
-
-  row<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T | undefined {
-    return this.sql.exec<T>(query, ...bindings).toArray()[0]
+  constructor(readonly storage: DurableObjectStorage) {
+    this.counters = new WriteBehindCounters(storage)
   }
 
   windowOf(now: number): number {
@@ -30,7 +24,7 @@ export class GuardStore {
   }
 
   minuteCount(now: number): number {
-    return this.one<number>('SELECT n FROM minute WHERE win = ?', this.windowOf(now)) ?? 0
+    return this.counters.get(minuteKey(this.windowOf(now)))
   }
 
   bumpMinute(now: number, by: number): void {
@@ -38,7 +32,7 @@ export class GuardStore {
   }
 
   bumpMinuteWindow(win: number, by: number): void {
-    this.sql.exec('INSERT INTO minute (win, n) VALUES (?, MAX(0, ?)) ON CONFLICT (win) DO UPDATE SET n = MAX(0, n + ?)', win, by, by)
+    this.counters.add(minuteKey(win), by)
   }
 
   /** The window as the headers show it, given `used` calls so far in it. */
@@ -47,28 +41,31 @@ export class GuardStore {
     return { limit, remaining: Math.max(0, limit - used), resetSeconds: Math.max(1, Math.ceil((end - now) / 1000)) }
   }
 
+  /** Drops windows older than the previous one (the previous one may still see a refund). */
   pruneMinutes(now: number): void {
-    this.sql.exec('DELETE FROM minute WHERE win < ?', this.windowOf(now) - 1)
+    this.counters.deleteBefore('minute:', minuteKey(this.windowOf(now) - 1).slice('minute:'.length))
   }
 
   private observedWindow = -1
 
-  /** Records the service clock for alarms; written once a minute at most (it only needs the day). */
+  /** Records the service clock for alarms, and lets go of past windows held in memory. */
   observe(now: number): void {
     const win = this.windowOf(now)
     if (win <= this.observedWindow) return
     this.observedWindow = win
-    this.sql.exec('INSERT INTO clock (id, now) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET now = MAX(now, excluded.now)', now)
+    this.counters.raise('clock', now)
+    const keep = minuteKey(win - 1)
+    this.counters.forget((k) => k.startsWith('minute:') && k < keep)
   }
 
   private alarmArmed = false
 
   /** Arms the daily reset once per object lifetime (an in-memory flag saves a storage read per call). */
-  ensureAlarm(storage: DurableObjectStorage, at: () => number): void {
+  ensureAlarm(at: () => number): void {
     if (this.alarmArmed) return
     this.alarmArmed = true
-    void storage.getAlarm().then((existing) => {
-      if (existing === null) return storage.setAlarm(at())
+    void this.storage.getAlarm().then((existing) => {
+      if (existing === null) return this.storage.setAlarm(at())
     })
   }
 
@@ -78,6 +75,6 @@ export class GuardStore {
   }
 
   latestNow(): number {
-    return Math.max(this.one<number>('SELECT now FROM clock WHERE id = 1') ?? 0, 0) || Date.now()
+    return this.counters.get('clock') || Date.now()
   }
 }

@@ -56,15 +56,11 @@ describe('KeyGuard', () => {
     const next = await g.admit(request({ now: DAY2 }))
     expect(next.ok).toBe(true)
     expect(await runDurableObjectAlarm(g)).toBe(true)
-    const snapshot = () =>
-      runInDurableObject(g, (_o, state) => ({
-        heavy: state.storage.sql.exec('SELECT day, n FROM heavy ORDER BY day').toArray(),
-        usage: state.storage.sql.exec('SELECT day, endpoint, units FROM usage ORDER BY day').toArray(),
-      }))
-    const once = await snapshot()
-    expect(once.heavy).toEqual([{ day: '2026-11-20', n: 1 }])
+    const once = await g.counterRows()
+    expect(once.filter(([k]) => String(k).startsWith('heavy:'))).toEqual([['heavy:2026-11-20', 1]])
+    expect(once.filter(([k]) => String(k).startsWith('units:'))).toEqual([['units:2026-11-19:market-kline', 1000], ['units:2026-11-20:market-kline', 500]])
     await runInDurableObject(g, async (o) => o.alarm())
-    expect(await snapshot()).toEqual(once)
+    expect(await g.counterRows()).toEqual(once)
   })
 
   it('keeps the allow-list and refuses other IPs', async () => {

@@ -54,29 +54,36 @@ export interface UsageReport {
 /** The allow-list holds at most this many addresses (SPEC). */
 export const ALLOW_LIST_MAX = 50
 
+/** Counter keys of a KeyGuard (see WriteBehindCounters). */
+const K = {
+  units: (day: string, endpoint: string) => `units:${day}:${endpoint}`,
+  calls: (day: string, endpoint: string) => `calls:${day}:${endpoint}`,
+  heavy: (day: string) => `heavy:${day}`,
+  lifetime: 'lifetime',
+}
+
 /**
  * Per-key admission state (one object per key hash, SQLite-backed): the minute window, usage units
  * per day and endpoint, heavy calls per day, lifetime units (buyout packs) and the IP allow-list.
- * Every method runs its SQL synchronously, so the object's input gate serialises calls: N parallel
- * calls against a limit L admit exactly L. `admit` returns a reservation; `settle` refunds it when
- * the call ended ok:false.
+ * No method awaits, so the object's input gate serialises calls: N parallel calls against a limit
+ * L admit exactly L. Counters live in memory and are written behind (GuardStore); the allow-list
+ * is written through, since it changes rarely and must survive a restart. `admit` returns a
+ * reservation; `settle` refunds it when the call ended ok:false.
  */
 export class KeyGuard extends DurableObject<Env> {
   private readonly store: GuardStore
+  /** The allow-list, read once per object lifetime. */
+  private allow: string[] | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.store = new GuardStore(ctx.storage.sql)
-    this.store.migrate([
-      'CREATE TABLE IF NOT EXISTS usage (day TEXT NOT NULL, endpoint TEXT NOT NULL, units INTEGER NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (day, endpoint))',
-      'CREATE TABLE IF NOT EXISTS heavy (day TEXT PRIMARY KEY, n INTEGER NOT NULL)',
-      'CREATE TABLE IF NOT EXISTS lifetime (id INTEGER PRIMARY KEY CHECK (id = 1), units INTEGER NOT NULL)',
-      'CREATE TABLE IF NOT EXISTS allowlist (ip TEXT PRIMARY KEY)',
-    ])
+    this.store = new GuardStore(ctx.storage)
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS allowlist (ip TEXT PRIMARY KEY)')
   }
 
   admit(req: KeyAdmitRequest): KeyAdmitResult {
     const { store } = this
+    const { counters } = store
     store.observe(req.now)
     const day = beijingDay(req.now)
     const used = store.minuteCount(req.now)
@@ -90,27 +97,25 @@ export class KeyGuard extends DurableObject<Env> {
       return { ok: false, reason: 'minute', window, retryAfter: window.resetSeconds, detail: `per-minute limit of ${req.perMinute} calls reached` }
     }
     if (req.heavy) {
-      const heavyUsed = store.one<number>('SELECT n FROM heavy WHERE day = ?', day) ?? 0
+      const heavyUsed = counters.get(K.heavy(day))
       if (heavyUsed >= req.heavyPerDay) {
         const retryAfter = Math.ceil((nextBeijingMidnight(req.now) - req.now) / 1000)
         return { ok: false, reason: 'heavy', window, retryAfter, detail: `daily heavy-call quota of ${req.heavyPerDay} used up; it resets at midnight Beijing time` }
       }
     }
     if (req.packUnits !== null) {
-      const spent = this.lifetimeUnits()
+      const spent = counters.get(K.lifetime)
       if (spent + req.units > req.packUnits) {
         return { ok: false, reason: 'pack', window, detail: `buyout pack exhausted: ${spent} of ${req.packUnits} units used, this call needs ${req.units}` }
       }
     }
 
     store.bumpMinute(req.now, 1)
-    store.sql.exec(
-      'INSERT INTO usage (day, endpoint, units, calls) VALUES (?, ?, ?, 1) ON CONFLICT (day, endpoint) DO UPDATE SET units = units + excluded.units, calls = calls + 1',
-      day, req.endpoint, req.units
-    )
-    if (req.heavy) store.sql.exec('INSERT INTO heavy (day, n) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET n = n + 1', day)
-    store.sql.exec('INSERT INTO lifetime (id, units) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET units = units + excluded.units', req.units)
-    store.ensureAlarm(this.ctx.storage, () => nextBeijingMidnight(Date.now()))
+    counters.add(K.units(day, req.endpoint), req.units)
+    counters.add(K.calls(day, req.endpoint), 1)
+    if (req.heavy) counters.add(K.heavy(day), 1)
+    counters.add(K.lifetime, req.units)
+    store.ensureAlarm(() => nextBeijingMidnight(Date.now()))
     const reservation: KeyReservation = { win: store.windowOf(req.now), day, endpoint: req.endpoint, units: req.units, heavy: req.heavy }
     return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) } }
   }
@@ -122,31 +127,35 @@ export class KeyGuard extends DurableObject<Env> {
    */
   settle(r: KeyReservation, ok: boolean, units?: number): void {
     const { store } = this
+    const { counters } = store
     const delta = ok ? (units ?? r.units) - r.units : -r.units
     if (!ok) {
       store.bumpMinuteWindow(r.win, -1)
-      if (r.heavy) store.sql.exec('UPDATE heavy SET n = MAX(0, n - 1) WHERE day = ?', r.day)
+      counters.add(K.calls(r.day, r.endpoint), -1)
+      if (r.heavy) counters.add(K.heavy(r.day), -1)
     }
-    if (delta !== 0 || !ok) {
-      store.sql.exec('UPDATE usage SET units = MAX(0, units + ?), calls = MAX(0, calls - ?) WHERE day = ? AND endpoint = ?', delta, ok ? 0 : 1, r.day, r.endpoint)
-      store.sql.exec('UPDATE lifetime SET units = MAX(0, units + ?) WHERE id = 1', delta)
-    }
+    counters.add(K.units(r.day, r.endpoint), delta)
+    counters.add(K.lifetime, delta)
   }
 
   usage(req: { now: number; perMinute: number; heavyPerDay: number; packUnits: number | null }): UsageReport {
     const { store } = this
+    const { counters } = store
     const day = beijingDay(req.now)
     const endpoints: UsageReport['endpoints'] = {}
     let unitsToday = 0
-    for (const r of store.sql.exec<{ endpoint: string; units: number; calls: number }>('SELECT endpoint, units, calls FROM usage WHERE day = ? AND (units > 0 OR calls > 0) ORDER BY endpoint', day)) {
-      endpoints[r.endpoint] = { units: r.units, calls: r.calls }
-      unitsToday += r.units
+    for (const [field, prefix] of [['units', K.units(day, '')], ['calls', K.calls(day, '')]] as const) {
+      for (const [k, v] of counters.entries(prefix)) {
+        const e = (endpoints[k.slice(prefix.length)] ??= { units: 0, calls: 0 })
+        e[field] = v
+        if (field === 'units') unitsToday += v
+      }
     }
-    const heavyUsed = store.one<number>('SELECT n FROM heavy WHERE day = ?', day) ?? 0
-    const spent = this.lifetimeUnits()
+    const heavyUsed = counters.get(K.heavy(day))
+    const spent = counters.get(K.lifetime)
     return {
       day,
-      endpoints,
+      endpoints: Object.fromEntries(Object.entries(endpoints).sort(([a], [b]) => (a < b ? -1 : 1))),
       units_today: unitsToday,
       minute: store.window(req.now, req.perMinute, store.minuteCount(req.now)),
       heavy: { limit: req.heavyPerDay, used: heavyUsed, left: Math.max(0, req.heavyPerDay - heavyUsed) },
@@ -155,39 +164,45 @@ export class KeyGuard extends DurableObject<Env> {
   }
 
   allowList(): string[] {
-    return this.store.sql.exec<{ ip: string }>('SELECT ip FROM allowlist ORDER BY ip').toArray().map((r) => r.ip)
+    this.allow ??= this.ctx.storage.sql.exec<{ ip: string }>('SELECT ip FROM allowlist ORDER BY ip').toArray().map((r) => r.ip)
+    return this.allow
   }
 
   /** Replaces the allow-list (addresses already canonical and at most {@link ALLOW_LIST_MAX}). */
   replaceAllowList(ips: string[]): string[] {
     if (ips.length > ALLOW_LIST_MAX) throw new RangeError(`at most ${ALLOW_LIST_MAX} addresses`)
-    this.store.sql.exec('DELETE FROM allowlist')
-    for (const ip of new Set(ips)) this.store.sql.exec('INSERT INTO allowlist (ip) VALUES (?)', ip)
+    const { sql } = this.ctx.storage
+    this.allow = null
+    sql.exec('DELETE FROM allowlist')
+    for (const ip of new Set(ips)) sql.exec('INSERT INTO allowlist (ip) VALUES (?)', ip)
     return this.allowList()
   }
 
   clearAllowList(): void {
-    this.store.sql.exec('DELETE FROM allowlist')
+    this.ctx.storage.sql.exec('DELETE FROM allowlist')
+    this.allow = []
   }
 
   /**
-   * The daily reset: drops minute windows, heavy counters and stale reservations of past days and
-   * keeps a week of usage. Idempotent (running it twice changes nothing more). "Today" follows the
-   * latest service clock the object has seen, so it agrees with the emulator's clock offline.
+   * The daily reset: drops minute windows, heavy counters of past days and keeps a week of usage.
+   * Idempotent (running it twice changes nothing more). "Today" follows the latest service clock
+   * the object has seen, so it agrees with the emulator's clock offline.
    */
   override async alarm(): Promise<void> {
     const { store } = this
     const now = store.latestNow()
     const today = beijingDay(now)
-    store.sql.exec('DELETE FROM heavy WHERE day < ?', today)
-    store.sql.exec('DELETE FROM usage WHERE day < ?', addDays(today, -7))
+    const keepFrom = addDays(today, -7)
+    store.counters.deleteBefore('heavy:', today)
+    store.counters.deleteBefore('units:', keepFrom)
+    store.counters.deleteBefore('calls:', keepFrom)
     store.pruneMinutes(now)
     store.alarmFired()
     // No re-arm here: the next admitted call arms the next reset, so idle objects stay asleep.
   }
 
-  private lifetimeUnits(): number {
-    return this.store.one<number>('SELECT units FROM lifetime WHERE id = 1') ?? 0
+  /** Every counter as stored, written out first (tests and diagnostics). */
+  counterRows(): Array<[string, number]> {
+    return this.store.counters.entries('')
   }
-
 }
