@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { swaggerUI } from '@hono/swagger-ui'
-import { cors } from 'hono/cors'
 import { requestId } from 'hono/request-id'
+import { publicCors } from './http/cors'
 import { requestContext, type AppEnv } from './http/context'
 import { notFound, onError } from './http/errors'
 import { fromZodIssues, validationBody } from './http/validation'
@@ -42,16 +42,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
 
   app.use('*', requestId())
   app.use('*', requestContext(services))
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'X-PoW', 'Content-Type'],
-      exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
-      maxAge: 86400,
-    })
-  )
+  app.use('*', publicCors())
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,4 +1,5 @@
 import { eastmoney } from './channels/eastmoney'
+import { RecentBarsCache } from './channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from './channels/router'
 import { sina } from './channels/sina'
 import { tencent } from './channels/tencent'
@@ -13,6 +14,8 @@ export interface Services {
   channels: Record<ChannelName, Channel>
   channelContext: ChannelContext
   router: ChannelRouter
+  /** Past daily bars /v1/quote reuses for a minute (this isolate only). */
+  recentBars: RecentBarsCache
   now: () => number
   /** Prepended to the channel name in `source`: '' live, 'emulator:' under the emulator. */
   sourcePrefix: string
@@ -36,6 +39,7 @@ export function createServices(opts: ServiceOptions): Services {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
     router: new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now }),
+    recentBars: new RecentBarsCache(),
     now,
     sourcePrefix: opts.sourcePrefix ?? '',
     startedAt: Date.now(),

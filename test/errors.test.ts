@@ -19,6 +19,19 @@ describe('error contract', () => {
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-pow')
   })
 
+  it.each([
+    ['an ok answer', '/v1/quote?code=sh600519', 200],
+    ['a 422', '/v1/quote?code=nope', 422],
+    ['a 401', '/v1/quote?code=sh600519&key=mk_unknown', 401],
+    ['a 404', '/v1/nowhere', 404],
+  ])('lets any origin read %s and its rate-limit headers', async (_what, path, status) => {
+    const res = await call(path, { headers: { Origin: 'https://example.org' } })
+    await res.text()
+    expect(res.status).toBe(status)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining')
+  })
+
   it('sets a request id on every response', async () => {
     const res = await call('/v1/health')
     await res.text()

@@ -36,6 +36,8 @@ describe('GET /v1/market-kline', () => {
     const res = await storeCall('/v1/market-kline', { key })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('application/json')
+    // A streamed answer carries the same headers as any other counted one.
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id', 'access-control-allow-origin']) expect(res.headers.get(h)).toBeTruthy()
     const text = await res.text()
     const body = JSON.parse(text)
     expect(body).toMatchObject({ ok: true, endpoint: 'market-kline', tier: 'pro', source: 'store', date: '2026-11-20' })

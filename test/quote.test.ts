@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { fault, getJson, resetWorld, upstreamRequests } from './helpers'
+import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
 
 const COLUMNS = ['amount', 'date', 'high', 'last', 'low', 'open', 'turnover', 'volume']
 
@@ -103,6 +103,37 @@ describe('GET /v1/quote', () => {
       expect(body.source).toBe('emulator:eastmoney')
       const after = await upstreamRequests()
       expect(after.tencent).toBe(before.tencent)
+    })
+  })
+
+  describe('recent daily bars', () => {
+    const clockAt = (iso: string) => call('/__emulator/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: iso }) })
+
+    it('reuses the past bars for a minute but asks for the real-time quote on every call', async () => {
+      const first = (await getJson('/v1/quote?code=sh600519')).body
+      const before = await upstreamRequests()
+      await clockAt('2026-11-20T10:30:40+08:00')
+      const second = (await getJson('/v1/quote?code=sh600519')).body
+      const after = await upstreamRequests()
+      expect(after.tencent - before.tencent).toBe(1)
+      // The live bar moved with the clock; the past bars are the same.
+      expect(second.data.slice(1)).toEqual(first.data.slice(1))
+      expect(second.as_of).not.toBe(first.as_of)
+
+      await clockAt('2026-11-20T10:31:01+08:00')
+      await getJson('/v1/quote?code=sh600519')
+      expect((await upstreamRequests()).tencent - after.tencent).toBe(2)
+    })
+
+    it('asks again on a new day, whatever the minute', async () => {
+      await clockAt('2026-11-19T14:59:50+08:00')
+      await getJson('/v1/quote?code=sh600519')
+      await clockAt('2026-11-20T09:30:10+08:00')
+      const before = await upstreamRequests()
+      const { body } = await getJson('/v1/quote?code=sh600519')
+      expect((await upstreamRequests()).tencent - before.tencent).toBe(2)
+      expect(body.data[0].date).toBe('2026-11-20')
+      expect(body.data[1].date).toBe('2026-11-19')
     })
   })
 

@@ -216,3 +216,15 @@ describe('powSecret', () => {
     expect(powSecret({}, false)).toBeNull()
   })
 })
+
+describe('verifyProof, checked once and remembered', () => {
+  it('keeps applying expiry, the IP and the minimum to a proof it accepted before', async () => {
+    const { header } = await solved(8)
+    expect(await verifyProof(SECRET, header, IP, NOW, EASY)).toMatchObject({ ok: true })
+    expect(await verifyProof(SECRET, header, IP, NOW + 1_000, EASY)).toMatchObject({ ok: true })
+    expect(await verifyProof(SECRET, header, '198.51.100.1', NOW, EASY)).toEqual({ ok: false, reason: 'wrong-ip' })
+    expect(await verifyProof('another-secret', header, IP, NOW, EASY)).toEqual({ ok: false, reason: 'forged' })
+    expect(await verifyProof(SECRET, header, IP, NOW, { minAcceptedDifficulty: 16 })).toEqual({ ok: false, reason: 'too-easy' })
+    expect(await verifyProof(SECRET, header, IP, NOW + POW.ttlSeconds * 1000, EASY)).toEqual({ ok: false, reason: 'expired' })
+  })
+})

@@ -111,12 +111,32 @@ export async function issueChallenge(secret: string, ip: string, difficulty: num
  * IP, minimum difficulty, then the work itself. Never throws; anything odd is `malformed`.
  */
 export async function verifyProof(secret: string, header: string | null | undefined, ip: string, nowMs: number, opts: PowOptions = {}): Promise<ProofResult> {
+  const minimum = opts.minAcceptedDifficulty ?? POW.minAcceptedDifficulty
+  const memoKey = `${secret}\n${ip}\n${header}`
+  const known = accepted.get(memoKey)
+  if (known) {
+    if (nowMs < known.expiresAtMs && known.difficulty >= minimum) return known
+    if (nowMs >= known.expiresAtMs) return fail('expired')
+  }
   try {
-    return await check(secret, header, ip, nowMs, opts.minAcceptedDifficulty ?? POW.minAcceptedDifficulty)
+    const r = await check(secret, header, ip, nowMs, minimum)
+    if (r.ok) {
+      if (accepted.size >= ACCEPTED_MAX) accepted.clear()
+      accepted.set(memoKey, r)
+    }
+    return r
   } catch {
     return fail('malformed')
   }
 }
+
+/**
+ * Proofs already checked and accepted, by secret, IP and header: a caller sends the same proof
+ * with every call for ten minutes, and checking it costs four HMAC/SHA-256 operations. Only
+ * accepted proofs are kept (a flood of bad ones cannot fill it) and their expiry still applies.
+ */
+const accepted = new Map<string, { ok: true; difficulty: number; expiresAtMs: number }>()
+const ACCEPTED_MAX = 10_000
 
 async function check(secret: string, header: string | null | undefined, ip: string, nowMs: number, minimum: number): Promise<ProofResult> {
   if (typeof header !== 'string' || header.length > MAX_HEADER || !secret) return fail('malformed')

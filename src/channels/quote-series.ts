@@ -1,6 +1,7 @@
 import type { Bar, Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import type { Services } from '../services'
+import type { RecentBarsCache } from './recent-bars'
 import { empty } from './errors'
 import type { Attempt } from './router'
 import { quoteChannels, routeGroup } from './routing'
@@ -30,7 +31,8 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
 
 /**
  * The /v1/quote series for one instrument, both halves (real-time quote and daily bars) from the
- * same channel so that `source` names one upstream and the numbers agree with each other.
+ * same channel so that `source` names one upstream and the numbers agree with each other. The past
+ * bars may come from the isolate's {@link RecentBarsCache}; the real-time half never does.
  */
 export async function fetchQuoteSeries(services: Services, instrument: Instrument, count: number): Promise<QuoteResult> {
   const key = `quote:${routeGroup(instrument.kind)}`
@@ -39,7 +41,7 @@ export async function fetchQuoteSeries(services: Services, instrument: Instrumen
     const ctx = services.channelContext
     const [quotes, bars] = await Promise.all([
       ch.quotes([instrument], ctx),
-      ch.kline({ instrument, period: 'day', count }, ctx),
+      services.recentBars.get(name, instrument.code, count, services.now(), () => ch.kline({ instrument, period: 'day', count }, ctx)),
     ])
     const quote = quotes.get(instrument.code)
     if (!quote) throw empty(name, `no quote for ${instrument.code}`)

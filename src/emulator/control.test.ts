@@ -148,3 +148,25 @@ describe('faults', () => {
     expect(isClockFixed()).toBe(false)
   })
 })
+
+describe('answers under a fixed clock', () => {
+  it('repeat byte for byte and still count, change with the clock, and keep Sina\'s Referer rule', async () => {
+    const body = async (url: string, init?: RequestInit) => new Uint8Array(await (await fetchEmu(url, init)).arrayBuffer())
+    const inSession = Date.parse('2025-01-02T02:30:00Z')
+    setClock(inSession)
+    const first = await body(TX_QUOTE)
+    expect(await body(TX_QUOTE)).toEqual(first)
+    expect(requestCounts().tencent).toBe(2)
+    setClock(inSession + 60_000)
+    expect(await body(TX_QUOTE)).not.toEqual(first)
+    expect((await fetchEmu(SINA_QUOTE, SINA)).status).toBe(200)
+    expect((await fetchEmu(SINA_QUOTE)).status).toBe(403)
+  })
+
+  it('leave faults in charge', async () => {
+    await fetchEmu(TX_QUOTE)
+    setFault('tencent', { kind: 'http', count: 1 })
+    expect((await fetchEmu(TX_QUOTE)).status).toBe(502)
+    expect((await fetchEmu(TX_QUOTE)).status).toBe(200)
+  })
+})

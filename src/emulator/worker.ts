@@ -5,6 +5,7 @@
  */
 import '../env'
 import { createApp } from '../app'
+import { clearAnonMemory } from '../http/anon-cache'
 import { scheduledHandler } from '../jobs'
 import { marketDayRows } from '../jobs/testing'
 import { createServices } from '../services'
@@ -24,9 +25,12 @@ export const services = createServices({
 })
 const app = createApp(services)
 
-// Forget breaker and failover memory, so a test can start from the channel table's order.
+// Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
+// anonymous answers in memory), so a test starts from the channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
   services.router.reset()
+  services.recentBars.clear()
+  clearAnonMemory()
   return c.json({ ok: true })
 })
 app.route('/', emulatorRoutes)

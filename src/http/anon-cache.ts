@@ -12,7 +12,26 @@ export function anonCacheKey(url: URL, now: number): string {
 }
 
 /**
- * Serves anonymous callers from KV `CACHE`: a hit within the same five-minute bucket is answered
+ * This isolate's copy of the answers it read from or wrote to KV, under the same keys (so the same
+ * five-minute buckets): a repeat costs no KV read. KV stays the tier shared between isolates.
+ * First in, first out, bounded; keys of past buckets are never asked for again and age out.
+ */
+const memory = new Map<string, string>()
+const MEMORY_MAX = 500
+
+function remember(key: string, text: string): void {
+  if (memory.has(key)) return
+  if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!)
+  memory.set(key, text)
+}
+
+/** Forgets the in-memory copies (tests that start from an empty cache). */
+export function clearAnonMemory(): void {
+  memory.clear()
+}
+
+/**
+ * Serves anonymous callers from KV `CACHE` (through {@link memory}): a hit within the same five-minute bucket is answered
  * without touching an upstream (`cached: true`, `elapsed_ms` of this call); a miss runs the
  * handler and stores an ok:true answer. Key holders always get real-time data. Runs after
  * admission, so cached answers still count against the anonymous limits.
@@ -20,8 +39,9 @@ export function anonCacheKey(url: URL, now: number): string {
 export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   if (c.get('tier') !== 'free') return next()
   const key = anonCacheKey(new URL(c.req.url), c.get('services').now())
-  const stored = await c.env.CACHE.get(key)
+  const stored = memory.get(key) ?? (await c.env.CACHE.get(key))
   if (stored !== null) {
+    remember(key, stored)
     const body = JSON.parse(stored) as Record<string, unknown>
     recordOutcome(c, { ok: body.ok === true, rows: countRows(body.data) })
     body.elapsed_ms = Math.max(0, Math.round(performance.now() - c.get('startedAt')))
@@ -32,6 +52,7 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next()
   if (c.res.status === 200 && c.get('outcome')?.ok) {
     const text = await c.res.clone().text()
+    remember(key, text)
     c.header('X-Cache', 'MISS')
     // A little over the bucket so a late read in the same bucket still hits; the bucket in the key bounds staleness.
     c.executionCtx.waitUntil(c.env.CACHE.put(key, text, { expirationTtl: Math.ceil(ANON_BUCKET_MS / 1000) + 60 }))

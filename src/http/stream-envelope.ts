@@ -34,5 +34,6 @@ export function streamEnvelope(c: Context<AppEnv>, head: Omit<Envelope<unknown>,
   } catch {
     // No execution context (an in-process call): the stream is driven by its reader anyway.
   }
-  return new Response(readable, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } })
+  // Through c.body so the headers middleware set before the handler (rate limits, request id) stay.
+  return c.body(readable, 200, { 'content-type': 'application/json; charset=utf-8' })
 }

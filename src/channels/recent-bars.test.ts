@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import type { Bar } from '../domain/bar'
+import { RecentBarsCache } from './recent-bars'
+
+const T0 = Date.parse('2026-11-20T10:30:00+08:00')
+const bar = (date: string): Bar => ({ date, open: 1, close: 1, high: 1, low: 1, volume: 100, amount: 100, turnover: 0 })
+
+describe('RecentBarsCache', () => {
+  it('loads once per channel, code, count and day within the minute', async () => {
+    const cache = new RecentBarsCache(60_000)
+    let loads = 0
+    const load = async () => (loads++, [bar('2026-11-19')])
+    await cache.get('tencent', 'sh600519', 30, T0, load)
+    await cache.get('tencent', 'sh600519', 30, T0 + 59_000, load)
+    expect(loads).toBe(1)
+    await cache.get('sina', 'sh600519', 30, T0, load)
+    await cache.get('tencent', 'sh600519', 5, T0, load)
+    await cache.get('tencent', 'sh600519', 30, T0 + 60_000, load)
+    expect(loads).toBe(4)
+  })
+
+  it('shares one request between concurrent misses and forgets a failure', async () => {
+    const cache = new RecentBarsCache(60_000)
+    let loads = 0
+    const failing = () => (loads++, Promise.reject(new Error('upstream down')))
+    const both = await Promise.allSettled([cache.get('tencent', 'sz000001', 30, T0, failing), cache.get('tencent', 'sz000001', 30, T0, failing)])
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+    expect(loads).toBe(1)
+    const bars = await cache.get('tencent', 'sz000001', 30, T0, async () => [bar('2026-11-19')])
+    expect(bars).toHaveLength(1)
+  })
+
+  it('asks again when the clock goes backwards or the day changes', async () => {
+    const cache = new RecentBarsCache(60_000)
+    let loads = 0
+    const load = async () => (loads++, [bar('2026-11-19')])
+    await cache.get('tencent', 'sh600519', 30, T0, load)
+    await cache.get('tencent', 'sh600519', 30, T0 - 1_000, load)
+    await cache.get('tencent', 'sh600519', 30, T0 + 14 * 3_600_000, load)
+    expect(loads).toBe(3)
+  })
+})
