@@ -76,6 +76,18 @@ describe('anonymous callers', () => {
     expect(r.body.challenge).toBeUndefined()
   })
 
+  it('count the rows of a cached answer once, the same as a fresh one', async () => {
+    const ip = freshIp()
+    const stub = env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
+    const path = '/v1/kline?code=sh600519&count=7'
+    expect((await getJson(path, anon(ip))).headers.get('x-cache')).toBe('MISS')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await stub.rowsToday(Date.parse(SESSION_CLOCK))).toBe(7)
+    expect((await getJson(path, anon(ip))).headers.get('x-cache')).toBe('HIT')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await stub.rowsToday(Date.parse(SESSION_CLOCK))).toBe(14)
+  })
+
   it('are served from the 5-minute KV cache; key holders get real-time answers', async () => {
     const ip = freshIp()
     const first = await getJson('/v1/quote?code=sh600519&count=3', anon(ip))

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { anonMemoryHit } from '../http/anon-cache'
 import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
 import type { AnonGuard } from './anon-guard'
@@ -20,7 +21,7 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  */
-export function admit(policy: AccessPolicy, refine?: PolicyRefinement): MiddlewareHandler<AppEnv> {
+export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { anonCache?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const p: AccessPolicy = { ...policy, ...refine?.(c) }
     const key = presentedKey(c.req.header('authorization'), c.req.query('key'))
@@ -38,7 +39,7 @@ export function admit(policy: AccessPolicy, refine?: PolicyRefinement): Middlewa
     }
     if (!p.counted) return next()
 
-    const settle = c.get('keyHash') ? await admitKeyed(c, p) : await admitAnonymous(c)
+    const settle = c.get('keyHash') ? await admitKeyed(c, p) : await admitAnonymous(c, opts.anonCache === true)
     await next()
     const outcome = c.get('outcome')
     const ok = outcome?.ok === true && c.res.status === 200
@@ -103,7 +104,7 @@ async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> 
   }
 }
 
-async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
+async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Settle> {
   const services = c.get('services')
   const now = services.now()
   const ip = clientIp(c)
@@ -115,7 +116,8 @@ async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
     if (v.ok) powUntil = v.expiresAtMs
   }
   const stub = c.env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
-  const r = await stub.admit({ now, kind: c.get('callerKind'), powUntil })
+  const hit = cached ? anonMemoryHit(c) : undefined
+  const r = await stub.admit({ now, kind: c.get('callerKind'), powUntil, rows: hit?.rows ?? 0 })
   setRateHeaders(c, r.window)
   if (!r.ok) {
     // A proof raises the per-minute allowance, not the daily rows: only a minute refusal carries one.
@@ -128,7 +130,7 @@ async function admitAnonymous(c: Context<AppEnv>): Promise<Settle> {
     )
   }
   return async (ok, rows) => {
-    if (!ok || rows > 0) await stub.settle(r.reservation, ok, rows)
+    if (!ok || rows !== r.reservation.rows) await stub.settle(r.reservation, ok, rows)
   }
 }
 

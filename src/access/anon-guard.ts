@@ -10,6 +10,8 @@ export interface AnonAdmitRequest {
   kind: CallerKind
   /** Expiry (epoch ms) of a proof-of-work the worker just verified for this IP; null = none sent. */
   powUntil: number | null
+  /** Rows to count with the call when it is admitted (an answer already in hand); 0 = count at settle. */
+  rows: number
 }
 
 export type AnonRefusal = 'minute' | 'rows'
@@ -18,6 +20,8 @@ export type AnonRefusal = 'minute' | 'rows'
 export interface AnonReservation {
   win: number
   day: string
+  /** Rows already counted at admission. */
+  rows: number
 }
 
 export type AnonAdmitResult =
@@ -60,15 +64,21 @@ export class AnonGuard extends DurableObject<Env> {
       return { ok: false, reason: 'minute', window, retryAfter: window.resetSeconds, pow, detail }
     }
     store.bumpMinute(req.now, 1)
+    const day = beijingDay(req.now)
+    if (req.rows > 0) counters.add(rowsKey(day), req.rows)
     store.ensureAlarm(() => nextBeijingMidnight(Date.now()))
-    const reservation = { win: store.windowOf(req.now), day: beijingDay(req.now) }
+    const reservation = { win: store.windowOf(req.now), day, rows: req.rows }
     return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) }, pow }
   }
 
-  /** Ends a reservation: ok:false is refunded; ok adds the rows served to today's count. */
+  /**
+   * Ends a reservation: ok:false is refunded (the minute slot and any rows counted at admission);
+   * ok brings today's rows to what was served.
+   */
   settle(r: AnonReservation, ok: boolean, rows: number): void {
     if (!ok) this.store.bumpMinuteWindow(r.win, -1)
-    else if (rows > 0) this.store.counters.add(rowsKey(r.day), rows)
+    const delta = (ok ? rows : 0) - r.rows
+    if (delta !== 0) this.store.counters.add(rowsKey(r.day), delta)
   }
 
   /** Rows served today, for tests and diagnostics. */

@@ -35,6 +35,6 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
     'x-cost': policy.cost,
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),
     ...(policy.heavy ? { 'x-heavy': true } : {}),
-    middleware: opts.anonCache ? ([admit(policy, opts.refine), anonCache()] as const) : ([admit(policy, opts.refine)] as const),
+    middleware: opts.anonCache ? ([admit(policy, opts.refine, { anonCache: true }), anonCache()] as const) : ([admit(policy, opts.refine)] as const),
   })
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Tier } from '../access/tiers'
 import type { Services } from '../services'
+import type { CachedAnswer } from './anon-cache'
 
 export type CallerKind = 'browser' | 'script'
 
@@ -17,6 +18,8 @@ export interface RequestVars {
   packUnits?: number | null
   /** Channels, clock and labels of this deployment (see src/services.ts). */
   services: Services
+  /** An anonymous answer found in isolate memory before admission (see anonMemoryHit). */
+  anonHit?: CachedAnswer
   /** What the handler answered, for settling the admission (refund on ok:false, anonymous rows). */
   outcome?: Outcome
 }
