@@ -1,5 +1,6 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { hashKey } from '../src/access/keys'
 import { market } from '../src/emulator/market/index'
 import { marketDayJob } from '../src/jobs/market-day'
 import { marketKlineKey } from '../src/store/keys'
@@ -97,6 +98,20 @@ describe('GET /v1/market-kline', () => {
     expect(status).toBe(422)
     expect(body.detail[0].loc).toEqual(['query', 'date'])
     expect(body.detail[0].msg).toMatch(msg)
+  })
+
+  it('refuses a call over the heavy quota with 429 (the read started during admission is dropped)', async () => {
+    const k = await makeKey('pro')
+    await runInDurableObject(env.KEY_GUARD.getByName(await hashKey(k)), (_o, state) => {
+      state.storage.sql.exec('CREATE TABLE IF NOT EXISTS counters (k TEXT PRIMARY KEY, v INTEGER NOT NULL)')
+      state.storage.sql.exec("INSERT INTO counters (k, v) VALUES ('heavy:2026-11-21', 200)")
+    })
+    const res = await storeCall('/v1/market-kline', { key: k })
+    const body = await res.json<any>()
+    expect(res.status).toBe(429)
+    expect(body).toMatchObject({ code: 'HEAVY_QUOTA' })
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await get('')).body.ok).toBe(true)
   })
 
   it('is for tiers pro and unlimited only', async () => {

@@ -7,7 +7,7 @@ import { canonicalIp } from './ip'
 import type { KeyGuard, RateWindow } from './key-guard'
 import { lookupKey, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
-import type { PolicyRefinement } from './route'
+import type { PolicyRefinement, Prefetch } from './route'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
 /** What admission hands to settlement. */
@@ -21,7 +21,7 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  */
-export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { anonCache?: boolean } = {}): MiddlewareHandler<AppEnv> {
+export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { anonCache?: boolean; prefetch?: Prefetch } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const p: AccessPolicy = { ...policy, ...refine?.(c) }
     const key = presentedKey(c.req.header('authorization'), c.req.query('key'))
@@ -39,7 +39,14 @@ export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { a
     }
     if (!p.counted) return next()
 
-    const settle = c.get('keyHash') ? await admitKeyed(c, p) : await admitAnonymous(c, opts.anonCache === true)
+    const cancelPrefetch = opts.prefetch?.(c)
+    let settle: Settle
+    try {
+      settle = c.get('keyHash') ? await admitKeyed(c, p) : await admitAnonymous(c, opts.anonCache === true)
+    } catch (e) {
+      cancelPrefetch?.()
+      throw e
+    }
     await next()
     const outcome = c.get('outcome')
     const ok = outcome?.ok === true && c.res.status === 200

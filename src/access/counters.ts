@@ -1,5 +1,8 @@
-/** How long a changed counter may stay in memory only. */
-export const FLUSH_MS = 250
+/**
+ * How long a changed counter may stay in memory only: a busy object commits at most once a second,
+ * and a restart forgets at most a second of counting.
+ */
+export const FLUSH_MS = 1000
 
 /**
  * The integer counters of one guard object (minute windows, units, heavy calls, rows…), held in

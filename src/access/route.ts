@@ -25,7 +25,16 @@ export interface GuardOptions {
   refine?: PolicyRefinement
   /** Answer anonymous callers from the 5-minute KV cache (quote and kline). */
   anonCache?: boolean
+  /** Work to start while the call is being admitted (see {@link Prefetch}). */
+  prefetch?: Prefetch
 }
+
+/**
+ * Starts a read the handler will need, once the key and tier checks passed, so that it runs
+ * while the Durable Object admits the call instead of after it. Returns how to cancel the read
+ * when admission refuses the call, or nothing when it started none.
+ */
+export type Prefetch = (c: Context<AppEnv>) => (() => void) | undefined
 
 export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions = {}) {
   return createRoute({
@@ -35,6 +44,8 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
     'x-cost': policy.cost,
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),
     ...(policy.heavy ? { 'x-heavy': true } : {}),
-    middleware: opts.anonCache ? ([admit(policy, opts.refine, { anonCache: true }), anonCache()] as const) : ([admit(policy, opts.refine)] as const),
+    middleware: opts.anonCache
+      ? ([admit(policy, opts.refine, { anonCache: true }), anonCache()] as const)
+      : ([admit(policy, opts.refine, { prefetch: opts.prefetch })] as const),
   })
 }

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { startWorker } from './harness.mjs'
 import { buildRecord, generateKey, hashKey, kvKeyOf } from './key-lib.mjs'
+import { compareInRounds, median, printTable } from './bench-rounds.mjs'
 
 const BASE = 'http://127.0.0.1:8787'
 /** A trading day before the bench clock's first day. */
@@ -18,8 +19,6 @@ const BATCH = 40
 /** The larger blob for the memory check: this many copies of the day's rows. */
 const LARGE_COPIES = 8
 const MEMORY_REQUESTS = 240
-/** Alternating rounds per view. */
-const ROUNDS = 3
 
 const setClock = (mf, ms) =>
   mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: new Date(ms).toISOString() }) }).then((r) => r.text())
@@ -89,14 +88,6 @@ async function endToEnd(mf, path, total, concurrency, day) {
   return { rps: sent / (busy / 1000), n: sent, failed, busy }
 }
 
-/** Adds a measurement into a running total (rps over the summed busy time). */
-function add(total, r) {
-  total.n += r.n
-  total.failed += r.failed
-  total.busy += r.busy
-  total.rps = total.n / (total.busy / 1000)
-}
-
 /** The workerd process Miniflare started (a child of this Node process). */
 function workerdPid() {
   for (const d of readdirSync('/proc')) {
@@ -142,32 +133,22 @@ async function peakMemory(bundle, copies, concurrency) {
 }
 
 /** Runs the market-kline part of the bench and prints its tables. */
-export async function marketKlineBench({ bundle, seconds, concurrency, table }) {
+export async function marketKlineBench({ bundle, seconds, concurrency }) {
   const mf = startWorker(bundle)
   let blob
   try {
     await setClock(mf, CLOCK0)
     const key = await benchKey(mf)
     blob = await seed(mf)
-    const targets = [
-      ['bare R2 stream (baseline)', `/__bench/market-kline-raw?date=${DATE}`],
-      ['/v1/market-kline full day', `/v1/market-kline?date=${DATE}&key=${key}`],
-    ]
+    const baseline = { name: 'bare R2 stream (baseline)', path: `/__bench/market-kline-raw?date=${DATE}` }
+    const target = { name: '/v1/market-kline full day', path: `/v1/market-kline?date=${DATE}&key=${key}` }
     const day = { next: 1 }
-    for (const [, path] of targets) await endToEnd(mf, path, BATCH, 4, day)
+    for (const t of [baseline, target]) await endToEnd(mf, t.path, BATCH, 4, day)
     console.log(`\n/v1/market-kline of ${DATE}: ${blob.rows} rows, blob ${(blob.bytes / 1024).toFixed(0)} KB per day (${blob.bytes} bytes)`)
-    // Rounds alternate the routes, so drift in the machine's load hits both alike.
-    const a = targets.map(([name]) => [name, { rps: 0, n: 0, failed: 0, busy: 0 }])
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < targets.length; i++) add(a[i][1], await inWorker(mf, targets[i][1], seconds / ROUNDS, day))
-    }
-    table(`in-worker (batches of ${BATCH} through the worker's fetch handler; the body read as text in the worker)`, a)
-    const b = targets.map(([name]) => [name, { rps: 0, n: 0, failed: 0, busy: 0 }])
-    const perRound = Math.max(BATCH, Math.round((a[0][1].rps * seconds) / 8 / ROUNDS / BATCH) * BATCH)
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < targets.length; i++) add(b[i][1], await endToEnd(mf, targets[i][1], perRound, concurrency, day))
-    }
-    table(`end-to-end (${concurrency} concurrent requests from Node, bodies read in full)`, b)
+    const a = await compareInRounds(baseline, [target], (t) => inWorker(mf, t.path, seconds, day))
+    printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler; the body read as text in the worker)`, a)
+    const perRun = Math.max(BATCH, Math.round((median(a[0].runs.map((r) => r.rps)) * seconds) / 8 / BATCH) * BATCH)
+    printTable(`end-to-end (${concurrency} concurrent requests from Node, bodies read in full)`, await compareInRounds(baseline, [target], (t) => endToEnd(mf, t.path, perRun, concurrency, day)))
   } finally {
     await mf.dispose()
   }

@@ -20,6 +20,8 @@ export interface RequestVars {
   services: Services
   /** An anonymous answer found in isolate memory before admission (see anonMemoryHit). */
   anonHit?: CachedAnswer
+  /** A store read started during admission: the object under `key`, or null (see Prefetch). */
+  prefetched?: { key: string; object: Promise<R2ObjectBody | null> }
   /** What the handler answered, for settling the admission (refund on ok:false, anonymous rows). */
   outcome?: Outcome
 }

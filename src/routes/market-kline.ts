@@ -1,5 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import type { Context } from 'hono'
+import { guardedRoute, type Prefetch } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { beijing } from '../domain/dates'
@@ -69,7 +70,27 @@ const route = guardedRoute(POLICY, {
     200: { description: 'The day\'s bars (ok:false with code NO_DATA when the day is not in the store; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-})
+}, { prefetch: prefetchDay })
+
+/**
+ * Reads the day's blob during admission when the request names a day that passes every check,
+ * so the store read and the Durable Object run side by side (a refused call cancels the read).
+ */
+function prefetchDay(c: Context<AppEnv>): ReturnType<Prefetch> {
+  const today = beijing(c.get('services').now()).date
+  const latest = previousTradingDay(today)
+  const date = c.req.query('date') ?? latest
+  try {
+    checkDate(date, today, latest)
+  } catch {
+    return undefined // the handler answers the 422
+  }
+  const key = marketKlineKey(date)
+  const object = c.env.STORE.get(key)
+  object.catch(() => {}) // a failed read surfaces where the handler awaits it
+  c.set('prefetched', { key, object })
+  return () => void object.then((o) => o?.body.cancel(), () => {})
+}
 
 /** Checks a requested day against the calendar and the clock; throws the 422. */
 function checkDate(date: string, today: string, latest: string): void {
@@ -94,7 +115,9 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
     const date = c.req.valid('query').date ?? latest
     checkDate(date, today, latest)
 
-    const obj = await c.env.STORE.get(marketKlineKey(date))
+    const key = marketKlineKey(date)
+    const pre = c.get('prefetched')
+    const obj = pre?.key === key ? await pre.object : await c.env.STORE.get(key)
     if (!obj) {
       const error = `the market-kline of ${date} is not in the store yet (built after the close by the scheduled job, or by the backfill); no partial day is served`
       return c.json({ ...envelope(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'NO_DATA', error }), date }, 200)

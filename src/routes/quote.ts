@@ -48,7 +48,9 @@ const route = guardedRoute(POLICY, {
   description:
     'Daily bars newest first; `data[0]` is today\'s live bar, so `data[0].last` is the current price. 8 string fields per bar ' +
     '(prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. ' +
-    'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`.',
+    'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. ' +
+    'With a key the live bar is fetched on every call; the past bars may be reused for up to a minute, never from another day. ' +
+    'Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).',
   request: { query: QuoteQuery },
   responses: {
     200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },
