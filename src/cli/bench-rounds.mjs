@@ -12,6 +12,7 @@ export async function compareInRounds(baseline, targets, measure) {
   const base = { name: baseline.name, runs: [] }
   const rows = []
   for (const target of targets) {
+    await measure(target) // warm-up, discarded: first calls pay for compiling and creating objects
     const row = { name: target.name, runs: [], ratios: [] }
     for (let round = 0; round < ROUNDS; round++) {
       const b = await measure(baseline)

@@ -155,12 +155,13 @@ async function endToEnd(mf, target) {
   const parts = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, client) =>
       forSeconds(async () => {
-        const turn = e2eTurn++
         let headers = {}
         if (target.anonymous === 'pool') {
           await budget(mf, 'pool', 1)
+          const turn = e2eTurn++ // after the budget, so each minute's calls go round the pool evenly
           headers = { 'cf-connecting-ip': anonPool[turn % anonPool.length][0], 'x-pow': anonPool[turn % anonPool.length][1] }
         } else if (target.anonymous === 'new') {
+          const turn = e2eTurn++
           headers = { 'cf-connecting-ip': `10.200.${(turn >> 8) & 255}.${turn & 255}` }
         } else if (target.keys === 'client') {
           await budget(mf, 'client', 1, `client ${client}`)

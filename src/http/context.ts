@@ -18,6 +18,8 @@ export interface RequestVars {
   packUnits?: number | null
   /** Channels, clock and labels of this deployment (see src/services.ts). */
   services: Services
+  /** The anonymous cache key of this request, once computed. */
+  anonKey?: string
   /** An anonymous answer found in isolate memory before admission (see anonMemoryHit). */
   anonHit?: CachedAnswer
   /** A store read started during admission: the object under `key`, or null (see Prefetch). */
