@@ -40,36 +40,43 @@ const END_TO_END = [
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
 const chosen = (targets) => (only ? targets.filter((t) => only.test(t.name)) : targets)
 
+/** Milliseconds spent solving proofs-of-work, which timed measurements leave out. */
+let pausedMs = 0
+
 async function forSeconds(fn) {
   const t0 = performance.now()
+  const p0 = pausedMs
+  const elapsed = () => performance.now() - t0 - (pausedMs - p0)
   let n = 0
   let failed = 0
-  while (performance.now() - t0 < SECONDS * 1000) {
+  while (elapsed() < SECONDS * 1000) {
     const r = await fn()
     n += r.n
     failed += r.failed
   }
-  return { rps: n / ((performance.now() - t0) / 1000), n, failed }
+  return { rps: n / (elapsed() / 1000), n, failed }
 }
 
 // Unlimited keys (600 calls a minute each). In-worker, each batch is one caller making 50 calls
 // and takes the next key; end-to-end, either each concurrent client keeps its own key or every
 // call takes the next key (many callers, each object seeing a call now and then).
 const BENCH_KEYS = Array.from({ length: 400 }, (_, i) => `mk_bench_${i}`)
+const CLIENT_KEYS = Array.from({ length: CONCURRENCY }, (_, i) => `mk_bench_client_${i}`)
 let keyTurn = 0
 
 async function storeBenchKeys(mf) {
   const kv = await mf.getKVNamespace('KEYS')
   const record = JSON.stringify({ tier: 'unlimited', label: 'bench', created: new Date().toISOString(), status: 'active' })
-  for (const key of BENCH_KEYS) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
+  for (const key of [...BENCH_KEYS, ...CLIENT_KEYS]) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
   // Every key's KeyGuard exists before timing (one /v1/usage call each, which counts nothing), as
   // for a caller who keeps calling: creating an object is a once-per-key cost, not a per-call one.
-  for (const key of BENCH_KEYS) await (await mf.dispatchFetch(`${BASE}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).text()
+  for (const key of [...BENCH_KEYS, ...CLIENT_KEYS]) await (await mf.dispatchFetch(`${BASE}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).text()
 }
 
 // Repeat anonymous callers: IPs that each solved a proof-of-work (60 calls a minute each), so the
 // anonymous row measures admission by a warm AnonGuard plus the cache, not object creation.
 const POOL_SIZE = 40
+/** [ip, X-PoW] pairs; replaced whole when solved again, since calls in flight read it. */
 let anonPool = []
 let solvedAt = -Infinity
 
@@ -83,20 +90,23 @@ function solvePow(challenge, difficulty) {
 }
 
 async function solvePool(mf) {
-  anonPool = []
+  const t0 = performance.now()
+  const pool = []
   for (let i = 0; i < POOL_SIZE; i++) {
     const ip = `10.77.0.${i + 1}`
     const { data } = await (await mf.dispatchFetch(`${BASE}/v1/challenge`, { headers: { 'cf-connecting-ip': ip } })).json()
-    anonPool.push([ip, solvePow(data.challenge, data.difficulty)])
+    pool.push([ip, solvePow(data.challenge, data.difficulty)])
   }
+  anonPool = pool
   solvedAt = minute
+  pausedMs += performance.now() - t0
 }
 
 // The emulator clock stands still during a run, so minute windows would fill: the bench moves the
-// clock on a minute whenever the anonymous pool (40 × 60 calls) or the per-client keys (8 × 600)
-// have used a minute's allowance, as real time would. Proofs last ten minutes of that clock and
-// are solved again, untimed, before a measurement that could outlast them. A refused call would
-// show in the `failed` column.
+// clock on a minute whenever the anonymous pool (40 × 60 calls) or a client's key (600) has used a
+// minute's allowance, as real time would. Proofs last ten minutes of that clock; the pool is solved
+// again when they near their end, and the time that takes is left out of the measurement. A
+// refused call would show in the `failed` column.
 const SESSION_START = Date.parse('2026-11-20T10:30:00+08:00')
 let minute = 0
 // Calls made this minute: the pool as a whole (calls go round its IPs in turn, so each IP has its
@@ -119,17 +129,13 @@ async function setMinute(mf, m) {
 /** Reserves `n` calls of a caller's minute, moving to the next minute when this one is spent. */
 async function budget(mf, kind, n, who = kind) {
   while ((spent[who] ?? 0) + n > ALLOWANCE[kind]) {
-    minuteTurn ??= setMinute(mf, minute + 1).finally(() => (minuteTurn = null))
+    minuteTurn ??= (async () => {
+      await setMinute(mf, minute + 1)
+      if (minute - solvedAt >= 9) await solvePool(mf)
+    })().finally(() => (minuteTurn = null))
     await minuteTurn
   }
   spent[who] = (spent[who] ?? 0) + n
-}
-
-async function beforeMeasuring(mf, target) {
-  if (target.anonymous === 'pool' && minute - solvedAt >= 6) {
-    await setMinute(mf, minute + 1)
-    await solvePool(mf)
-  }
 }
 
 /** The loop call for a target: the path, and a key, a pool of anonymous callers, or a new IP per call. */
@@ -140,18 +146,20 @@ function loopRequest(target) {
   return [url, { headers }]
 }
 
+/** Failed calls are counted in the tables; the first one is shown, to say why. */
+let reported = 0
+
 async function inWorker(mf, target) {
-  await beforeMeasuring(mf, target)
   return forSeconds(async () => {
     if (target.anonymous === 'pool') await budget(mf, 'pool', BATCH)
-    return (await mf.dispatchFetch(...loopRequest(target))).json()
+    const r = await (await mf.dispatchFetch(...loopRequest(target))).json()
+    if (r.firstFailure && !reported++) console.error(`first failed call: ${target.path} → ${r.firstFailure}`)
+    return r
   })
 }
 
 let e2eTurn = 1
-let reported = 0
 async function endToEnd(mf, target) {
-  await beforeMeasuring(mf, target)
   const parts = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, client) =>
       forSeconds(async () => {
@@ -165,7 +173,7 @@ async function endToEnd(mf, target) {
           headers = { 'cf-connecting-ip': `10.200.${(turn >> 8) & 255}.${turn & 255}` }
         } else if (target.keys === 'client') {
           await budget(mf, 'client', 1, `client ${client}`)
-          headers = { authorization: `Bearer ${BENCH_KEYS[client]}` }
+          headers = { authorization: `Bearer ${CLIENT_KEYS[client]}` }
         } else if (target.keys === 'turn') {
           headers = { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
         }

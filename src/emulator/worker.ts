@@ -60,6 +60,7 @@ app.get('/__bench/loop', async (c) => {
   // x-bench-pool: [[ip, X-PoW], …] — repeat anonymous callers that solved a proof-of-work, in turn.
   const pool = JSON.parse(c.req.header('x-bench-pool') ?? '[]') as Array<[string, string]>
   let failed = 0
+  let firstFailure: string | undefined
   for (let i = 0; i < n; i++) {
     const headers = new Headers()
     if (authorization) headers.set('authorization', authorization)
@@ -71,9 +72,12 @@ app.get('/__bench/loop', async (c) => {
     }
     const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env, c.executionCtx)
     const body = await res.text()
-    if (res.status !== 200 || body.startsWith('{"ok":false')) failed++
+    if (res.status !== 200 || body.startsWith('{"ok":false')) {
+      failed++
+      firstFailure ??= `${res.status} ${body.slice(0, 300)}`
+    }
   }
-  return c.json({ n, failed })
+  return c.json({ n, failed, firstFailure })
 })
 
 export default {
