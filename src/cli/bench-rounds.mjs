@@ -2,7 +2,7 @@
 // alternating rounds (baseline, route, baseline, route, …), so drift in the machine's load hits
 // both alike, and the ratio shown is the median of the rounds' ratios with their range beside it.
 
-export const ROUNDS = Number(process.env.BENCH_ROUNDS || 3)
+export const ROUNDS = Number(process.env.BENCH_ROUNDS || 5)
 
 /**
  * Measures `baseline` and every target in alternating rounds. `measure(target)` resolves to
