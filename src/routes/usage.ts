@@ -12,7 +12,7 @@ export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 0, c
 const Window = z.object({
   limit: z.number().int().openapi({ description: 'Calls allowed per minute' }),
   remaining: z.number().int().openapi({ description: 'Calls left in this minute' }),
-  resetSeconds: z.number().int().openapi({ description: 'Seconds until the minute window resets' }),
+  reset_seconds: z.number().int().openapi({ description: 'Seconds until the minute window resets (as X-RateLimit-Reset)' }),
 })
 
 const UsageSchema = z
@@ -44,7 +44,7 @@ const route = guardedRoute(POLICY, {
               ok: true, endpoint: 'usage', tier: 'pro', elapsed_ms: 3, source: 'service',
               data: {
                 tier: 'pro', day: '2026-11-20', endpoints: { quote: { units: 12, calls: 12 }, 'market-kline': { units: 500, calls: 1 } },
-                units_today: 512, minute: { limit: 300, remaining: 297, resetSeconds: 41 }, heavy: { limit: 200, used: 1, left: 199 }, pack: null,
+                units_today: 512, minute: { limit: 300, remaining: 297, reset_seconds: 41 }, heavy: { limit: 200, used: 1, left: 199 }, pack: null,
               },
             },
           }),
@@ -63,6 +63,9 @@ export function registerUsage(app: OpenAPIHono<AppEnv>) {
     const limits = TIER_LIMITS[tier]
     const stub = c.env.KEY_GUARD.getByName(c.get('keyHash')!) as DurableObjectStub<KeyGuard>
     const report = await stub.usage({ now: c.get('services').now(), perMinute: limits.perMinute, heavyPerDay: limits.heavyPerDay, packUnits: c.get('packUnits') ?? null })
-    return c.json(envelope(c, 'usage', { ok: true, source: 'service', data: { tier, ...report } }), 200)
+    const { resetSeconds, ...minute } = report.minute
+    // snake_case on the wire, like every other field of the answer
+    const data = { tier, ...report, minute: { ...minute, reset_seconds: resetSeconds } }
+    return c.json(envelope(c, 'usage', { ok: true, source: 'service', data }), 200)
   })
 }
