@@ -20,6 +20,9 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * key, AnonGuard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
+ * A route's `prefetch` starts after the tier check, beside the Durable Object request, and is
+ * cancelled when the call is refused; an anonymous answer already in isolate memory is admitted
+ * together with its rows.
  */
 export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { anonCache?: boolean; prefetch?: Prefetch } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
