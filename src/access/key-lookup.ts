@@ -4,7 +4,7 @@ const POSITIVE_TTL_MS = 60_000
 /** Short, so a key created a moment ago is accepted at once. */
 const NEGATIVE_TTL_MS = 5_000
 const cache = new Map<string, { record: KeyRecord | null; at: number }>()
-/** Hashes of presented keys, so a repeat caller costs no SHA-256 (3.6% of a keyed /v1/quote's worker time). */
+/** Hashes of presented keys, so a repeat caller costs no SHA-256 (about 3% of a keyed /v1/quote's worker time). */
 const hashes = new Map<string, string>()
 /** Reads in flight, so a burst of calls with one uncached key makes one KV read, not hundreds. */
 const inFlight = new Map<string, Promise<KeyRecord | null>>()

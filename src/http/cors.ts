@@ -17,7 +17,7 @@ const EXPOSED = OPTIONS.exposeHeaders.join(',')
  * CORS for a public API. Preflights are Hono's `cors()`. For every other request this sets the
  * same two headers with `c.header()`, because Hono's `cors()` sets them on `c.res` before the
  * handler runs, which makes Hono build a placeholder Response and then copy it into the real one:
- * measured at 8.7% of a keyed /v1/quote's worker time.
+ * about 5% of a keyed /v1/quote's worker time in a CPU profile.
  */
 export const publicCors = (): MiddlewareHandler => async (c, next) => {
   if (c.req.method === 'OPTIONS') return preflight(c, next)
