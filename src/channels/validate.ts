@@ -45,6 +45,16 @@ export function checkQuote(channel: string, q: Quote): Quote {
   return q
 }
 
+/**
+ * Today's state from a quote line's prices: no trades (halted, or not yet open) when volume and
+ * today's open, high and low are all zero. Such a line may print its last price as 0; the last
+ * price is then the previous close.
+ */
+export function sessionOf(p: { open: number; high: number; low: number; volume: number; last: number; preClose: number }): { halted: boolean; last: number } {
+  const halted = p.volume === 0 && p.open === 0 && p.high === 0 && p.low === 0
+  return { halted, last: halted && p.last === 0 ? p.preClose : p.last }
+}
+
 /** Parses an upstream number; `"-"`, empty and non-numeric text are rejected with the field name. */
 export function num(channel: string, raw: unknown, field: string): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN

@@ -9,7 +9,3 @@ export function isMinutePeriod(p: Period): p is MinutePeriod {
   return p.startsWith('m') && p !== 'month'
 }
 
-/** Minutes per bar for a minute period (m120 → 120). */
-export function minutesOf(p: MinutePeriod): number {
-  return Number(p.slice(1))
-}

@@ -4,7 +4,7 @@ import type { Quote } from '../../domain/bar'
 import type { Instrument } from '../../domain/instrument'
 import { empty, malformed } from '../errors'
 import type { ChannelContext } from '../types'
-import { checkQuote, num, optNum } from '../validate'
+import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { futuresExchange, isAShare, quoteCode } from './codes'
 import { CHANNEL, sinaText } from './fetch'
 
@@ -101,10 +101,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const high = num(CHANNEL, f[L.high], at('high'))
     const low = num(CHANNEL, f[L.low], at('low'))
     const volume = num(CHANNEL, f[L.volume], at('volume'))
-    // Not traded today: today's prices all zero; Sina may print last as 0 too.
-    const halted = volume === 0 && open === 0 && high === 0 && low === 0
-    let last = num(CHANNEL, f[L.last], at('last'))
-    if (halted && last === 0) last = preClose
+    const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], at('last')) })
     const quote: Quote = {
       code: inst.code,
       name: f.at(L.name)!,

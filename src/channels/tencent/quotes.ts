@@ -5,7 +5,7 @@ import type { Instrument } from '../../domain/instrument'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
-import { checkQuote, num, optNum } from '../validate'
+import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode } from './codes'
 
 const CHANNEL = 'tencent'
@@ -80,10 +80,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const low = num(CHANNEL, f[L.low], field('low'))
     const volume = times(num(CHANNEL, f[L.volume], field('volume')), L.volumeUnit)
     const amount = optNum(CHANNEL, f[L.amount], field('amount'))
-    // Halted (or not yet open): no trades, today's prices all zero.
-    const halted = volume === 0 && open === 0 && high === 0 && low === 0
-    let last = num(CHANNEL, f[L.last], field('last'))
-    if (halted && last === 0) last = preClose
+    const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], field('last')) })
     const quote: Quote = {
       code: inst.code,
       name: f[L.name],
