@@ -1,18 +1,39 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { swaggerUI } from '@hono/swagger-ui'
 import { requestId } from 'hono/request-id'
 import { publicCors } from './http/cors'
+import { deadlineContext, REQUEST_DEADLINE_MS, withDeadline } from './http/deadline'
 import { requestContext, type AppEnv } from './http/context'
-import { notFound, onError } from './http/errors'
+import { notFoundOrWrongMethod, onError } from './http/errors'
 import { fromZodIssues, validationBody } from './http/validation'
+import { registerCalendar } from './routes/calendar'
 import { registerChallenge } from './routes/challenge'
+import { registerChip } from './routes/chip'
+import { registerDehydrated } from './routes/dehydrated'
+import { registerDividend } from './routes/dividend'
+import { registerDocs } from './routes/docs'
+import { registerEvents } from './routes/events'
+import { registerShareholder } from './routes/shareholder'
 import { registerAdminJobs } from './routes/admin-jobs'
+import { registerBlockTrade } from './routes/block-trade'
+import { registerChangedist } from './routes/changedist'
+import { registerFinance } from './routes/finance'
+import { registerFund } from './routes/fund'
 import { registerHealth } from './routes/health'
+import { registerHot } from './routes/hot'
 import { registerIpWhitelist } from './routes/ip-whitelist'
+import { registerIpo } from './routes/ipo'
 import { registerKline } from './routes/kline'
 import { registerKlineFull } from './routes/kline-full'
+import { registerMacro } from './routes/macro'
+import { registerOrderbook } from './routes/orderbook'
+import { registerSnapshot } from './routes/snapshot'
 import { registerMarketKline } from './routes/market-kline'
+import { registerMarketOverview } from './routes/market-overview'
 import { registerQuote } from './routes/quote'
+import { registerScreen } from './routes/screen'
+import { registerTechnical } from './routes/technical'
+import { registerTechnicalBatch } from './routes/technical-batch'
+import { registerSearch } from './routes/search'
 import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
 import type { Services } from './services'
@@ -22,12 +43,22 @@ export const API_VERSION = '0.1.0'
 const DESCRIPTION = `Market data for the Chinese A-share market (with HK, US, ETF, convertible-bond, futures and forex),
 served from Eastmoney, Tencent and Sina with automatic failover. Every data response is an envelope
 \`{ok, endpoint, tier, elapsed_ms, source, data}\`; \`source\` names the channel that answered.
-Invalid parameters get HTTP 422 with a FastAPI-style body naming the field. Each operation carries
+Invalid parameters get HTTP 422 with a FastAPI-style body naming the field. Every request answers within
+${REQUEST_DEADLINE_MS / 1000} s: past that bound the answer is HTTP 504 with an \`ok:false\` envelope, \`code\` \`DEADLINE_EXCEEDED\`
+and the \`stage\` still running; such a call is not counted. Each operation carries
 \`x-min-tier\` (the lowest tier that may call it) and \`x-cost\` (usage units per call).`
 
 /**
- * Builds the application: pipeline middleware in order (request id → context → CORS), the route
- * registry, the error contract, and `/openapi.json` generated once from the routes' zod schemas.
+ * The project is private (package.json: "private": true, "license": "UNLICENSED"): no licence is
+ * granted. `identifier` is OpenAPI 3.1's SPDX field (a LicenseRef for a proprietary licence); the
+ * generator's types know only 3.0's fields, hence a constant rather than a literal.
+ */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }
+
+/**
+ * Builds the application: pipeline middleware in order (request id → deadline scope → context →
+ * CORS), the route registry, the error contract, `/openapi.json` generated once from the routes'
+ * zod schemas, and the request deadline around it all (src/http/deadline.ts).
  */
 export function createApp(services: Services): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -41,6 +72,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   })
 
   app.use('*', requestId())
+  app.use('*', deadlineContext())
   app.use('*', requestContext(services))
   app.use('*', publicCors())
 
@@ -48,6 +80,12 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     type: 'http',
     scheme: 'bearer',
     description: 'API key in `Authorization: Bearer <key>` (recommended)',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'API key as `X-API-Key: <key>` (same as Bearer; several places carrying different keys get 400 KEY_CONFLICT)',
   })
   app.openAPIRegistry.registerComponent('securitySchemes', 'queryKey', {
     type: 'apiKey',
@@ -63,9 +101,29 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerChallenge(app, services)
   registerUsage(app)
   registerKlineFull(app, services)
+  registerFund(app, services)
+  registerBlockTrade(app, services)
   registerMarketKline(app, services)
   registerAdminJobs(app, services)
   registerIpWhitelist(app)
+  registerHot(app, services)
+  registerChangedist(app, services)
+  registerMarketOverview(app, services)
+  registerScreen(app, services)
+  registerTechnical(app, services)
+  registerTechnicalBatch(app, services)
+  registerChip(app, services)
+  registerDividend(app, services)
+  registerShareholder(app, services)
+  registerEvents(app, services)
+  registerSearch(app, services)
+  registerIpo(app, services)
+  registerCalendar(app, services)
+  registerMacro(app, services)
+  registerFinance(app, services)
+  registerSnapshot(app, services)
+  registerOrderbook(app, services)
+  registerDehydrated(app, services)
 
   // The document only changes with the code, so it is generated on first request and kept.
   let openapi: string | undefined
@@ -77,6 +135,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
           title: 'A-share market data API',
           version: API_VERSION,
           description: DESCRIPTION,
+          license: LICENSE,
         },
         servers: [{ url: new URL(c.req.url).origin, description: 'This service' }],
         tags: [
@@ -87,10 +146,12 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     )
     return c.body(openapi, 200, { 'content-type': 'application/json; charset=utf-8' })
   })
-  app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'A-share market data API' }))
+  registerDocs(app)
   app.get('/', (c) => c.redirect('/docs'))
 
-  app.notFound(notFound)
+  app.notFound(notFoundOrWrongMethod(app.routes))
   app.onError(onError)
+  // Every request answers within services.deadlineMs (504 DEADLINE_EXCEEDED past it).
+  app.fetch = withDeadline(app.fetch, () => services.deadlineMs)
   return app
 }

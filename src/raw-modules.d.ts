@@ -3,3 +3,23 @@ declare module '*.md?raw' {
   const text: string
   export default text
 }
+
+/** Captured upstream answers under test/fixtures, read as text by the parser tests. */
+declare module '*.json?raw' {
+  const text: string
+  export default text
+}
+/** swagger-ui-dist's files, bundled as text by wrangler.toml's Text rule (see src/routes/docs.ts). */
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const text: string
+  export default text
+}
+declare module 'swagger-ui-dist/swagger-ui.css' {
+  const text: string
+  export default text
+}
+
+/** Vite's `import.meta.glob`, in the one form tests use: every matching file's text. */
+interface ImportMeta {
+  glob(pattern: string, options: { query: '?raw'; import: 'default'; eager: true }): Record<string, string>
+}

@@ -4,6 +4,7 @@ import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from './channels/router'
 import { sina } from './channels/sina'
 import { tencent } from './channels/tencent'
 import type { Channel, ChannelContext, ChannelName } from './channels/types'
+import { REQUEST_DEADLINE_MS } from './http/deadline'
 
 /**
  * Everything a route needs from outside the request: the channels and the fetch they use, the
@@ -23,6 +24,8 @@ export interface Services {
   startedAt: number
   /** True under the emulator: data is simulated. */
   simulated: boolean
+  /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
+  deadlineMs: number
 }
 
 export interface ServiceOptions {
@@ -31,6 +34,7 @@ export interface ServiceOptions {
   sourcePrefix?: string
   simulated?: boolean
   timeoutMs?: number
+  deadlineMs?: number
 }
 
 export function createServices(opts: ServiceOptions): Services {
@@ -44,5 +48,6 @@ export function createServices(opts: ServiceOptions): Services {
     sourcePrefix: opts.sourcePrefix ?? '',
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
+    deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
   }
 }

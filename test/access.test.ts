@@ -18,6 +18,23 @@ describe('keys', () => {
     expect((await getJson(`${CHEAP}&key=${key}`, { anonymous: true })).body.tier).toBe('pro')
   })
 
+  it('accepts a key in X-API-Key like Authorization: Bearer', async () => {
+    const key = await makeKey('pro')
+    const r = await getJson(CHEAP, { anonymous: true, headers: { 'x-api-key': key } })
+    expect(r.status).toBe(200)
+    expect(r.body.tier).toBe('pro')
+    // The same key in two places is one key, not a conflict.
+    expect((await getJson(CHEAP, { headers: { authorization: `Bearer ${key}`, 'x-api-key': key } })).body.tier).toBe('pro')
+  })
+
+  it('answers 400 KEY_CONFLICT naming the places when two carry different keys', async () => {
+    const [a, b] = [await makeKey('pro'), await makeKey('trial')]
+    const r = await getJson(`${CHEAP}&key=${b}`, { headers: { authorization: `Bearer ${a}`, 'x-api-key': a } })
+    expect(r.status).toBe(400)
+    expect(r.body).toMatchObject({ code: 'KEY_CONFLICT', headers: ['Authorization', 'X-API-Key', '?key='] })
+    expect(r.body.error).toContain('X-API-Key')
+  })
+
   it('answers an unknown key with 401 {error, code}', async () => {
     const { status, body } = await getJson(CHEAP, bearer('mk_not-a-real-key'))
     expect(status).toBe(401)
@@ -65,6 +82,21 @@ describe('keys', () => {
 
 describe('per-minute limits are exact under concurrency', () => {
   beforeEach(() => resetWorld())
+
+  it('a call that ends in 422 never takes a slot: 50 valid and 50 invalid at once keep the whole allowance for the valid ones', async () => {
+    const key = await makeKey('trial')
+    const limit = TIER_LIMITS.trial.perMinute
+    const paths = Array.from({ length: 100 }, (_, i) => (i % 2 ? '/v1/quote?code=sh600519&count=5000' : '/v1/quote?code=sh600519&count=1'))
+    const responses = await Promise.all(paths.map((p) => call(p, bearer(key))))
+    const statuses = await Promise.all(responses.map(async (r) => (await r.text(), r.status)))
+    const valid = statuses.filter((_, i) => i % 2 === 0)
+    const invalid = statuses.filter((_, i) => i % 2 === 1)
+    expect(invalid.every((s) => s === 422)).toBe(true)
+    expect(valid.filter((s) => s === 200)).toHaveLength(limit)
+    expect(valid.filter((s) => s === 429)).toHaveLength(50 - limit)
+    const usage = await getJson('/v1/usage', bearer(key))
+    expect(usage.body.data.minute).toMatchObject({ limit, remaining: 0 })
+  })
 
   // Unlimited (600) is checked against the Durable Object directly in src/access/key-guard.test.ts:
   // 600+ concurrent requests through the test harness take minutes, the object itself about a second.

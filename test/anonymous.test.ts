@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { AnonGuard } from '../src/access/anon-guard'
+import { anonShardOf, type AnonGuard } from '../src/access/anon-guard'
 import { solveChallenge } from '../src/access/pow-solver'
 import { call, fault, getJson, resetWorld, SESSION_CLOCK } from './helpers'
 
@@ -31,6 +31,24 @@ describe('anonymous callers', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(res.headers.get('x-ratelimit-limit')).toBe('2')
     expect(res.body).toMatchObject({ code: 'RATE_LIMITED', challenge: { challenge: expect.any(String), difficulty: 16, header: 'X-PoW' } })
+  })
+
+  it('keep each address\'s limit apart from the other addresses that share its guard object', async () => {
+    const a = freshIp()
+    let b = freshIp()
+    while (anonShardOf(b) !== anonShardOf(a)) b = freshIp()
+    expect(await statuses(3, CHEAP, anon(a))).toEqual([200, 200, 429])
+    // Same object, another address: its own 2 calls, and a's window is untouched by them.
+    expect(await statuses(3, CHEAP, anon(b))).toEqual([200, 200, 429])
+    const rows = env.ANON_GUARD.getByName(anonShardOf(a)) as DurableObjectStub<AnonGuard>
+    expect(await rows.rowsToday(a, Date.parse(SESSION_CLOCK))).toBe(2)
+    expect(await rows.rowsToday(b, Date.parse(SESSION_CLOCK))).toBe(2)
+  })
+
+  it('spread addresses over a fixed set of guard objects', () => {
+    const shards = new Set(Array.from({ length: 2000 }, (_, i) => anonShardOf(`203.0.${i >> 8}.${i & 255}`)))
+    expect(shards.size).toBe(64)
+    expect(anonShardOf('2001:db8::1')).toBe(anonShardOf('2001:db8::1'))
   })
 
   it('get 5 calls a minute from browsers (Fetch Metadata)', async () => {
@@ -66,8 +84,8 @@ describe('anonymous callers', () => {
 
   it('stop at 100,000 rows a day with 429 ROWS_EXHAUSTED', async () => {
     const ip = freshIp()
-    const stub = env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
-    await stub.setRowsToday(Date.parse(SESSION_CLOCK), 99_999)
+    const stub = env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
+    await stub.setRowsToday(ip, Date.parse(SESSION_CLOCK), 99_999)
     expect(await statuses(1, CHEAP, anon(ip))).toEqual([200])
     await new Promise((r) => setTimeout(r, 50))
     const r = await getJson(CHEAP, anon(ip))
@@ -78,14 +96,14 @@ describe('anonymous callers', () => {
 
   it('count the rows of a cached answer once, the same as a fresh one', async () => {
     const ip = freshIp()
-    const stub = env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
+    const stub = env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
     const path = '/v1/kline?code=sh600519&count=7'
     expect((await getJson(path, anon(ip))).headers.get('x-cache')).toBe('MISS')
     await new Promise((r) => setTimeout(r, 50))
-    expect(await stub.rowsToday(Date.parse(SESSION_CLOCK))).toBe(7)
+    expect(await stub.rowsToday(ip, Date.parse(SESSION_CLOCK))).toBe(7)
     expect((await getJson(path, anon(ip))).headers.get('x-cache')).toBe('HIT')
     await new Promise((r) => setTimeout(r, 50))
-    expect(await stub.rowsToday(Date.parse(SESSION_CLOCK))).toBe(14)
+    expect(await stub.rowsToday(ip, Date.parse(SESSION_CLOCK))).toBe(14)
   })
 
   it('are served from the 5-minute KV cache; key holders get real-time answers', async () => {

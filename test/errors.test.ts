@@ -8,6 +8,18 @@ describe('error contract', () => {
     expect(body).toEqual({ error: expect.stringContaining('/v1/nope'), code: 'NOT_FOUND' })
   })
 
+  it.each([
+    ['keyed', '/v1/quote?code=sh600519&count=5000', {}],
+    ['anonymous script', '/v1/quote?code=sh600519&count=300', { anonymous: true, headers: { 'cf-connecting-ip': '198.51.100.71' } }],
+    ['anonymous browser', '/v1/quote?code=sh600519&count=300', { anonymous: true, headers: { 'cf-connecting-ip': '198.51.100.72', 'sec-fetch-mode': 'cors' } }],
+    ['zod schema', '/v1/kline?code=sh600519&count=abc', {}],
+  ])('echoes a 422 input as the string the caller sent (%s)', async (_who, path, init) => {
+    const { status, body } = await getJson(path, init)
+    expect(status).toBe(422)
+    const sent = new URL('http://x' + path).searchParams.get('count')
+    expect(body.detail[0]).toMatchObject({ loc: ['query', 'count'], input: sent })
+  })
+
   it('answers CORS preflight for any origin and exposes the rate-limit headers', async () => {
     const res = await call('/v1/quote?code=sh600519', {
       method: 'OPTIONS',

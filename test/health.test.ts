@@ -19,4 +19,12 @@ describe('GET /v1/health', () => {
     expect(status).toBe(200)
     expect(body).toMatchObject({ ok: true, data_ready: false })
   })
+
+  it('answers another method with 405 METHOD_NOT_ALLOWED and Allow (as documented), an unknown path with 404', async () => {
+    const { status, body, headers } = await getJson('/v1/health', { method: 'POST' })
+    expect(status).toBe(405)
+    expect(body).toMatchObject({ code: 'METHOD_NOT_ALLOWED' })
+    expect(headers.get('allow')).toBe('GET, HEAD')
+    expect((await getJson('/v1/health/nope')).status).toBe(404)
+  })
 })

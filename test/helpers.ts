@@ -65,7 +65,7 @@ export async function resetWorld(clock: string = SESSION_CLOCK) {
   await send('PUT', '/__emulator/clock', { now: clock })
 }
 
-export type FaultKind = 'timeout' | 'http' | 'garbage' | 'empty' | 'slow'
+export type FaultKind = 'timeout' | 'http' | 'garbage' | 'empty' | 'slow' | 'hang'
 
 export async function fault(channel: 'eastmoney' | 'tencent' | 'sina', kind: FaultKind, extra: { ms?: number; count?: number } = {}) {
   await send('PUT', `/__emulator/faults/${channel}`, { kind, ...extra })

@@ -99,7 +99,7 @@ describe('GET /v1/kline-full', () => {
 
   it.each([
     ['', 'code', 'missing'],
-    ['?code=sh510300', 'code', /an ETF; kline-full serves A-share stocks only/],
+    ['?code=sh510300', 'code', /an ETF; \/v1\/kline-full serves A-share stock codes/],
     ['?code=sh113050', 'code', /a convertible bond/],
     ['?code=sh000001', 'code', /an index/],
     ['?code=sz399001', 'code', /an index/],

@@ -2,12 +2,14 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { anonMemoryHit } from '../http/anon-cache'
 import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
-import type { AnonGuard } from './anon-guard'
+import { holdReservation, markStage } from '../http/deadline'
+import { anonShardOf, type AnonGuard } from './anon-guard'
 import { canonicalIp } from './ip'
 import type { KeyGuard, RateWindow } from './key-guard'
 import { lookupKey, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
-import type { PolicyRefinement, Prefetch } from './route'
+import { fromZodIssues, ValidationError } from '../http/validation'
+import type { GuardOptions, PolicyRefinement, Prefetch } from './route'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
 /** What admission hands to settlement. */
@@ -17,20 +19,35 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
  * identify the key (401 when unknown or revoked; 401 when a pro-group route has none), check the
  * tier (403 naming the tier needed), reserve the call in the caller's Durable Object — KeyGuard per
- * key, AnonGuard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
+ * key, AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  * A route's `prefetch` starts after the tier check, beside the Durable Object request, and is
  * cancelled when the call is refused; an anonymous answer already in isolate memory is admitted
  * together with its rows.
  */
-export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { anonCache?: boolean; prefetch?: Prefetch } = {}): MiddlewareHandler<AppEnv> {
+export interface PreAdmission {
+  /** The route's query schema, run before admission so a 422 never reaches the counters. */
+  query?: { safeParse(v: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { code: string; path: PropertyKey[]; message: string }[] } } }
+  check?: GuardOptions['check']
+}
+
+export function admit(
+  policy: AccessPolicy,
+  refine?: PolicyRefinement,
+  opts: { anonCache?: boolean; prefetch?: Prefetch; validate?: PreAdmission } = {}
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const p: AccessPolicy = { ...policy, ...refine?.(c) }
-    const key = presentedKey(c.req.header('authorization'), c.req.query('key'))
-    if (key !== null) await identify(c, key)
-    else if (p.group === 'pro') {
-      throw new ApiError('KEY_REQUIRED', 'an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or ?key=<API_KEY>)', {
+    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.query('key') })
+    if (key !== null && typeof key === 'object') {
+      throw new ApiError('KEY_CONFLICT', `different API keys in ${key.conflict.join(' and ')}; send one key, in one place (Authorization: Bearer is recommended)`, { headers: key.conflict })
+    }
+    if (key !== null) {
+      markStage('identify')
+      await identify(c, key)
+    } else if (p.group === 'pro') {
+      throw new ApiError('KEY_REQUIRED', 'an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>)', {
         min_tier: p.minTier,
       })
     }
@@ -40,8 +57,16 @@ export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { a
       const excluded = p.excludeTiers?.length ? ` (not ${p.excludeTiers.join(', ')})` : ''
       throw new ApiError('TIER_TOO_LOW', `this ${describe(c)} needs ${needs}${excluded}; your key is ${tier}`, { tier, min_tier: p.minTier })
     }
-    if (!p.counted) return next()
+    // An anonymous answer already in memory was made for exactly this query (the cache key is every
+    // parameter), which therefore passed validation: do not parse it again on the hot path.
+    const remembered = opts.anonCache && !c.get('keyHash') ? anonMemoryHit(c) : undefined
+    if (opts.validate && !remembered) await validateQuery(c, opts.validate)
+    if (!p.counted) {
+      markStage('handler')
+      return next()
+    }
 
+    markStage('admit')
     const cancelPrefetch = opts.prefetch?.(c)
     let settle: Settle
     try {
@@ -50,11 +75,27 @@ export function admit(policy: AccessPolicy, refine?: PolicyRefinement, opts: { a
       cancelPrefetch?.()
       throw e
     }
+    // Settled exactly once, by the end of the call or by the request's deadline (src/http/deadline.ts).
+    const held = holdReservation(settle)
+    if (!held) {
+      cancelPrefetch?.()
+      throw new ApiError('DEADLINE_EXCEEDED', 'the request deadline passed during admission; the call was refunded')
+    }
+    markStage('handler')
     await next()
     const outcome = c.get('outcome')
     const ok = outcome?.ok === true && c.res.status === 200
-    c.executionCtx.waitUntil(settle(ok, outcome?.rows ?? 0, outcome?.units).catch((e) => console.error('settle failed', e)))
+    c.executionCtx.waitUntil(held.end(ok, outcome?.rows ?? 0, outcome?.units).catch((e) => console.error('settle failed', e)))
   }
+}
+
+/** DESIGN section 4, stage 4: the query schema and the route's own check, before any counter moves. */
+async function validateQuery(c: Context<AppEnv>, v: PreAdmission): Promise<void> {
+  if (!v.query) return
+  const raw = c.req.query()
+  const parsed = v.query.safeParse(raw)
+  if (!parsed.success) throw new ValidationError(fromZodIssues(parsed.error.issues, 'query', raw))
+  await v.check?.(c, parsed.data as Record<string, unknown>)
 }
 
 const describe = (c: Context<AppEnv>) => `${c.req.method} ${c.req.path}` + (c.req.query('period') ? ` with period ${c.req.query('period')}` : '')
@@ -125,9 +166,9 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
     const v = await verifyProof(secret, proof, ip, now)
     if (v.ok) powUntil = v.expiresAtMs
   }
-  const stub = c.env.ANON_GUARD.getByName(ip) as DurableObjectStub<AnonGuard>
-  const hit = cached ? anonMemoryHit(c) : undefined
-  const r = await stub.admit({ now, kind: c.get('callerKind'), powUntil, rows: hit?.rows ?? 0 })
+  const stub = c.env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
+  const hit = cached ? (c.get('anonHit') ?? anonMemoryHit(c)) : undefined
+  const r = await stub.admit({ now, ip, kind: c.get('callerKind'), powUntil, rows: hit?.rows ?? 0 })
   setRateHeaders(c, r.window)
   if (!r.ok) {
     // A proof raises the per-minute allowance, not the daily rows: only a minute refusal carries one.

@@ -3,8 +3,12 @@ import type { RateWindow } from './key-guard'
 
 const MINUTE_MS = 60_000
 
-/** Counter key of a minute window; fixed width, so keys sort as the windows do. */
-const minuteKey = (win: number) => `minute:${String(win).padStart(12, '0')}`
+/**
+ * Counter key of a minute window, optionally of one caller among several in the object (an
+ * anonymous shard keeps one window per IP). The window has a fixed width and comes first, so keys
+ * sort as the windows do and old windows of every caller are pruned by one range.
+ */
+const minuteKey = (win: number, who?: string) => `minute:${String(win).padStart(12, '0')}${who ? ':' + who : ''}`
 
 /**
  * What both guard objects share: their counters (see {@link WriteBehindCounters}), a fixed
@@ -23,16 +27,16 @@ export class GuardStore {
     return Math.floor(now / MINUTE_MS)
   }
 
-  minuteCount(now: number): number {
-    return this.counters.get(minuteKey(this.windowOf(now)))
+  minuteCount(now: number, who?: string): number {
+    return this.counters.get(minuteKey(this.windowOf(now), who))
   }
 
-  bumpMinute(now: number, by: number): void {
-    this.bumpMinuteWindow(this.windowOf(now), by)
+  bumpMinute(now: number, by: number, who?: string): void {
+    this.bumpMinuteWindow(this.windowOf(now), by, who)
   }
 
-  bumpMinuteWindow(win: number, by: number): void {
-    this.counters.add(minuteKey(win), by)
+  bumpMinuteWindow(win: number, by: number, who?: string): void {
+    this.counters.add(minuteKey(win, who), by)
   }
 
   /** The window as the headers show it, given `used` calls so far in it. */
@@ -48,14 +52,18 @@ export class GuardStore {
 
   private observedWindow = -1
 
-  /** Records the service clock for alarms, and lets go of past windows held in memory. */
-  observe(now: number): void {
+  /**
+   * Records the service clock for alarms, and lets go of past windows held in memory. True when
+   * `now` opened a new window (the caller may let go of more).
+   */
+  observe(now: number): boolean {
     const win = this.windowOf(now)
-    if (win <= this.observedWindow) return
+    if (win <= this.observedWindow) return false
     this.observedWindow = win
     this.counters.raise('clock', now)
     const keep = minuteKey(win - 1)
     this.counters.forget((k) => k.startsWith('minute:') && k < keep)
+    return true
   }
 
   private alarmArmed = false

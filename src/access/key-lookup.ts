@@ -1,3 +1,4 @@
+import { SharedFlights } from '../domain/shared-flight'
 import { KeyRecordSchema, hashKey, kvKeyOf, type KeyRecord } from './keys'
 
 const POSITIVE_TTL_MS = 60_000
@@ -6,8 +7,13 @@ const NEGATIVE_TTL_MS = 5_000
 const cache = new Map<string, { record: KeyRecord | null; at: number }>()
 /** Hashes of presented keys, so a repeat caller costs no SHA-256 (about 3% of a keyed /v1/quote's worker time). */
 const hashes = new Map<string, string>()
-/** Reads in flight, so a burst of calls with one uncached key makes one KV read, not hundreds. */
-const inFlight = new Map<string, Promise<KeyRecord | null>>()
+/**
+ * Reads in flight, so a burst of calls with one uncached key makes one KV read, not hundreds. A
+ * KV read takes far less than SHARED_READ_MS; one older than that is treated as abandoned (its
+ * request ended before it settled) and replaced, so it cannot hold up every later call of the key.
+ */
+const SHARED_READ_MS = 1_000
+const reads = new SharedFlights<string, KeyRecord | null>(SHARED_READ_MS)
 
 /**
  * The key record for a presented key: SHA-256 it, read KV `KEYS`, keep the answer in isolate
@@ -23,35 +29,46 @@ export async function lookupKey(kv: KVNamespace, key: string, now = Date.now()):
   }
   const hit = cache.get(hash)
   if (hit && now - hit.at < (hit.record ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS)) return { hash, record: hit.record }
-  let pending = inFlight.get(hash)
-  if (!pending) {
-    pending = kv
-      .get(kvKeyOf(hash), 'json')
-      .then((raw) => {
-        const parsed = KeyRecordSchema.safeParse(raw)
-        const record = parsed.success ? parsed.data : null
-        if (cache.size > 10_000) cache.clear()
-        cache.set(hash, { record, at: now })
-        return record
-      })
-      .finally(() => inFlight.delete(hash))
-    inFlight.set(hash, pending)
-  }
-  return { hash, record: await pending }
+  const record = await reads.run(hash, () =>
+    kv.get(kvKeyOf(hash), 'json').then((raw) => {
+      const parsed = KeyRecordSchema.safeParse(raw)
+      const record = parsed.success ? parsed.data : null
+      if (cache.size > 10_000) cache.clear()
+      cache.set(hash, { record, at: now })
+      return record
+    })
+  )
+  return { hash, record }
 }
 
 /** Forgets cached records (tests that revoke a key and expect the next call to see it). */
 export function clearKeyCache(): void {
   cache.clear()
   hashes.clear()
+  reads.clear()
+}
+
+/** Where a key was presented, as named in the 400 when several disagree. */
+export interface PresentedKeys {
+  authorization?: string
+  xApiKey?: string
+  query?: string
 }
 
 /**
- * The key a request presents: `Authorization: Bearer <key>` first, then `?key=`. Returns null when
- * neither is present; an Authorization header of another scheme counts as no key.
+ * The key a request presents: `Authorization: Bearer <key>`, `X-API-Key: <key>` or `?key=`.
+ * Returns null when none is present (an Authorization header of another scheme counts as none),
+ * or `{conflict}` naming the places when two of them carry different keys.
  */
-export function presentedKey(authorization: string | undefined, queryKey: string | undefined): string | null {
-  const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null
-  if (m) return m[1]
-  return queryKey && queryKey.trim() ? queryKey.trim() : null
+export function presentedKey(p: PresentedKeys): string | null | { conflict: string[] } {
+  const bearer = p.authorization ? /^Bearer\s+(\S+)\s*$/i.exec(p.authorization)?.[1] : undefined
+  const found: Array<[string, string]> = []
+  if (bearer) found.push(['Authorization', bearer])
+  const header = p.xApiKey?.trim()
+  if (header) found.push(['X-API-Key', header])
+  const query = p.query?.trim()
+  if (query) found.push(['?key=', query])
+  if (found.length === 0) return null
+  if (found.some(([, k]) => k !== found[0][1])) return { conflict: found.map(([where]) => where) }
+  return found[0][1]
 }

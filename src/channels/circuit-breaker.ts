@@ -14,7 +14,8 @@ export type BreakerState = 'closed' | 'open' | 'half-open'
 export class CircuitBreaker {
   private failures = 0
   private openedAt: number | null = null
-  private trialInFlight = false
+  /** When the half-open trial call was let through; null when none is out. */
+  private trialSince: number | null = null
 
   constructor(
     private readonly opts: BreakerOptions,
@@ -26,32 +27,34 @@ export class CircuitBreaker {
     return this.now() - this.openedAt >= this.opts.cooldownMs ? 'half-open' : 'open'
   }
 
-  /** True when a call may go to the channel now (claims the single half-open trial). */
+  /**
+   * True when a call may go to the channel now (claims the single half-open trial). A trial that
+   * has not reported back within a cooldown is taken as abandoned (its request ended before the
+   * call settled, e.g. cut off by the request deadline), so the channel is not skipped for ever.
+   */
   allow(): boolean {
     const s = this.state()
     if (s === 'closed') return true
-    if (s === 'open' || this.trialInFlight) return false
-    this.trialInFlight = true
+    if (s === 'open') return false
+    if (this.trialSince !== null && this.now() - this.trialSince < this.opts.cooldownMs) return false
+    this.trialSince = this.now()
     return true
   }
 
   success(): void {
     this.failures = 0
     this.openedAt = null
-    this.trialInFlight = false
+    this.trialSince = null
   }
 
   failure(): void {
-    this.trialInFlight = false
+    this.trialSince = null
     this.failures++
     if (this.openedAt !== null || this.failures >= this.opts.threshold) this.openedAt = this.now()
   }
 
   /** Ends a call that proved nothing about the channel's health (e.g. an unknown symbol). */
   neutral(): void {
-    if (this.trialInFlight) {
-      this.trialInFlight = false
-      this.success()
-    }
+    if (this.trialSince !== null) this.success()
   }
 }

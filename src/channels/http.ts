@@ -1,14 +1,17 @@
 import type { ChannelContext } from './types'
 import { ChannelError, httpError, network, timeout } from './errors'
+import { during } from '../http/deadline'
 
 export interface FetchTextOptions {
   headers?: Record<string, string>
   /** Upstream text encoding; Tencent and Sina speak GBK. */
   encoding?: 'utf-8' | 'gbk'
+  /** A POST with this body (Guba's rank takes JSON); GET when absent. */
+  post?: string
 }
 
 /**
- * GETs an upstream URL and returns its body as text, turning every way it can go wrong into a
+ * GETs (or POSTs) an upstream URL and returns its body as text, turning every way it can go wrong into a
  * typed {@link ChannelError}: no answer within the timeout, a non-2xx status, a network failure.
  */
 export async function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
@@ -22,7 +25,8 @@ export async function fetchText(ctx: ChannelContext, channel: string, url: strin
     }, ctx.timeoutMs)
   })
   const read = async () => {
-    const res = await ctx.fetch(url, { headers: opts.headers, signal: controller.signal })
+    const init: RequestInit = opts.post === undefined ? {} : { method: 'POST', body: opts.post }
+    const res = await ctx.fetch(url, { ...init, headers: opts.headers, signal: controller.signal })
     if (!res.ok) {
       await res.body?.cancel()
       throw httpError(channel, res.status)
@@ -31,7 +35,7 @@ export async function fetchText(ctx: ChannelContext, channel: string, url: strin
     return new TextDecoder(opts.encoding ?? 'utf-8').decode(bytes)
   }
   try {
-    return await Promise.race([read(), deadline])
+    return await during(`upstream:${channel}`, Promise.race([read(), deadline]))
   } catch (e) {
     if (e instanceof ChannelError) throw e
     if (controller.signal.aborted) throw timeout(channel, ctx.timeoutMs)

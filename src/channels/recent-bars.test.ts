@@ -39,4 +39,16 @@ describe('RecentBarsCache', () => {
     await cache.get('tencent', 'sh600519', 30, T0 + 14 * 3_600_000, load)
     expect(loads).toBe(3)
   })
+
+  it('waits for a load another request started at most joinMs, then loads its own (a load whose request ended never settles)', async () => {
+    const cache = new RecentBarsCache(60_000, 30)
+    void cache.get('tencent', 'sh600519', 30, T0, () => new Promise<Bar[]>(() => {}))
+    let loads = 0
+    const bars = await cache.get('tencent', 'sh600519', 30, T0, async () => (loads++, [bar('2026-11-19')]))
+    expect(bars).toHaveLength(1)
+    expect(loads).toBe(1)
+    // The fresh load replaced the abandoned one.
+    expect(await cache.get('tencent', 'sh600519', 30, T0, async () => (loads++, []))).toHaveLength(1)
+    expect(loads).toBe(1)
+  })
 })

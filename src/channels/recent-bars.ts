@@ -1,8 +1,12 @@
 import type { Bar } from '../domain/bar'
 import { beijingDay } from '../domain/beijing-day'
+import { within } from '../domain/shared-flight'
+import { during } from '../http/deadline'
 
 /** How long the past daily bars of an instrument are reused before asking the upstream again. */
 export const RECENT_BARS_TTL_MS = 60_000
+/** A little over the channels' 4 s timeout: no live load of bars takes longer. */
+export const RECENT_BARS_JOIN_MS = 5_000
 const MAX_ENTRIES = 1_000
 
 /**
@@ -13,29 +17,67 @@ const MAX_ENTRIES = 1_000
  * between sessions. The key carries the Beijing day, so a new day always asks again, and the
  * minute bounds how long an intraday correction could go unseen. It halves the upstream requests
  * of a busy symbol: the real-time half is still fetched on every call. Concurrent misses for one
- * key share a single request; a failed request is not remembered.
+ * key share a single request, each waiting for it at most {@link RECENT_BARS_JOIN_MS}; a failed
+ * request is not remembered.
  */
 export class RecentBarsCache {
-  private readonly entries = new Map<string, { at: number; bars: Promise<Bar[]> }>()
+  private readonly entries = new Map<string, Entry>()
 
-  constructor(private readonly ttlMs = RECENT_BARS_TTL_MS) {}
+  /**
+   * @param ttlMs how long bars are reused (service clock)
+   * @param joinMs how long a request waits for bars another request is still loading (real time):
+   *   a little over the channel timeout, past which that load is treated as abandoned (see
+   *   src/domain/shared-flight.ts) and this request loads them itself.
+   */
+  constructor(
+    private readonly ttlMs = RECENT_BARS_TTL_MS,
+    private readonly joinMs = RECENT_BARS_JOIN_MS
+  ) {}
 
   /** The bars of `channel` for `code` (the last `count` days), from memory or from `load`. */
   get(channel: string, code: string, count: number, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
     const key = `${channel}|${code}|${count}|${beijingDay(now)}`
     const hit = this.entries.get(key)
-    if (hit && now - hit.at < this.ttlMs && now >= hit.at) return hit.bars
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
-    const bars = load()
-    this.entries.delete(key)
-    this.entries.set(key, { at: now, bars })
-    bars.catch(() => {
-      if (this.entries.get(key)?.bars === bars) this.entries.delete(key)
-    })
-    return bars
+    if (hit && now - hit.at < this.ttlMs && now >= hit.at) return hit.settled ? hit.bars : this.join(channel, key, hit, now, load)
+    return this.start(key, now, load)
   }
 
   clear(): void {
     this.entries.clear()
   }
+
+  private start(key: string, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    const entry: Entry = { at: now, startedAt: Date.now(), bars: load(), settled: false }
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    entry.bars.then(
+      () => void (entry.settled = true),
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key)
+      }
+    )
+    return entry.bars
+  }
+
+  /** Waits for another request's load, at most what is left of `joinMs`; then loads again. */
+  private async join(channel: string, key: string, entry: Entry, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
+    const left = entry.startedAt + this.joinMs - Date.now()
+    if (left > 0) {
+      // Waiting on the channel, through another request: the deadline's stage says so.
+      const joined = await during(`upstream:${channel}`, within(entry.bars, left))
+      if (joined) return joined.value
+    }
+    if (this.entries.get(key) === entry) this.entries.delete(key)
+    return this.start(key, now, load)
+  }
+}
+
+interface Entry {
+  /** Service clock when loaded (the TTL). */
+  at: number
+  /** Real time when the load started (the join bound). */
+  startedAt: number
+  bars: Promise<Bar[]>
+  settled: boolean
 }

@@ -1,7 +1,8 @@
 import type { Bar, Quote } from '../domain/bar'
+import type { ChannelName } from '../domain/channel-name'
 import type { Instrument } from '../domain/instrument'
 
-export type ChannelName = 'eastmoney' | 'tencent' | 'sina'
+export type { ChannelName }
 
 /** What a channel needs from the outside world; injected so tests and the emulator can stand in. */
 export interface ChannelContext {

@@ -19,6 +19,12 @@ const BASE = 'http://127.0.0.1:8787'
 const QUOTE = '/v1/quote?code=sh600519'
 
 const BASELINE = { name: 'bare constant route (baseline)', path: '/__bench/constant' }
+/** The analytics rows (issue 11): one technical row, 1,000 A-share rows from the day's table, a three-condition screen. */
+const TABLE_DATE = '2026-11-19'
+const TABLE_STOCKS = 1000
+const TECHNICAL = { name: '/v1/technical sh600519', path: '/v1/technical?code=sh600519', keys: 'client' }
+const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '', keys: 'client' }
+const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
 const IN_WORKER = [
   { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
   { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
@@ -27,6 +33,10 @@ const IN_WORKER = [
   { name: '/v1/kline sh600519 week x30', path: '/v1/kline?code=sh600519&period=week', keys: 'turn' },
   { name: '/v1/kline sh600519 m5 x48', path: '/v1/kline?code=sh600519&period=m5&count=48', keys: 'turn' },
   { name: '/v1/kline sh600519 day x1212', path: '/v1/kline?code=sh600519&count=1212', keys: 'turn' },
+  { name: '/v1/snapshot sh600519 keyed', path: '/v1/snapshot?code=sh600519', keys: 'turn' },
+  { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'turn' },
+  { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'turn' },
+  { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'turn' },
 ]
 const END_TO_END = [
   { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' },
@@ -34,6 +44,13 @@ const END_TO_END = [
   { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
   { name: '  … each call a new anonymous IP', path: QUOTE, anonymous: 'new' },
   { name: '/v1/kline sh600519 day x30', path: '/v1/kline?code=sh600519', keys: 'client' },
+  TECHNICAL,
+  BATCH_1000,
+  SCREEN,
+  { name: '/v1/snapshot sh600519 keyed', path: '/v1/snapshot?code=sh600519', keys: 'client' },
+  { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'client' },
+  { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' },
+  { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' },
 ]
 
 // BENCH_ONLY=<regexp> measures only the routes whose name matches (and the baseline).
@@ -113,7 +130,7 @@ let minute = 0
 // share) and each end-to-end client's own key. One call a caller short of its limit: a call made
 // just before the minute moves may land in the next minute, so each caller keeps room for one.
 let spent = {}
-const ALLOWANCE = { pool: POOL_SIZE * 59, client: 599 }
+const ALLOWANCE = { pool: POOL_SIZE * 59, client: 599, turn: BENCH_KEYS.length * 599 }
 let minuteTurn = null
 
 async function setMinute(mf, m) {
@@ -152,6 +169,8 @@ let reported = 0
 async function inWorker(mf, target) {
   return forSeconds(async () => {
     if (target.anonymous === 'pool') await budget(mf, 'pool', BATCH)
+    // The 400 rotating keys share one minute too: a long run of keyed rows would otherwise fill it.
+    if (target.keys === 'turn') await budget(mf, 'turn', BATCH)
     const r = await (await mf.dispatchFetch(...loopRequest(target))).json()
     if (r.firstFailure && !reported++) console.error(`first failed call: ${target.path} → ${r.firstFailure}`)
     return r
@@ -175,6 +194,7 @@ async function endToEnd(mf, target) {
           await budget(mf, 'client', 1, `client ${client}`)
           headers = { authorization: `Bearer ${CLIENT_KEYS[client]}` }
         } else if (target.keys === 'turn') {
+          await budget(mf, 'turn', 1)
           headers = { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
         }
         const res = await mf.dispatchFetch(BASE + target.path, { headers })
@@ -188,6 +208,18 @@ async function endToEnd(mf, target) {
   return { rps: parts.reduce((s, p) => s + p.rps, 0), n: parts.reduce((s, p) => s + p.n, 0), failed: parts.reduce((s, p) => s + p.failed, 0) }
 }
 
+/** Issue 11's targets: a 1,000-symbol batch at most 3 × one /v1/technical call, a screen at most 2 ×. */
+function printCostRatios(rows) {
+  const rps = (t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
+  const tech = rps(TECHNICAL)
+  if (!tech) return
+  const mid = (xs) => xs[Math.floor(xs.length / 2)]
+  for (const [t, goal] of [[BATCH_1000, 3], [SCREEN, 2]]) {
+    const other = rps(t)
+    if (other) console.log(`cost of one call of ${t.name.trim()} in /v1/technical calls: ${(mid(tech) / mid(other)).toFixed(2)} (goal at most ${goal})`)
+  }
+}
+
 console.log('building the emulator worker bundle…')
 const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build'))
 const mf = startWorker(bundle)
@@ -195,6 +227,13 @@ try {
   // Pin the emulator clock inside a session so every run does the same work.
   await setMinute(mf, 0)
   await storeBenchKeys(mf)
+  if (chosen([TECHNICAL, BATCH_1000, SCREEN]).length) {
+    const seeding = performance.now()
+    const tables = await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&n=${TABLE_STOCKS}`, { method: 'POST' })).json()
+    const codes = Object.keys((await (await mf.getR2Bucket('STORE')).get(`technicals/${TABLE_DATE}.json`).then((o) => o.json())).rows)
+    BATCH_1000.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
+    console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns`)
+  }
   const solving = performance.now()
   await solvePool(mf)
   console.log(`solved ${POOL_SIZE} proof-of-work challenges for the anonymous pool in ${((performance.now() - solving) / 1000).toFixed(1)} s`)
@@ -205,7 +244,11 @@ try {
 
   console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
   if (chosen(IN_WORKER).length) printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t)))
-  if (chosen(END_TO_END).length) printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t)))
+  if (chosen(END_TO_END).length) {
+    const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t))
+    printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, rows)
+    printCostRatios(rows)
+  }
 } finally {
   await mf.dispose()
 }

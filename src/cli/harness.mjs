@@ -3,7 +3,7 @@
 // OpenAPI lint: both need the real built worker, without `wrangler dev`'s proxy in the way.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, extname, join, resolve } from 'node:path'
 import { Miniflare } from 'miniflare'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
@@ -25,8 +25,9 @@ export function buildWorker(entry, outdir) {
     env: QUIET_ENV,
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-  const main = readdirSync(outdir).find((f) => f.endsWith('.js'))
-  if (!main) throw new Error(`wrangler produced no bundle in ${outdir}`)
+  // The main module is named after the entry; beside it are the Text modules (/docs assets).
+  const main = `${basename(entry, extname(entry))}.js`
+  if (!readdirSync(outdir).includes(main)) throw new Error(`wrangler produced no ${main} in ${outdir}`)
   return join(outdir, main)
 }
 
@@ -36,6 +37,9 @@ export function startWorker(scriptPath) {
     modules: true,
     scriptPath,
     compatibilityDate: '2026-05-01',
+    // wrangler.toml's Text rule, as the bundle names those modules (`<sha1>-swagger-ui.css`).
+    modulesRules: [{ type: 'Text', include: ['**/*-swagger-ui-bundle.js', '**/*-swagger-ui.css'] }],
+    compatibilityFlags: ['nodejs_als'],
     bindings: { UPSTREAM: 'emulator' },
     kvNamespaces: ['KEYS', 'CACHE'],
     r2Buckets: ['STORE'],

@@ -35,5 +35,15 @@ export function isValidDate(s: string): boolean {
   return fromDayNumber(dayNumber(s)) === s
 }
 
+/** Every date of a month (1–12), ascending. */
+export function datesOfMonth(year: number, month: number): string[] {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  const first = dayNumber(`${year}-${pad(month)}-01`)
+  const next = month === 12 ? dayNumber(`${year + 1}-01-01`) : dayNumber(`${year}-${pad(month + 1)}-01`)
+  const out: string[] = []
+  for (let n = first; n < next; n++) out.push(fromDayNumber(n))
+  return out
+}
+
 /** `YYYYMMDD` form used by Eastmoney. */
 export const compact = (date: string) => date.replaceAll('-', '')

@@ -3,7 +3,7 @@
  * and {@link createEmulatorFetch}, the `fetch` the channels receive under the emulator. It routes
  * each upstream host to its wire handler (src/emulator/wire) and applies the channel's fault first.
  */
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
 import type { MarketModel } from './market/types'
 import { eastmoneyEmpty, handleEastmoney } from './wire/eastmoney'
 import { handleSina, sinaEmpty } from './wire/sina'
@@ -13,7 +13,7 @@ import { Lru } from './market/lru'
 
 export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina']
 
-export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow'] as const
+export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow', 'hang'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 /**
@@ -161,6 +161,9 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     const { handle, empty } = HANDLERS[channel]
     const fault = takeFault(channel)
     switch (fault?.kind) {
+      case 'hang':
+        // Never answers and ignores the AbortSignal: what the request deadline must survive.
+        return new Promise<Response>(() => {})
       case 'timeout':
         await wait(MAX_WAIT_MS, signal, true)
         throw new TypeError('fetch failed')
@@ -178,8 +181,9 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
         break
     }
     if (state.fixedNow === null) return handle(url, request, market, now())
-    // Sina answers by Referer too; nothing else of the request matters to a handler.
-    const key = `${state.fixedNow} ${request.method} ${url.href} ${request.headers.get('referer') ?? ''}`
+    // Sina answers by Referer too, POST handlers (Guba's rank) by their body; nothing else matters to a handler.
+    const body = request.method === 'POST' ? await request.clone().text() : ''
+    const key = `${state.fixedNow} ${request.method} ${url.href} ${request.headers.get('referer') ?? ''} ${body}`
     return answered(key, () => handle(url, request, market, now()))
   }
   return emulatorFetch as typeof fetch
@@ -187,7 +191,7 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
 
 /**
  * With the clock fixed, an answer is a pure function of the clock and the request, so the last
- * few hundred are kept (by clock, method, URL and Referer): repeated requests (tests, `npm run bench`) then cost what a real upstream
+ * few hundred are kept (by clock, method, URL, Referer and POST body): repeated requests (tests, `npm run bench`) then cost what a real upstream
  * costs our worker, a response to read, and not the emulator's generation of it. Faults are taken
  * before this, and the request counters still count every request.
  */

@@ -5,7 +5,8 @@
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
+import { clearHangs, HANG_BINDINGS, hangs, setHangs } from './hang'
 import { CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, requestCounts, resetEmulator, setClock, setFault } from './control'
 
 const FaultBody = z.object({
@@ -119,5 +120,21 @@ emulatorRoutes.delete('/__emulator/clock', (c) => {
 
 emulatorRoutes.post('/__emulator/reset', (c) => {
   resetEmulator()
+  clearHangs()
   return c.json(snapshot())
+})
+
+// Bindings that never answer (src/emulator/hang.ts), for the request-deadline tests.
+const HangBody = z.object({ bindings: z.array(z.enum(HANG_BINDINGS)), ms: z.number().int().min(0).max(MAX_WAIT_MS).optional() })
+
+emulatorRoutes.put('/__emulator/hang', async (c) => {
+  const body = await readBody(c, HangBody)
+  if (!body.ok) return body.response
+  setHangs(body.value.bindings, body.value.ms ?? null)
+  return c.json({ hanging: hangs() })
+})
+
+emulatorRoutes.delete('/__emulator/hang', (c) => {
+  clearHangs()
+  return c.json({ hanging: hangs() })
 })

@@ -6,11 +6,18 @@
 import '../env'
 import { createApp } from '../app'
 import { clearAnonMemory } from '../http/anon-cache'
+import { clearMarketCache } from '../http/market-cache'
 import { scheduledHandler } from '../jobs'
-import { marketDayRows } from '../jobs/testing'
+import { marketDayRows, marketSource } from '../jobs/testing'
+import { buildHistory } from '../jobs/build-history'
+import { collectRows, stagedDayRows, writeDayTables } from '../jobs/day-tables'
+import { profilesOf } from '../store/meta'
+import { writeHistory } from '../store/history'
 import { createServices } from '../services'
 import { marketKlineKey } from '../store/keys'
+import { clearReferenceMemory } from '../store/reference-cache'
 import { clock, createEmulatorFetch } from './control'
+import { withHangs } from './hang'
 import { market } from './market'
 import { emulatorRoutes } from './routes'
 
@@ -26,14 +33,28 @@ export const services = createServices({
 const app = createApp(services)
 
 // Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
-// anonymous answers in memory), so a test starts from the channel table's order and fresh data.
+// anonymous answers in memory, shared market answers), so a test starts from the channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
   services.router.reset()
   services.recentBars.clear()
   clearAnonMemory()
+  clearMarketCache()
+  clearReferenceMemory()
   return c.json({ ok: true })
 })
 app.route('/', emulatorRoutes)
+// The request deadline (src/http/deadline.ts): tests shorten it, DELETE restores the default.
+const defaultDeadlineMs = services.deadlineMs
+app.put('/__emulator/deadline', async (c) => {
+  const ms = Number(((await c.req.json().catch(() => ({}))) as { ms?: unknown }).ms)
+  if (!Number.isInteger(ms) || ms < 1 || ms > 600_000) return c.json({ error: 'ms must be an integer 1–600000', code: 'BAD_REQUEST' }, 422)
+  services.deadlineMs = ms
+  return c.json({ deadline_ms: services.deadlineMs })
+})
+app.delete('/__emulator/deadline', (c) => {
+  services.deadlineMs = defaultDeadlineMs
+  return c.json({ deadline_ms: services.deadlineMs })
+})
 let benchIp = 1
 // Baseline for `npm run bench`: the cheapest possible route in the same worker.
 app.get('/__bench/constant', (c) => c.json({ ok: true }))
@@ -42,6 +63,24 @@ app.get('/__bench/constant', (c) => c.json({ ok: true }))
 app.get('/__bench/market-kline-blob', (c) => {
   const rows = marketDayRows(market, c.req.query('date') ?? '', clock.now())
   return c.body(JSON.stringify(rows), 200, { 'content-type': 'application/json', 'x-rows': String(rows.length) })
+})
+// `npm run bench`, analytics rows: the first `n` stocks' histories and the day's technicals and
+// factor tables, built as the jobs build them (histories from the model through the jobs' source).
+app.post('/__bench/day-tables', async (c) => {
+  const date = c.req.query('date') ?? ''
+  const n = Math.min(Number(c.req.query('n')) || 1000, 6000)
+  const codes = market.instruments().filter((i) => i.kind === 'stock' && i.listDate <= date).slice(0, n).map((i) => i.code)
+  const source = marketSource(market, codes, () => clock.now())
+  const lines: string[] = []
+  for (const code of codes) {
+    const h = await buildHistory(source, code, date)
+    if (!h) continue
+    await writeHistory(c.env.STORE, h)
+    for (const l of stagedDayRows(h, date, date)) lines.push(l.slice(11))
+  }
+  const names = Object.fromEntries(codes.map((code) => [code, market.byCode(code)!.name]))
+  const fundamentals = { source, profiles: profilesOf(await source.snapshot()) }
+  return c.json(await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals))
 })
 app.get('/__bench/market-kline-raw', async (c) => {
   const obj = await c.env.STORE.get(marketKlineKey(c.req.query('date') ?? ''))
@@ -81,6 +120,7 @@ app.get('/__bench/loop', async (c) => {
 })
 
 export default {
-  fetch: app.fetch,
+  // Bindings a test made hang (PUT /__emulator/hang) are swapped in here, under every route.
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, withHangs(env), ctx),
   scheduled: scheduledHandler(services),
 } satisfies ExportedHandler<Env>

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from './context'
+import { during } from './deadline'
 import { countRows, recordOutcome } from './envelope'
 
 /** Anonymous data refreshes at most every five minutes (SPEC Limits). */
@@ -93,7 +94,7 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const key = keyOf(c)
   let hit = c.get('anonHit')
   if (!hit) {
-    const stored = await c.env.CACHE.get(key)
+    const stored = await during('cache', c.env.CACHE.get(key))
     if (stored !== null) {
       hit = prepare(stored)
       remember(key, hit)

@@ -2,6 +2,7 @@
 export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  KEY_CONFLICT: 400,
   KEY_REQUIRED: 401,
   KEY_INVALID: 401,
   TIER_TOO_LOW: 403,
@@ -11,6 +12,8 @@ export const ERROR_STATUS = {
   HEAVY_QUOTA: 429,
   ROWS_EXHAUSTED: 429,
   POW_DISABLED: 503,
+  /** The request deadline passed (src/http/deadline.ts); the 504 itself is an ok:false envelope. */
+  DEADLINE_EXCEEDED: 504,
   INTERNAL: 500,
 } as const
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -5,13 +5,16 @@ import { cors } from 'hono/cors'
 const OPTIONS = {
   origin: '*',
   allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'X-PoW', 'Content-Type'],
+  allowHeaders: ['Authorization', 'X-API-Key', 'X-PoW', 'Content-Type'],
   exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
   maxAge: 86400,
 }
 
 const preflight = cors(OPTIONS)
 const EXPOSED = OPTIONS.exposeHeaders.join(',')
+
+/** The CORS headers of every non-preflight answer (also for answers built outside Hono: the deadline's 504). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED }
 
 /**
  * CORS for a public API. Preflights are Hono's `cors()`. For every other request this sets the

@@ -2,7 +2,7 @@ import type { Bar } from '../domain/bar'
 import type { InstrumentKind } from '../domain/instrument'
 
 /** Price decimals as each market quotes them. */
-const PRICE_DECIMALS: Record<InstrumentKind, number> = {
+export const PRICE_DECIMALS: Record<InstrumentKind, number> = {
   stock: 2, index: 2, sector: 2, us: 2, 'us-index': 2, future: 2,
   etf: 3, bond: 3, hk: 3,
   forex: 4,

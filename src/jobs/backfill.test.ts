@@ -7,8 +7,13 @@ import { readHistory } from '../store/history'
 import { marketKlineKey } from '../store/keys'
 import { marketRow, readMarketDay } from '../store/market-kline'
 import { readManifest, readRunRecord, readUniverse } from '../store/meta'
+import { readTechnicals } from '../store/technicals'
+import { readFactorTable } from '../store/factor-table'
+import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
+import { tradingDaysBetween } from '../domain/trading-calendar'
 import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from './backfill'
 import { marketSource } from './testing'
+import { epsTtm, financialReport } from '../emulator/market/fundamentals'
 
 const NOW = Date.parse('2026-11-21T10:00:00+08:00')
 const stocks = market.instruments().filter((i) => i.kind === 'stock')
@@ -54,6 +59,14 @@ describe('backfill steps', () => {
     expect(oct).toMatchObject({ phase: 'finish', month: '2026-10', dates: 3, remainingMonths: 1 })
     const nov = await finishBackfill(deps)
     expect(nov).toMatchObject({ phase: 'finish', month: '2026-11', dates: 15, remainingMonths: 0 })
+    // Then one call per day of technicals and factor tables (the range has 18 trading days, under TABLE_DAYS).
+    const days: string[] = []
+    for (let left = 18; left > 0; left--) {
+      const r = await finishBackfill(deps)
+      expect(r).toMatchObject({ phase: 'finish', remainingTableDays: left - 1, tables: { rows: expect.any(Number) } })
+      days.push(r.tableDay!)
+    }
+    expect(days).toEqual(tradingDaysBetween('2026-10-28', '2026-11-20'))
     const done = await finishBackfill(deps)
     expect(done).toMatchObject({ phase: 'done', written: { dates: 18, emptyDates: [] } })
     expect(await finishBackfill(deps)).toMatchObject({ phase: 'done' })
@@ -81,6 +94,44 @@ describe('backfill steps', () => {
       expect((await readMarketDay(env.STORE, '2026-10-30'))!.some((r) => r.code === late)).toBe(true)
     }
     expect(await env.STORE.head(marketKlineKey('2026-10-27'))).toBeNull()
+  })
+
+  it('wrote each day\'s technicals point in time: the row of a date is computed from the bars up to it', async () => {
+    for (const date of ['2026-10-28', '2026-11-20']) {
+      const day = (await readTechnicals(env.STORE, date))!
+      const traded = CODES.filter((c) => market.dailyBars(market.byCode(c)!, date, date, NOW).length)
+      expect(day.codes().sort(), date).toEqual([...traded].sort())
+      for (const code of traded.slice(0, 5)) {
+        const h = (await readHistory(env.STORE, code))!
+        const i = h.t.indexOf(Number(date.replaceAll('-', '')))
+        const want = stockDays(h, i, i)[0]
+        expect(STOCK_DAY_COLUMNS.map((c) => day.row(code)!.get(c)), `${code} ${date}`).toEqual(want.values)
+        expect(day.row(code)!.get('closePrice')).toBe(h.c[i])
+      }
+    }
+    expect((await readFactorTable(env.STORE, 'hs'))!.date).toBe('2026-11-20')
+  })
+
+  it('wrote each day\'s fundamentals point in time: a Q3 report counts from its notice date on', async () => {
+    // Stocks whose Q3 2026 report came out inside the range (Q3 notices run 10-12 to 10-31).
+    const late = CODES.filter((c) => {
+      const r = financialReport(market, market.byCode(c)!, '2026-09-30', NOW)
+      return r && r.noticeDate > '2026-10-28' && r.noticeDate <= '2026-11-20'
+    })
+    expect(late.length).toBeGreaterThan(0)
+    for (const date of ['2026-10-28', '2026-10-30', '2026-11-20']) {
+      const t = (await readFactorTable(env.STORE, 'hs', date))!
+      for (const code of t.codes) {
+        const eps = epsTtm(market, market.byCode(code)!, date, NOW)
+        expect(t.value('EPS_TTM', t.codes.indexOf(code)), `${code} ${date}`).toBeCloseTo(eps!, 4)
+      }
+    }
+    const [before, after] = [await readFactorTable(env.STORE, 'hs', '2026-10-28'), await readFactorTable(env.STORE, 'hs', '2026-11-20')]
+    for (const code of late) {
+      const inst = market.byCode(code)!
+      expect(epsTtm(market, inst, '2026-10-28', NOW)).not.toBe(epsTtm(market, inst, '2026-11-20', NOW))
+      expect(before!.value('EPS_TTM', before!.codes.indexOf(code))).not.toBe(after!.value('EPS_TTM', after!.codes.indexOf(code)))
+    }
   })
 
   it('wrote whole histories since 2016-08-08 (or the listing) with their actions', async () => {

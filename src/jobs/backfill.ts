@@ -10,27 +10,37 @@
  *           chunk cut off part-way is simply run again (it rewrites the same histories).
  *   finish  once every chunk is done, one month per call: read that month's staged rows of all
  *           chunks, write each trading day's `market-kline/<date>.json` (only from the complete
- *           set), delete the month's staging. The last call updates the manifest and cleans up.
+ *           set), delete the month's staging. Then one call per day of the range's last
+ *           {@link TABLE_DAYS} trading days: that day's technicals and hs factor tables from the
+ *           point-in-time rows the chunks staged. The last call updates the manifest and cleans up.
  *
  * Memory stays bounded by the chunk size (≤ 50,000 staged rows) and by one month of the market
  * (about 120,000 rows, ~20 MB of text) in finish, whatever the range.
  */
 import { mapLimit } from '../domain/concurrency'
 import { beijing } from '../domain/dates'
-import { previousTradingDay } from '../domain/trading-calendar'
+import { previousTradingDay, tradingDaysBetween } from '../domain/trading-calendar'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { barAt, indexOnOrAfter, numDate, writeHistory } from '../store/history'
-import { BACKFILL_KEY, stagingDoneKey, stagingPrefix, stagingRowsKey } from '../store/keys'
+import { BACKFILL_KEY, stagingDayRowsKey, stagingDoneKey, stagingPrefix, stagingRowsKey } from '../store/keys'
 import { joinRows, marketRow, writeMarketDayText } from '../store/market-kline'
-import { recordRun, updateManifest, writeUniverse } from '../store/meta'
+import { profilesOf, readUniverse, recordRun, updateManifest, writeUniverse } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { buildHistory } from './build-history'
 import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLine } from './backfill-plan'
+import { collectRows, stagedDayRows, writeDayTables } from './day-tables'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource } from './source'
 
 export const BACKFILL_JOB = 'backfill'
+
+/**
+ * Trading days at the end of the range that get technicals and factor tables. Older days would
+ * stage a row of 60 values per stock and day; the tables serve the recent sessions, and the
+ * after-close job adds each new day.
+ */
+export const TABLE_DAYS = 20
 
 /** Stocks fetched at once inside a chunk (Workers allow six simultaneous connections). */
 const CONCURRENCY = 6
@@ -51,6 +61,9 @@ export interface BackfillState {
   chunks: number
   phase: 'chunks' | 'finish' | 'done'
   finishedMonths: string[]
+  /** Days that get technicals and factor tables, ascending (absent in a state from before tables). */
+  tableDays?: string[]
+  finishedTableDays?: string[]
   startedAt: string
   finishedAt?: string
   written: { dates: number; rows: number; bytes: number; emptyDates: string[] }
@@ -82,8 +95,13 @@ const readState = (bucket: R2Bucket) => getJson<BackfillState>(bucket, BACKFILL_
 
 /** The current backfill and its chunk progress; undefined when none was ever started. */
 export async function backfillStatus(d: BackfillDeps): Promise<BackfillStatus | undefined> {
-  const state = await readState(d.env.STORE)
-  return state && withProgress(d.env.STORE, state)
+  return backfillStatusIn(d.env.STORE)
+}
+
+/** {@link backfillStatus} from the store alone (the data routes read it to say how far a build is). */
+export async function backfillStatusIn(bucket: R2Bucket): Promise<BackfillStatus | undefined> {
+  const state = await readState(bucket)
+  return state && withProgress(bucket, state)
 }
 
 async function withProgress(bucket: R2Bucket, state: BackfillState): Promise<BackfillStatus> {
@@ -133,11 +151,14 @@ export async function startBackfill(d: BackfillDeps, req: { from?: string; to?: 
     chunks: Math.ceil(codes.length / chunkSize),
     phase: 'chunks',
     finishedMonths: [],
+    tableDays: tradingDaysBetween(range.from, range.to).slice(-TABLE_DAYS),
+    finishedTableDays: [],
     startedAt: new Date(now).toISOString(),
     written: { dates: 0, rows: 0, bytes: 0, emptyDates: [] },
   }
   await putJson(bucket, BACKFILL_KEY, state)
-  await writeUniverse(bucket, { date: beijing(now).date, codes })
+  const names = Object.fromEntries(snapshot.filter((r) => r.name && isStockCode(r.code)).map((r) => [r.code, r.name!]))
+  await writeUniverse(bucket, { date: beijing(now).date, codes, names, profiles: profilesOf(snapshot.filter((r) => isStockCode(r.code))) })
   await updateManifest(bucket, { universe: codes.length }, now)
   return withProgress(bucket, state)
 }
@@ -171,10 +192,20 @@ export async function backfillChunk(d: BackfillDeps, index: number): Promise<Chu
 
   const source = sourceOf(d)
   const codes = chunkCodes(state.codes, state.chunkSize, index)
+  const tableDays = state.tableDays ?? []
+  const dayLines = new Map<string, string[]>()
   const staged = await mapLimit(codes, CONCURRENCY, async (code) => {
     const h = await buildHistory(source, code, state.through)
     if (!h) return undefined
     await writeHistory(bucket, h)
+    if (tableDays.length) {
+      for (const line of stagedDayRows(h, tableDays[0], tableDays.at(-1)!)) {
+        const date = line.slice(0, 10)
+        let list = dayLines.get(date)
+        if (!list) dayLines.set(date, (list = []))
+        list.push(line.slice(11))
+      }
+    }
     // The rows of [from, to], grouped by month, in this stock's date order.
     const byMonth = new Map<string, string[]>()
     for (let i = indexOnOrAfter(h, state.from); i < h.t.length; i++) {
@@ -195,6 +226,7 @@ export async function backfillChunk(d: BackfillDeps, index: number): Promise<Chu
     rows += lines.length
     await bucket.put(stagingRowsKey(state.run, month, index), lines.join('\n'))
   }
+  for (const date of tableDays) await bucket.put(stagingDayRowsKey(state.run, date, index), (dayLines.get(date) ?? []).join('\n'))
   const result = { index, stocks: codes.length, histories: staged.filter(Boolean).length, rows, ms: Date.now() - t0 }
   await bucket.put(stagingDoneKey(state.run, index), JSON.stringify(result), {
     customMetadata: Object.fromEntries(Object.entries(result).map(([k, v]) => [k, String(v)])),
@@ -206,6 +238,10 @@ export async function backfillChunk(d: BackfillDeps, index: number): Promise<Chu
 export interface FinishResult {
   phase: BackfillState['phase']
   month?: string
+  /** A day whose technicals and factor tables this call wrote. */
+  tableDay?: string
+  tables?: { rows: number; bytes: number; factors: number }
+  remainingTableDays?: number
   dates?: number
   rows?: number
   bytes?: number
@@ -232,6 +268,25 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
   }
 
   const month = state.months.find((m) => !state.finishedMonths.includes(m))
+  const tableDay = (state.tableDays ?? []).find((d) => !(state.finishedTableDays ?? []).includes(d))
+  if (!month && tableDay) {
+    const rows = new Map<string, Array<string | number | null>>()
+    for (let i = 0; i < state.chunks; i++) {
+      const obj = await bucket.get(stagingDayRowsKey(state.run, tableDay, i))
+      if (!obj) throw new Error(`staged technical rows of chunk ${i} for ${tableDay} are missing; restart the backfill`)
+      collectRows((await obj.text()).split('\n').filter(Boolean), rows)
+    }
+    // Subrequests of this call: one R2 read per chunk (at most 5,572 / 20 = 279), the statements
+    // (240 upstream requests for the whole market, src/jobs/fundamental-factors.ts), a few writes.
+    const universe = await readUniverse(bucket)
+    const fundamentals = { source: sourceOf(d), profiles: universe?.profiles }
+    const tables = rows.size ? await writeDayTables(bucket, tableDay, rows.values(), universe?.names ?? {}, now, fundamentals) : { rows: 0, bytes: 0, factors: 0 }
+    await deletePrefix(bucket, `${stagingPrefix(state.run)}days/${tableDay}/`)
+    state.finishedTableDays = [...(state.finishedTableDays ?? []), tableDay]
+    await putJson(bucket, BACKFILL_KEY, state)
+    const remainingTableDays = (state.tableDays ?? []).length - state.finishedTableDays.length
+    return { phase: state.phase, tableDay, tables, remainingMonths: 0, remainingTableDays, written: state.written }
+  }
   if (!month) {
     state.phase = 'done'
     state.finishedAt = new Date(now).toISOString()

@@ -4,9 +4,11 @@
  * comes from `services.channelContext`, so under the emulator entry it is the emulator's.
  */
 import { fetchCorporateActions } from '../channels/eastmoney/dividends'
+import { fetchPeriodStatement, type PeriodStatement } from '../channels/eastmoney/finance-period'
 import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
 import { fetchRawDaily } from '../channels/eastmoney/raw-daily'
 import { ChannelError } from '../channels/errors'
+import type { PeriodFigures } from '../domain/fundamental-factors'
 import type { Services } from '../services'
 import type { HistorySource } from './source'
 
@@ -24,5 +26,34 @@ export function channelSource(services: Pick<Services, 'channelContext'>): Histo
       }
     },
     actions: (q) => fetchCorporateActions(ctx, q),
+    statements: async (period, balance) => {
+      const income = await fetchPeriodStatement(ctx, 'income', period)
+      const cashflow = await fetchPeriodStatement(ctx, 'cashflow', period)
+      const sheet = balance ? await fetchPeriodStatement(ctx, 'balance', period) : new Map<string, PeriodStatement>()
+      return periodFigures(income, cashflow, sheet)
+    },
   }
+}
+
+/**
+ * The three statements of a period merged per stock. A stock's figures count from the latest of
+ * its statements' notice dates (a statement filed later must not be read before it exists).
+ */
+export function periodFigures(income: Map<string, PeriodStatement>, cashflow: Map<string, PeriodStatement>, balance: Map<string, PeriodStatement>): Map<string, PeriodFigures> {
+  const out = new Map<string, PeriodFigures>()
+  for (const code of new Set([...income.keys(), ...cashflow.keys(), ...balance.keys()])) {
+    const [i, c, b] = [income.get(code), cashflow.get(code), balance.get(code)]
+    const notice = [i, c, b].reduce((d, s) => (s && s.notice > d ? s.notice : d), '')
+    out.set(code, {
+      notice,
+      revenue: i?.lines.revenue ?? null,
+      operating_cost: i?.lines.operating_cost ?? null,
+      parent_net_profit: i?.lines.parent_net_profit ?? null,
+      operating_net_cash: c?.lines.operating_net_cash ?? null,
+      total_assets: b?.lines.total_assets ?? null,
+      total_liabilities: b?.lines.total_liabilities ?? null,
+      parent_equity: b?.lines.parent_equity ?? null,
+    })
+  }
+  return out
 }

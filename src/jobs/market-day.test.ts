@@ -3,12 +3,17 @@ import { describe, expect, it } from 'vitest'
 import { market } from '../emulator/market/index'
 import type { Services } from '../services'
 import { barCount, readHistory, writeHistory } from '../store/history'
-import { historyKey, marketKlineKey } from '../store/keys'
+import { dayRowsPrefix, historyKey, marketKlineKey } from '../store/keys'
+import { readTechnicals } from '../store/technicals'
+import { readFactorTable } from '../store/factor-table'
+import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
 import { readMarketDay } from '../store/market-kline'
 import { readCursor, readManifest, readRunRecord } from '../store/meta'
 import { buildHistory } from './build-history'
 import { marketDayJob, type MarketDayCursor, type MarketDayOptions } from './market-day'
 import { marketSource } from './testing'
+import { bookValuePerShare, epsTtm } from '../emulator/market/fundamentals'
+import { technicalsKey } from '../store/keys'
 
 const bj = (date: string, hhmm: string) => Date.parse(`${date}T${hhmm}:00+08:00`)
 const stocks = market.instruments().filter((i) => i.kind === 'stock')
@@ -55,6 +60,54 @@ async function expectHistoriesThrough(date: string) {
     expect(h!.vol, code).toEqual(bars.map((b) => b.volume))
     expect(h!.act.map((a) => a[0]), code).toEqual(market.actions(inst, now).map((a) => a.exDate))
   }
+}
+
+/**
+ * The day's technicals and hs factor tables: one row per traded stock, each the point-in-time row
+ * of its stored history, the close the one that traded; the staging gone.
+ */
+async function expectDayTables(date: string, traded: string[]) {
+  const day = (await readTechnicals(env.STORE, date))!
+  expect(day.codes().sort()).toEqual([...traded].sort())
+  for (const code of traded) {
+    const h = (await readHistory(env.STORE, code))!
+    const want = stockDays(h, h.t.length - 1, h.t.length - 1)[0]
+    expect(want.date).toBe(date)
+    const row = day.row(code)!
+    expect(STOCK_DAY_COLUMNS.map((c) => row.get(c)), code).toEqual(want.values)
+    expect(row.get('closePrice'), code).toBe(h.c.at(-1))
+  }
+  const factors = (await readFactorTable(env.STORE, 'hs'))!
+  expect(factors.date).toBe(date)
+  expect(factors.codes).toEqual([...traded].sort())
+  expect(factors.value('ClosePrice', factors.codes.indexOf('sh600519'))).toBe(day.row('sh600519')!.get('closePrice'))
+  expectFundamentals(factors, date)
+  expect((await env.STORE.list({ prefix: dayRowsPrefix(date) })).objects).toHaveLength(0)
+}
+
+/**
+ * The fundamentals and size factors agree with the emulator's own model as of `date` (its EPS
+ * TTM and book value from the reports published by then, its share counts, its day bar's turnover).
+ */
+function expectFundamentals(factors: NonNullable<Awaited<ReturnType<typeof readFactorTable>>>, date: string) {
+  const now = bj(date, '16:00')
+  let priced = 0
+  factors.codes.forEach((code, i) => {
+    const inst = market.byCode(code)!
+    const close = factors.value('ClosePrice', i)!
+    const eps = epsTtm(market, inst, date, now)
+    const bps = bookValuePerShare(market, inst, date, now)
+    const bar = market.dailyBars(inst, date, date, now)[0]
+    expect(factors.value('TotalShares', i), code).toBe(inst.totalShares)
+    expect(factors.value('FloatShares', i), code).toBe(inst.floatShares)
+    expect(factors.value('TotalMV', i), code).toBeCloseTo((close * inst.totalShares!) / 1e8, 3)
+    expect(factors.value('TurnoverRate', i), code).toBeCloseTo(bar.turnover!, 3)
+    expect(factors.value('EPS_TTM', i), code).toBeCloseTo(eps!, 4)
+    expect(factors.value('PE_TTM', i), code).toBe(eps! > 0 ? Math.round((close / eps!) * 1e4) / 1e4 : null)
+    expect(factors.value('PB', i), code).toBe(bps! > 0 ? Math.round((close / bps!) * 1e4) / 1e4 : null)
+    if (eps! > 0) priced++
+  })
+  expect(priced).toBeGreaterThan(factors.codes.length / 2)
 }
 
 /** Etags of the day blob and every history: equal etags = nothing rewritten. */
@@ -107,6 +160,7 @@ describe('market-day job', () => {
     expect((await env.STORE.head(marketKlineKey('2026-11-19')))!.customMetadata!.rows).toBe(String(rows.length))
     expect(await readManifest(env.STORE)).toMatchObject({ latestMarketKline: '2026-11-19', historyThrough: '2026-11-19', universe: CODES.length })
     await expectHistoriesThrough('2026-11-19')
+    await expectDayTables('2026-11-19', traded)
   })
 
   it('is idempotent: a second run rewrites nothing and calls no upstream', async () => {
@@ -132,6 +186,8 @@ describe('market-day job', () => {
     // Each run took the next 7 stocks; the last one took the rest.
     expect(seen).toEqual(Array.from({ length: Math.ceil(cursor.total / 7) }, (_, i) => Math.min(cursor.total, 7 * (i + 1))))
     await expectHistoriesThrough('2026-11-20')
+    // Rows staged over many runs make one table with every traded stock once.
+    await expectDayTables('2026-11-20', CODES.filter((c) => market.dailyBars(market.byCode(c)!, '2026-11-20', '2026-11-20', clock).length))
   })
 })
 
@@ -170,6 +226,26 @@ describe('market-day job under failures', () => {
     const e = await run('2026-11-24', '16:10')
     expect(e).toMatchObject({ status: 'done', histories: { gaveUp: [victim] } })
     expect(await readHistory(env.STORE, victim)).toBeUndefined()
+  })
+
+  it('writes no table while the statements fail, and both tables on the next run', async () => {
+    source.failNext('statements', 1)
+    const e = await run('2026-11-25', '15:35')
+    expect(e).toMatchObject({ status: 'error', error: expect.stringContaining('injected statements failure') })
+    expect(await env.STORE.head(technicalsKey('2026-11-25'))).toBeNull()
+    const again = await run('2026-11-25', '15:45')
+    expect(again).toMatchObject({ status: 'done', tables: { status: 'written', requests: expect.any(Number) } })
+    await expectDayTables('2026-11-25', CODES.filter((c) => market.dailyBars(market.byCode(c)!, '2026-11-25', '2026-11-25', clock).length))
+  })
+
+  it('leaves step (c) to the next run when this one has not the subrequests left for it', async () => {
+    const first = await run('2026-11-26', '15:35', { budget: 330 })
+    expect(first).toMatchObject({ status: 'partial', histories: { done: true } })
+    expect(first.tables).toBeUndefined()
+    expect(await env.STORE.head(technicalsKey('2026-11-26'))).toBeNull()
+    const next = await run('2026-11-26', '15:45', { budget: 330 })
+    expect(next).toMatchObject({ status: 'done', histories: { noop: true }, tables: { status: 'written' } })
+    await expectDayTables('2026-11-26', CODES.filter((c) => market.dailyBars(market.byCode(c)!, '2026-11-26', '2026-11-26', clock).length))
   })
 })
 

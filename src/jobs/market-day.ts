@@ -6,7 +6,10 @@
  *   (b) appends today's bar (read back from that blob) to each stock's history, at most `chunk`
  *       stocks per run, with a cursor in `meta/cursors/market-day.json`; today's corporate actions
  *       are fetched once and kept in `meta/actions/<today>.json`;
- *   (c) records the run in `meta/runs/market-day-<today>.json`.
+ *       While it holds each history, it stages the stock's point-in-time technical row of today;
+ *   (c) once every history is current, assembles the staged rows into `technicals/<today>.json`
+ *       and `factors/hs/<today>.json` (src/jobs/day-tables.ts), once;
+ *   (d) records the run in `meta/runs/market-day-<today>.json`.
  * Idempotent: a blob that exists is never rewritten and a history that already ends today is
  * left alone, so a second run changes no data. Resumable: a run cut off part-way (limits, an
  * upstream failure) leaves the cursor where it stopped and the next run carries on; the cron
@@ -16,11 +19,12 @@ import { beijing } from '../domain/dates'
 import { isSettled, SETTLED_MINUTE } from '../domain/settled-day'
 import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
 import type { Services } from '../services'
-import { appendBars, mergeActions, readHistory, writeHistory } from '../store/history'
-import { actionsKey } from '../store/keys'
+import { appendBars, mergeActions, readHistory, writeHistory, type History } from '../store/history'
+import { actionsKey, dayRowsPrefix, technicalsKey } from '../store/keys'
 import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type MarketKlineRow } from '../store/market-kline'
-import { readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
-import { getJson, putJson } from '../store/r2-json'
+import { profilesOf, readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
+import { deletePrefix, getJson, putJson } from '../store/r2-json'
+import { collectRows, stagedDayRows, writeDayTables } from './day-tables'
 import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource, type SourceAction } from './source'
@@ -49,6 +53,13 @@ export interface MarketDayTuning {
 }
 
 export const MARKET_DAY_DEFAULTS: MarketDayTuning = { chunk: 400, budget: 900, concurrency: 6 }
+
+/**
+ * Subrequests step (c) may spend: the fundamentals' statement pages (240 for the whole market,
+ * src/jobs/fundamental-factors.ts) and about 65 R2 calls (the staged row files, one per 100
+ * stocks, and the writes).
+ */
+export const DAY_TABLES_COST = 320
 
 /** A stock that failed this many runs in a row is given up for the day (and named in the record). */
 const MAX_FAILURES = 3
@@ -100,7 +111,11 @@ export async function marketDayJob(
     try {
       const blob = await ensureDayBlob(bucket, source, today, now)
       const histories = await appendDay(bucket, source, today, now, o, blob.subrequests)
-      entry = { date: today, at, status: histories.done ? 'done' : 'partial', ms: Date.now() - t0, blob, histories }
+      // Step (c) needs its own share of the invocation's subrequests; short of it, the next run does it.
+      const room = histories.done && blob.subrequests + histories.spent + DAY_TABLES_COST <= o.budget
+      const tables = room ? await ensureDayTables(bucket, source, today, now) : undefined
+      const done = histories.done && tables !== undefined
+      entry = { date: today, at, status: done ? 'done' : 'partial', ms: Date.now() - t0, blob, histories, ...(tables ? { tables } : {}) }
     } catch (e) {
       entry = { date: today, at, status: 'error', ms: Date.now() - t0, error: e instanceof Error ? e.message : String(e) }
     }
@@ -129,7 +144,8 @@ async function ensureDayBlob(bucket: R2Bucket, source: HistorySource, today: str
   for (const r of snapshot) if (!r.halted && r.date === today) rows.push(marketRow(r.code, r))
   if (rows.length === 0) throw new Error(`snapshot has no bars dated ${today} (${snapshot.length} stocks listed); blob not written`)
   const bytes = await writeMarketDay(bucket, today, rows)
-  await writeUniverse(bucket, { date: today, codes: snapshot.map((r) => r.code).sort() })
+  const names = Object.fromEntries(snapshot.filter((r) => r.name).map((r) => [r.code, r.name!]))
+  await writeUniverse(bucket, { date: today, codes: snapshot.map((r) => r.code).sort(), names, profiles: profilesOf(snapshot) })
   await updateManifest(bucket, { latestMarketKline: today, universe: snapshot.length }, now)
   // The list came in pages of about 100 stocks, each a subrequest, plus the R2 calls here.
   const subrequests = Math.ceil(snapshot.length / 100) + 5
@@ -145,7 +161,7 @@ const WORST_COST = 4
 /** Step (b): today's bar into each stock's history, one chunk per run. */
 async function appendDay(bucket: R2Bucket, source: HistorySource, today: string, now: number, o: MarketDayTuning, spentBefore: number) {
   let cursor = await readCursor<MarketDayCursor>(bucket, MARKET_DAY_JOB)
-  if (cursor?.date === today && cursor.done) return { done: true, next: cursor.total, total: cursor.total, noop: true }
+  if (cursor?.date === today && cursor.done) return { done: true, next: cursor.total, total: cursor.total, noop: true, spent: 1 }
 
   const rows = await readMarketDay(bucket, today)
   if (!rows) throw new Error(`market-kline/${today}.json vanished`)
@@ -154,6 +170,16 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   const prev = previousTradingDay(today)
 
   const counts: Record<Outcome, number> = { appended: 0, current: 0, built: 0, 'caught-up': 0, 'no-bars': 0 }
+  // Today's stock-day rows of the histories handled since the last flush (see flushRows).
+  let dayLines: string[] = []
+  const stage = (h: History) => {
+    for (const line of stagedDayRows(h, today, today)) dayLines.push(line)
+  }
+  const flushRows = async (at: number) => {
+    if (dayLines.length === 0) return
+    await bucket.put(`${dayRowsPrefix(today)}${String(at).padStart(6, '0')}.txt`, dayLines.join('\n'))
+    dayLines = []
+  }
   let spent = spentBefore + 3
   let handled = 0
   let error: string | undefined
@@ -170,10 +196,12 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
       appendBars(built, [rowBar(row)])
       mergeActions(built, acts)
       await writeHistory(bucket, built)
+      stage(built)
       return 'built'
     }
     if (h.last >= today) {
       if (mergeActions(h, acts)) await writeHistory(bucket, h)
+      stage(h)
       return 'current'
     }
     let outcome: Outcome = 'appended'
@@ -185,6 +213,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
     appendBars(h, [rowBar(row)])
     mergeActions(h, acts)
     await writeHistory(bucket, h)
+    stage(h)
     return outcome
   }
 
@@ -223,13 +252,16 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
     handled += end - cursor.next
     cursor.next = end
     if (handled - savedAt >= 100) {
-      // A run killed mid-way (CPU or wall limit) loses at most this much work.
+      // A run killed mid-way (CPU or wall limit) loses at most this much work. The rows go first,
+      // so the cursor never passes a stock whose row is not staged.
+      await flushRows(cursor.next)
       await writeCursor(bucket, MARKET_DAY_JOB, cursor)
       savedAt = handled
       spent++
     }
   }
   cursor.done = cursor.next >= rows.length
+  await flushRows(cursor.next)
   await writeCursor(bucket, MARKET_DAY_JOB, cursor)
   if (cursor.done) await updateManifest(bucket, { historyThrough: today }, now)
   return {
@@ -237,6 +269,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
     next: cursor.next,
     total: rows.length,
     ...counts,
+    spent: spent - spentBefore,
     ...(cursor.gaveUp.length ? { gaveUp: cursor.gaveUp } : {}),
     ...(error ? { error } : {}),
   }
@@ -252,4 +285,27 @@ async function todaysActions(bucket: R2Bucket, source: HistorySource, today: str
   const by = new Map<string, SourceAction[]>()
   for (const a of list) by.set(a.code, [...(by.get(a.code) ?? []), a])
   return by
+}
+
+/**
+ * Step (c): the day's technicals and factor tables from the rows staged by step (b), written
+ * once; the staging is deleted after. A run that finds them written does nothing.
+ */
+async function ensureDayTables(bucket: R2Bucket, source: HistorySource, today: string, now: number) {
+  if (await bucket.head(technicalsKey(today))) return { status: 'exists' as const }
+  const rows = new Map<string, Array<string | number | null>>()
+  let cursor: string | undefined
+  do {
+    const page = await bucket.list({ prefix: dayRowsPrefix(today), cursor })
+    for (const o of page.objects) {
+      const text = (await (await bucket.get(o.key))?.text()) ?? ''
+      collectRows(text.split('\n').filter(Boolean).map((l) => l.slice(l.indexOf('\t') + 1)), rows)
+    }
+    cursor = page.truncated ? page.cursor : undefined
+  } while (cursor)
+  if (rows.size === 0) throw new Error(`no stock-day rows staged for ${today}; the day's technicals were not written`)
+  const universe = await readUniverse(bucket)
+  const written = await writeDayTables(bucket, today, rows.values(), universe?.names ?? {}, now, { source, profiles: universe?.profiles })
+  await deletePrefix(bucket, dayRowsPrefix(today))
+  return { status: 'written' as const, ...written }
 }

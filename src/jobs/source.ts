@@ -4,6 +4,7 @@
  * the emulator share one wiring ({@link channelSource} in eastmoney-source.ts).
  */
 import type { Bar } from '../domain/bar'
+import type { PeriodFigures } from '../domain/fundamental-factors'
 import type { Instrument } from '../domain/instrument'
 import { parseSymbol } from '../domain/symbols'
 
@@ -11,6 +12,8 @@ import { parseSymbol } from '../domain/symbols'
 export interface SnapshotRow {
   /** Canonical code, e.g. `sh600519`. */
   code: string
+  /** Short name, when the list carries it. */
+  name?: string
   /** Trade date the prices belong to. */
   date: string
   open: number
@@ -23,6 +26,10 @@ export interface SnapshotRow {
   amount: number
   /** Not traded today (suspended); its prices are not a bar. */
   halted: boolean
+  /** Total and float shares, listing date `YYYY-MM-DD`, when the list carries them. */
+  totalShares?: number | null
+  floatShares?: number | null
+  listDate?: string | null
 }
 
 /** A corporate action of one stock. */
@@ -42,6 +49,12 @@ export interface HistorySource {
   rawDaily(inst: Instrument, from: string, to: string): Promise<Bar[]>
   /** Corporate actions of one stock, or of every stock going ex on one date; ascending. */
   actions(q: { code: string } | { exDate: string }): Promise<SourceAction[]>
+  /**
+   * Every stock's statements of one report period (`YYYY-MM-DD` quarter end), by code, with
+   * their notice dates; the balance-sheet lines only when `balance` (else null). Throws unless
+   * complete.
+   */
+  statements(period: string, balance: boolean): Promise<Map<string, PeriodFigures>>
 }
 
 /** True for an A-share stock code (the market list and the store hold nothing else). */

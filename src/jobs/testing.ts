@@ -3,14 +3,16 @@
  * wire format in between), over a small sub-universe so a test does not walk 5,572 stocks, with
  * call counters and injectable failures. Also the bench's day blob ({@link marketDayRows}).
  */
+import type { PeriodFigures } from '../domain/fundamental-factors'
+import { financialReport } from '../emulator/market/fundamentals'
 import type { MarketModel } from '../emulator/market/types'
 import { marketRow, type MarketKlineRow } from '../store/market-kline'
 import type { HistorySource, SnapshotRow, SourceAction } from './source'
 
 export interface FakeSource extends HistorySource {
-  calls: { snapshot: number; rawDaily: number; actions: number }
+  calls: { snapshot: number; rawDaily: number; actions: number; statements: number }
   /** Makes the next `n` calls of `what` throw (an upstream outage). */
-  failNext(what: 'snapshot' | 'rawDaily' | 'actions', n: number): void
+  failNext(what: 'snapshot' | 'rawDaily' | 'actions' | 'statements', n: number): void
 }
 
 /** The fake over `codes` (stocks of the emulator), at the clock `now()`. */
@@ -20,8 +22,8 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
     if (!i) throw new Error(`the emulator has no ${c}`)
     return i
   })
-  const failing = { snapshot: 0, rawDaily: 0, actions: 0 }
-  const calls = { snapshot: 0, rawDaily: 0, actions: 0 }
+  const failing = { snapshot: 0, rawDaily: 0, actions: 0, statements: 0 }
+  const calls = { snapshot: 0, rawDaily: 0, actions: 0, statements: 0 }
   const hit = (what: keyof typeof failing) => {
     calls[what]++
     if (failing[what] > 0) {
@@ -37,7 +39,10 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
       return insts.map((inst) => {
         const q = market.live(inst, now())
         const b = q.bar
-        return { code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.halted }
+        return {
+          code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.halted,
+          totalShares: inst.totalShares, floatShares: inst.floatShares, listDate: inst.listDate,
+        }
       })
     },
     async rawDaily(inst, from, to) {
@@ -52,6 +57,25 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
       const out: SourceAction[] = []
       for (const i of list) for (const a of market.actions(i, now())) if (!('exDate' in q) || a.exDate === q.exDate) out.push({ code: i.code, ...a })
       return out.sort((a, b) => (a.exDate < b.exDate ? -1 : a.exDate > b.exDate ? 1 : a.code < b.code ? -1 : 1))
+    },
+    async statements(period, balance) {
+      hit('statements')
+      const out = new Map<string, PeriodFigures>()
+      for (const inst of insts) {
+        const r = financialReport(market, inst, period, now())
+        if (!r) continue
+        out.set(inst.code, {
+          notice: r.noticeDate,
+          revenue: r.income.revenue,
+          operating_cost: r.income.operatingCost,
+          parent_net_profit: r.income.parentNetProfit,
+          operating_net_cash: r.cashflow.operatingNetCash,
+          total_assets: balance ? r.balance.totalAssets : null,
+          total_liabilities: balance ? r.balance.totalLiabilities : null,
+          parent_equity: balance ? r.balance.parentEquity : null,
+        })
+      }
+      return out
     },
   }
 }

@@ -3,6 +3,7 @@ import { TIERS } from '../access/tiers'
 import { ALL_CHANNELS } from '../channels/routing'
 import type { AppEnv } from '../http/context'
 import type { Services } from '../services'
+import { DEADLINE_ERROR, ErrorSchema } from './schemas'
 
 export const HealthSchema = z
   .object({
@@ -25,6 +26,8 @@ const route = createRoute({
   security: [{}],
   responses: {
     200: { description: 'Health', content: { 'application/json': { schema: HealthSchema } } },
+    405: { description: 'METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them', content: { 'application/json': { schema: ErrorSchema } } },
+    ...DEADLINE_ERROR,
   },
 })
 

@@ -3,34 +3,21 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { FQ_MODES } from '../domain/adjust'
-import type { Instrument, InstrumentKind } from '../domain/instrument'
-import { parseSymbol, SymbolError } from '../domain/symbols'
+import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
+import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
+import { during } from '../http/deadline'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
 import { numDate, readHistory, type History } from '../store/history'
 import { readUniverse } from '../store/meta'
 import { fullRows } from './kline-full-rows'
-import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { oneStockOrIssue } from './one-stock'
+import { BuildProgressSchema, COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
 
 /** Who may call it and what it costs: standard and above, trial excluded (SPEC Authentication 4). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
-
-const SUPPORTED = 'kline-full serves A-share stocks only: sh, sz or bj prefix and a stock code, e.g. sh600519, sz000001, bj920001'
-
-/** What a refused code is, in the words of the 422. */
-const KIND_NAME: Record<Exclude<InstrumentKind, 'stock'>, string> = {
-  index: 'an index',
-  etf: 'an ETF',
-  bond: 'a convertible bond',
-  sector: 'a sector',
-  hk: 'a Hong Kong stock',
-  us: 'a US stock',
-  'us-index': 'a US index',
-  future: 'a futures contract',
-  forex: 'a forex pair',
-}
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),
@@ -55,7 +42,10 @@ const FullRowSchema = z
   .openapi('FullHistoryRow')
 
 const Response = envelopeSchema('KlineFullEnvelopeBase', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }))
-  .extend({ fq: z.enum(FQ_MODES).optional().openapi({ description: 'The adjustment applied' }) })
+  .extend({
+    fq: z.enum(FQ_MODES).optional().openapi({ description: 'The adjustment applied' }),
+    progress: BuildProgressSchema.optional().openapi({ description: 'With code BUILDING: how far the history build is' }),
+  })
   .openapi('KlineFullEnvelope', {
     example: {
       ok: true,
@@ -87,23 +77,23 @@ const route = guardedRoute(POLICY, {
     'Tier standard or above (trial excluded). Served from the history store; a stock whose history is not built yet answers ok:false (not counted).',
   request: { query: Query },
   responses: {
-    200: { description: 'Bars (ok:false with code NO_DATA when the history is not in the store; not counted)', content: { 'application/json': { schema: Response } } },
+    200: { description: 'Bars (ok:false with code NO_DATA when the history is not in the store, or BUILDING with `progress` while the history is being built, e.g. on the first `npm start`; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-})
+}, { check: (_c, q) => void checkQuery(q) })
 
-/** The instrument for `code`, or the 422 issue saying what is supported. */
-function stockOnly(code: string): Instrument | ValidationIssue {
-  if (code.includes(',')) return queryIssue('code', `one code per call; ${SUPPORTED}`, code)
-  let inst: Instrument
-  try {
-    inst = parseSymbol(code)
-  } catch (e) {
-    if (!(e instanceof SymbolError)) throw e
-    return queryIssue('code', `${e.message}. ${SUPPORTED}`, code)
+/** The stock a valid query asks for; throws the 422 naming every field that is wrong. */
+function checkQuery(q: z.output<typeof Query>): Instrument {
+  const issues: ValidationIssue[] = []
+  const inst = oneStockOrIssue(q.code, 'kline-full')
+  if ('loc' in inst) issues.push(inst)
+  for (const f of ['start', 'end'] as const) {
+    const v = q[f]
+    if (v && v < HISTORY_START) issues.push(queryIssue(f, `${f} must be ${HISTORY_START} or later (the history starts there)`, v))
   }
-  if (inst.kind !== 'stock') return queryIssue('code', `${inst.code} is ${KIND_NAME[inst.kind]}; ${SUPPORTED}`, code)
-  return inst
+  if (q.start && q.end && q.start > q.end) issues.push(queryIssue('start', `start ${q.start} is after end ${q.end}`, q.start))
+  if (issues.length) throw new ValidationError(issues)
+  return inst as Instrument
 }
 
 /** Why there is nothing to serve for a valid stock code. */
@@ -117,20 +107,17 @@ async function noHistoryReason(store: R2Bucket, code: string): Promise<string> {
 export function registerKlineFull(app: OpenAPIHono<AppEnv>, _services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
-    const issues: ValidationIssue[] = []
-    const inst = stockOnly(q.code)
-    if ('loc' in inst) issues.push(inst)
-    for (const f of ['start', 'end'] as const) {
-      const v = q[f]
-      if (v && v < HISTORY_START) issues.push(queryIssue(f, `${f} must be ${HISTORY_START} or later (the history starts there)`, v))
-    }
-    if (q.start && q.end && q.start > q.end) issues.push(queryIssue('start', `start ${q.start} is after end ${q.end}`, q.start))
-    if (issues.length) throw new ValidationError(issues)
-    const code = (inst as Instrument).code
+    const code = checkQuery(q).code
 
-    const h = await readHistory(c.env.STORE, code)
+    const h = await during('store', readHistory(c.env.STORE, code))
     if (!h) {
-      const error = await noHistoryReason(c.env.STORE, code)
+      const build = await during('store', buildUnderWay(c.env.STORE))
+      if (build?.buildsHistoryOf(code)) {
+        const { progress } = build
+        const error = buildingMessage(`the daily history of ${code}`, progress)
+        return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'BUILDING', error, progress }), 200)
+      }
+      const error = await during('store', noHistoryReason(c.env.STORE, code))
       return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'NO_DATA', error }), 200)
     }
     const data = fullRows(h, q.fq, q.start, q.end)

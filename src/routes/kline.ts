@@ -68,7 +68,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Bars (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: KlineResponse } } },
     ...COMMON_ERRORS,
   },
-}, { refine: minuteNeedsStandard, anonCache: true })
+}, { refine: minuteNeedsStandard, anonCache: true, check: (c, q) => void planKline(q, callerCaps(c.get('tier'))) })
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -6,12 +6,14 @@ import { HISTORY_START } from '../data/holidays'
 import { beijing } from '../domain/dates'
 import { isTradingDay, previousTradingDay, tradingDayOnOrAfter, tradingDayOnOrBefore } from '../domain/trading-calendar'
 import type { AppEnv } from '../http/context'
+import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
+import { during } from '../http/deadline'
 import { envelope, recordOutcome } from '../http/envelope'
 import { streamEnvelope } from '../http/stream-envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { marketKlineKey } from '../store/keys'
-import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { BuildProgressSchema, COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
 
 /** Who may call it and what it costs: pro and unlimited, 500 units and one heavy call each. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 500, heavy: true, counted: true }
@@ -39,6 +41,7 @@ const Response = envelopeSchema('MarketKlineEnvelopeBase', z.array(RowSchema).op
   .extend({
     date: z.string().openapi({ description: 'The trading day served' }),
     count: z.number().int().nullable().optional().openapi({ description: 'Rows in `data`' }),
+    progress: BuildProgressSchema.optional().openapi({ description: 'With code BUILDING: how far the history build is' }),
   })
   .openapi('MarketKlineEnvelope', {
     example: {
@@ -67,10 +70,16 @@ const route = guardedRoute(POLICY, {
     'Tiers pro and unlimited; 500 usage units and one heavy call (pro 200 a day, unlimited 1000).',
   request: { query: Query },
   responses: {
-    200: { description: 'The day\'s bars (ok:false with code NO_DATA when the day is not in the store; not counted)', content: { 'application/json': { schema: Response } } },
+    200: { description: 'The day\'s bars (ok:false with code NO_DATA when the day is not in the store, or BUILDING with `progress` while the build that writes it runs, e.g. on the first `npm start`; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { prefetch: prefetchDay })
+}, {
+  prefetch: prefetchDay,
+  check: (c, q) => {
+    const today = beijing(c.get('services').now()).date
+    checkDate(q.date ?? previousTradingDay(today), today, previousTradingDay(today))
+  },
+})
 
 /**
  * Reads the day's blob during admission when the request names a day that passes every check,
@@ -89,7 +98,10 @@ function prefetchDay(c: Context<AppEnv>): ReturnType<Prefetch> {
   const object = c.env.STORE.get(key)
   object.catch(() => {}) // a failed read surfaces where the handler awaits it
   c.set('prefetched', { key, object })
-  return () => void object.then((o) => o?.body.cancel(), () => {})
+  // A refused call lets go of the read rather than cancelling its body: workerd logs every cancelled
+  // R2 body as `disconnected: pump canceled` with a stack trace, and the unread body is released
+  // with the request a moment later anyway.
+  return () => c.set('prefetched', undefined)
 }
 
 /** Checks a requested day against the calendar and the clock; throws the 422. */
@@ -117,8 +129,14 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
 
     const key = marketKlineKey(date)
     const pre = c.get('prefetched')
-    const obj = pre?.key === key ? await pre.object : await c.env.STORE.get(key)
+    const obj = await during('store', pre?.key === key ? pre.object : c.env.STORE.get(key))
     if (!obj) {
+      const build = await during('store', buildUnderWay(c.env.STORE))
+      if (build?.buildsDay(date)) {
+        const { progress } = build
+        const error = buildingMessage(`the market-kline of ${date}`, progress)
+        return c.json({ ...envelope(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'BUILDING', error, progress }), date }, 200)
+      }
       const error = `the market-kline of ${date} is not in the store yet (built after the close by the scheduled job, or by the backfill); no partial day is served`
       return c.json({ ...envelope(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'NO_DATA', error }), date }, 200)
     }

@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
-import type { AccessPolicy } from '../access/tiers'
+import type { AccessPolicy, Tier } from '../access/tiers'
+import type { Instrument } from '../domain/instrument'
 import { fetchQuoteSeries } from '../channels/quote-series'
 import { mapLimit } from '../domain/concurrency'
 import { callerCaps, parseCodes } from '../domain/kline-rules'
@@ -36,6 +37,18 @@ const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema).openapi(
   },
 })
 
+/** The symbols and bar count a valid query asks for under the caller's tier; throws the 422. */
+function planQuote(q: z.output<typeof QuoteQuery>, tier: Tier): { instruments: Instrument[]; count: number } {
+  const issues: ValidationIssue[] = []
+  const caps = callerCaps(tier)
+  const instruments = parseCodes(q.code, issues, caps)
+  if (q.count !== undefined && q.count > caps.maxCount) {
+    issues.push(queryIssue('count', `${caps.who} may request at most ${caps.maxCount} bars`, q.count, 'less_than_equal'))
+  }
+  if (issues.length) throw new ValidationError(issues)
+  return { instruments, count: Math.min(q.count ?? 30, caps.maxCount) }
+}
+
 /** Who may call it and what it costs. */
 export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
@@ -56,20 +69,12 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },
     ...COMMON_ERRORS,
   },
-}, { anonCache: true })
+}, { anonCache: true, check: (c, q) => void planQuote(q, c.get('tier')) })
 
 /** GET /v1/quote */
 export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const q = c.req.valid('query')
-    const issues: ValidationIssue[] = []
-    const caps = callerCaps(c.get('tier'))
-    const instruments = parseCodes(q.code, issues, caps)
-    if (q.count !== undefined && q.count > caps.maxCount) {
-      issues.push(queryIssue('count', `${caps.who} may request at most ${caps.maxCount} bars`, q.count, 'less_than_equal'))
-    }
-    if (issues.length) throw new ValidationError(issues)
-    const count = Math.min(q.count ?? 30, caps.maxCount)
+    const { instruments, count } = planQuote(c.req.valid('query'), c.get('tier'))
 
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await fetchQuoteSeries(services, instrument, count)

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { TIERS } from '../access/tiers'
 import { isValidDate } from '../domain/dates'
+import { DEADLINE_CODE, REQUEST_DEADLINE_MS } from '../http/deadline'
 
 /** A `YYYY-MM-DD` query parameter that must name a real calendar day. */
 export const DateParam = (name: string) =>
@@ -50,12 +51,27 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
       as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned' }),
       notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),
       error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered' }),
-      code: z.string().optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA' }),
+      code: z.string().optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA (BUILDING on the store-backed endpoints while the history is being built)' }),
       errors: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the reason for each symbol that returned nothing' }),
       sources: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the channel that served each one' }),
     })
     .openapi(name)
 }
+
+/** `progress` of an ok:false answer with code BUILDING: how far the history build is. */
+export const BuildProgressSchema = z
+  .object({
+    phase: z.enum(['histories', 'day_blobs', 'day_tables']).openapi({ description: 'histories: building every stock\'s daily history; day_blobs: assembling the whole-market days; day_tables: the technicals and factor tables of the last days' }),
+    percent: z.number().int().openapi({ description: 'Share of the build done, 0–99 %' }),
+    stocks_done: z.number().int().openapi({ description: 'Stocks whose history is built' }),
+    stocks_total: z.number().int().openapi({ description: 'Stocks the build covers' }),
+    months_done: z.number().int().openapi({ description: 'Months of day blobs written' }),
+    months_total: z.number().int().openapi({ description: 'Months of day blobs the build writes' }),
+    from: z.string().openapi({ description: 'First day blob the build writes, YYYY-MM-DD' }),
+    to: z.string().openapi({ description: 'Last day blob the build writes, YYYY-MM-DD' }),
+    started_at: z.string().openapi({ description: 'When the build started (ISO 8601, UTC)' }),
+  })
+  .openapi('BuildProgress')
 
 export const ValidationErrorSchema = z
   .object({
@@ -75,6 +91,38 @@ export const ValidationErrorSchema = z
 export const ErrorSchema = z
   .object({ error: z.string(), code: z.string() })
   .openapi('Error', { example: { error: 'no route GET /v1/nope', code: 'NOT_FOUND' } })
+
+/** The answer of a request cut off by the request deadline (src/http/deadline.ts). */
+export const DeadlineExceededSchema = z
+  .object({
+    ok: z.literal(false),
+    endpoint: z.string().openapi({ description: 'Endpoint short name' }),
+    tier: z.enum(TIERS).openapi({ description: 'Tier the call was being served under (free until the key was identified)' }),
+    elapsed_ms: z.number().int().openapi({ description: 'Time until the deadline, in milliseconds' }),
+    source: z.literal('none'),
+    data: z.null(),
+    code: z.literal(DEADLINE_CODE),
+    stage: z.string().openapi({
+      description:
+        'What was still running: `identify` (API key lookup), `admit` (rate-limit counters), `cache` (anonymous answer cache), ' +
+        '`store` (history store read), `upstream:<channel>` (a request to eastmoney, tencent or sina), `handler` (anything else)',
+    }),
+    error: z.string().openapi({ description: 'The bound and the stage, in words' }),
+  })
+  .openapi('DeadlineExceeded', {
+    example: {
+      ok: false, endpoint: 'quote', tier: 'pro', elapsed_ms: REQUEST_DEADLINE_MS, source: 'none', data: null, code: DEADLINE_CODE, stage: 'upstream:tencent',
+      error: `no answer within ${REQUEST_DEADLINE_MS} ms (still running: upstream:tencent); this call was not counted, please retry`,
+    },
+  })
+
+/** Every route documents the deadline's answer. */
+export const DEADLINE_ERROR = {
+  504: {
+    description: `DEADLINE_EXCEEDED: no answer within ${REQUEST_DEADLINE_MS / 1000} s (whatever hung: an upstream, the store, the counters); an ok:false envelope naming the \`stage\` still running. Not counted; retry.`,
+    content: { 'application/json': { schema: DeadlineExceededSchema } },
+  },
+} as const
 
 /** Responses every data endpoint documents besides its 200. */
 export const COMMON_ERRORS = {

@@ -7,6 +7,7 @@ import { BOOLEAN_VALUES, CALENDAR_LIMITS, planCalendar, type CalendarPlan } from
 import type { CalendarTable } from '../domain/calendar-table'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
+import { during } from '../http/deadline'
 import { envelope, recordOutcome, type Envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import type { Services } from '../services'
@@ -115,7 +116,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Calendar rows (ok:false NOT_PUBLISHED when no asked-for year is published yet)', content: { 'application/json': { schema: TradeCalendarResponse } } },
     ...COMMON_ERRORS,
   },
-})
+}, { check: (c, q) => void planCalendar(q, beijing(c.get('services').now()).date) })
 
 /** `2027`, `2027–2029`, or `2027, 2029`. */
 function yearsText(years: number[]): string {
@@ -183,7 +184,7 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
 export function registerTradeCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const plan = planCalendar(c.req.valid('query'), beijing(services.now()).date)
-    const body = calendarBody(plan, await loadCalendar(c.env.STORE), services.sourcePrefix)
+    const body = calendarBody(plan, await during('store', loadCalendar(c.env.STORE)), services.sourcePrefix)
     // envelope() types its extras loosely; they are exactly `body`'s.
     const answer = envelope(c, 'trade-calendar', body) as Envelope<string> & typeof body
     // `data` is text, so tell admission the row count ourselves (anonymous callers have a daily row cap).

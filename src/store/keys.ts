@@ -11,6 +11,10 @@
  *   meta/actions/<date>.json         the corporate actions with that ex-date, fetched once a day
  *   meta/backfill.json               the backfill in progress (range, universe, phase)
  *   staging/backfill/<run>/…         backfill's per-chunk rows until the day blobs are assembled
+ *   technicals/<date>.json           every stock's technical columns and day factors of one date (point in time)
+ *   staging/market-day/<date>/…      the after-close job's stock-day rows until the day's tables are assembled
+ *   factors/<market>/<date>.json     the screening factors of every stock of a market on one date (columns)
+ *   meta/factors-<market>.json       the latest date with a factor table for the market
  */
 
 /** R2 key of a stock's history (`code` canonical, e.g. `sh600519`). */
@@ -40,3 +44,21 @@ export const stagingRowsKey = (run: string, month: string, index: number) => `${
 
 /** Written last by a chunk: its presence means the chunk is complete. */
 export const stagingDoneKey = (run: string, index: number) => `${stagingPrefix(run)}chunks/${String(index).padStart(5, '0')}.json`
+
+/** R2 key of the factor table of `market` (`hs`, `hk`, `us`) on `date`. */
+export const factorTableKey = (market: string, date: string) => `factors/${market}/${date}.json`
+
+/** R2 key of the pointer to a market's latest factor table. */
+export const latestFactorsKey = (market: string) => `meta/factors-${market}.json`
+
+/** R2 key of the technicals table of one trading day. */
+export const technicalsKey = (date: string) => `technicals/${date}.json`
+
+/** Prefix of the after-close job's staged stock-day rows of `date`. */
+export const dayRowsPrefix = (date: string) => `staging/market-day/${date}/`
+
+/** Chunk `index`'s point-in-time stock-day rows of one table day. */
+export const stagingDayRowsKey = (run: string, date: string, index: number) => `${stagingPrefix(run)}days/${date}/${String(index).padStart(5, '0')}.txt`
+
+/** R2 key of the pointer to the latest technicals table. */
+export const LATEST_TECHNICALS_KEY = 'meta/technicals-latest.json'

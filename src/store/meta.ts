@@ -41,6 +41,17 @@ export async function updateManifest(bucket: R2Bucket, patch: Partial<Omit<Manif
 export interface Universe {
   date: string
   codes: string[]
+  /** Short names by code, when the snapshot carried them. */
+  names?: Record<string, string>
+  /** Share counts and listing date by code, from the same market list: [total shares, float shares, listing date]. */
+  profiles?: Record<string, [number | null, number | null, string | null]>
+}
+
+/** The universe's profiles of the stocks the list had share counts for (src/jobs/fundamental-factors.ts reads them). */
+export function profilesOf(rows: ReadonlyArray<{ code: string; totalShares?: number | null; floatShares?: number | null; listDate?: string | null }>): NonNullable<Universe['profiles']> {
+  const out: NonNullable<Universe['profiles']> = {}
+  for (const r of rows) if (r.totalShares != null || r.floatShares != null || r.listDate != null) out[r.code] = [r.totalShares ?? null, r.floatShares ?? null, r.listDate ?? null]
+  return out
 }
 
 export const readUniverse = (bucket: R2Bucket) => getJson<Universe>(bucket, UNIVERSE_KEY)

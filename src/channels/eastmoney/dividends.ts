@@ -47,11 +47,12 @@ const C = DIVIDEND_COLUMNS
 
 const SUFFIX_PREFIX: Record<string, string> = { SH: 'sh', SZ: 'sz', BJ: 'bj' }
 const A_SHARE_CODE = /^(sh|sz|bj)(\d{6})$/
-const EX_DATE = /^(\d{4}-\d{2}-\d{2})( 00:00:00)?$/
+/** A datacenter date column: `YYYY-MM-DD`, usually with ` 00:00:00`. */
+export const EX_DATE = /^(\d{4}-\d{2}-\d{2})( 00:00:00)?$/
 /** Per-share values keep this many decimals: enough for any per-10 figure Eastmoney prints, and no float noise from ÷10. */
 const DECIMALS = 8
 
-const perShare = (per10: number) => Math.round((per10 / 10) * 10 ** DECIMALS) / 10 ** DECIMALS
+export const perShare = (per10: number) => Math.round((per10 / 10) * 10 ** DECIMALS) / 10 ** DECIMALS
 
 /** The report filter for a query: `(SECURITY_CODE="600519")` or `(EX_DIVIDEND_DATE='2025-06-20')`. */
 export function dividendFilter(query: ActionQuery): string {

@@ -30,6 +30,12 @@ export interface MarketRow {
   amount: number
   /** No trade today (`"-"` prices): open, high, low, close, volume and amount are 0; preClose is the last close. */
   halted: boolean
+  /** Shares: total market cap `f20` ÷ the price it was valued at (close, or preClose when halted); null when absent. */
+  totalShares?: number | null
+  /** Shares: float market cap `f21` ÷ the same price; null when absent. */
+  floatShares?: number | null
+  /** Listing date `YYYY-MM-DD` from `f26`; null when absent. */
+  listDate?: string | null
 }
 
 export const MARKET_LIST_URL = 'https://push2.eastmoney.com/api/qt/clist/get'
@@ -45,6 +51,7 @@ const Q = QUOTE_FIELDS
 export const MARKET_FIELDS = {
   close: Q.last, volume: Q.volume, amount: Q.amount, code: Q.code, market: Q.market, name: Q.name,
   high: Q.high, low: Q.low, open: Q.open, preClose: Q.preClose, time: Q.time, tradeDate: Q.tradeDate,
+  totalCap: 'f20', floatCap: 'f21', listDate: 'f26',
 } as const
 const F = MARKET_FIELDS
 
@@ -127,17 +134,46 @@ function toRow(raw: unknown): MarketRow {
     // A stock that has never traded (listing day, before the first trade) may have no previous close either.
     preClose: optNum(CHANNEL, raw[F.preClose], field('preClose')) ?? 0,
   }
-  if (raw[F.close] === '-') return check({ ...base, open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, halted: true })
+  if (raw[F.close] === '-') return check({ ...base, ...sharesOf(raw, code, base.preClose), open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, halted: true })
+  const close = num(CHANNEL, raw[F.close], field('close'))
   return check({
     ...base,
+    ...sharesOf(raw, code, close),
     open: num(CHANNEL, raw[F.open], field('open')),
     high: num(CHANNEL, raw[F.high], field('high')),
     low: num(CHANNEL, raw[F.low], field('low')),
-    close: num(CHANNEL, raw[F.close], field('close')),
+    close,
     volume: Math.round(num(CHANNEL, raw[F.volume], field('volume')) * LOT),
     amount: num(CHANNEL, raw[F.amount], field('amount')),
     halted: false,
   })
+}
+
+/**
+ * Share counts and listing date of a row. Eastmoney values both caps at one price (the last, or
+ * the previous close when halted), so cap ÷ that price is the share count to the share. Text where
+ * a number belongs is `malformed` (the field map moved); a value that is a number but cannot be
+ * right (a cap ≤ 0, float above total, a date that is none) is null for that stock only: the
+ * day's prices of the whole market do not hang on one stock's share count.
+ */
+function sharesOf(raw: JsonObject, code: string, price: number): Pick<MarketRow, 'totalShares' | 'floatShares' | 'listDate'> {
+  const shares = (k: 'totalCap' | 'floatCap') => {
+    const cap = optNum(CHANNEL, raw[F[k]], `${F[k]} (${k}) of ${code}`)
+    return cap === null || cap <= 0 || price <= 0 ? null : Math.round(cap / price)
+  }
+  let totalShares = shares('totalCap')
+  let floatShares = shares('floatCap')
+  if (totalShares !== null && floatShares !== null && floatShares > totalShares * (1 + 1e-6)) totalShares = floatShares = null
+  const rawDate = raw[F.listDate]
+  let listDate: string | null = null
+  if (typeof rawDate === 'number' || (typeof rawDate === 'string' && /^\d+$/.test(rawDate))) {
+    const d = String(rawDate)
+    const date = `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}`
+    if (/^\d{8}$/.test(d) && isValidDate(date)) listDate = date
+  } else if (rawDate !== undefined && rawDate !== null && rawDate !== '-') {
+    throw malformed(CHANNEL, `${F.listDate} of ${code} is not a YYYYMMDD date: ${JSON.stringify(rawDate)}`)
+  }
+  return { totalShares, floatShares, listDate }
 }
 
 /** Below this many shares, odd lots rounded into `f5` can move the average price too far to check it. */

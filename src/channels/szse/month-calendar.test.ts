@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { checkYear, datesOfMonth, fetchSzseMonth, parseSzseMonth, szseMonthUrl } from './month-calendar'
+import { SSE_HOLIDAYS } from '../../data/holidays'
+import { datesOfMonth } from '../../domain/dates'
+import { handleSzse, INVENTED_2027 } from '../../emulator/wire/szse'
+import { checkYear, fetchSzseMonth, parseSzseMonth, szseMonthUrl } from './month-calendar'
 
 /** A well-formed January 2025 as SZSE sends it. */
 function january2025() {
@@ -72,5 +75,27 @@ describe('fetchSzseMonth', () => {
   it('reports non-JSON as invalid and HTTP errors as a thrown channel error', async () => {
     expect(await fetchSzseMonth(ctx(() => new Response('<html>')), 2025, 1)).toEqual({ status: 'invalid', reason: 'not JSON' })
     await expect(fetchSzseMonth(ctx(() => new Response('no', { status: 503 })), 2025, 1)).rejects.toThrow(/szse: http/)
+  })
+})
+
+describe('parseSzseMonth on the emulated SZSE answers', () => {
+  const month = async (year: number, m: number) => parseSzseMonth(await handleSzse(new URL(szseMonthUrl(year, m))).json(), year, m)
+
+  it('reads back the bundled table for every year 2016–2026, and the invented 2027', async () => {
+    const years: [number, readonly string[]][] = [...Object.entries(SSE_HOLIDAYS).map(([y, c]) => [Number(y), c] as [number, readonly string[]]), [2027, INVENTED_2027]]
+    for (const [year, expected] of years) {
+      const closed: string[] = []
+      for (let m = 1; m <= 12; m++) {
+        const out = await month(year, m)
+        expect(out.status, `${year}-${m}`).toBe('ok')
+        if (out.status === 'ok') closed.push(...out.closed)
+      }
+      expect(closed).toEqual(expected)
+      expect(checkYear(year, closed)).toBeUndefined()
+    }
+  })
+
+  it('sees a year the emulator has not published as unpublished', async () => {
+    expect(await month(2028, 1)).toEqual({ status: 'unpublished' })
   })
 })

@@ -9,7 +9,7 @@
  * month present once, no weekend trading, a plausible number of sessions), and a year only when
  * all twelve months do and its statutory holidays are closed.
  */
-import { dayNumber, fromDayNumber, isValidDate, weekday } from '../../domain/dates'
+import { datesOfMonth, isValidDate, weekday } from '../../domain/dates'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 
@@ -28,15 +28,6 @@ export type MonthOutcome =
 const MIN_SESSIONS = 10
 
 const pad = (n: number) => String(n).padStart(2, '0')
-
-/** Every date of a month, ascending. */
-export function datesOfMonth(year: number, month: number): string[] {
-  const first = dayNumber(`${year}-${pad(month)}-01`)
-  const next = month === 12 ? dayNumber(`${year + 1}-01-01`) : dayNumber(`${year}-${pad(month + 1)}-01`)
-  const out: string[] = []
-  for (let n = first; n < next; n++) out.push(fromDayNumber(n))
-  return out
-}
 
 const isWeekend = (d: string) => weekday(d) === 0 || weekday(d) === 6
 

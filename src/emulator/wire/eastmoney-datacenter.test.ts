@@ -31,11 +31,18 @@ describe('eastmoney datacenter RPT_SHAREBONUS_DET', () => {
     expect(earlier).toMatchObject({ EX_DIVIDEND_DATE: '2024-06-19 00:00:00', PRETAX_BONUS_RMB: 308.76 })
   })
 
-  it('shows only ex-dates on or before the clock\'s Beijing date', async () => {
-    const body = await get(byCode('600519'), Date.parse('2025-06-25T16:00:00Z')) // 2025-06-26 00:00 Beijing
-    expect(body.result.data.map((r: any) => r.EX_DIVIDEND_DATE)).toEqual(['2025-06-26 00:00:00', '2024-06-19 00:00:00'])
-    const before = await get(byCode('600519'), Date.parse('2025-06-25T15:59:59Z'))
-    expect(before.result.data.map((r: any) => r.EX_DIVIDEND_DATE)).toEqual(['2024-06-19 00:00:00'])
+  it('shows each plan from its announcement on, at its stage then; dates only once implementation is announced', async () => {
+    const at = async (beijingDate: string) => {
+      const body = await get(byCode('600519'), Date.parse(`${beijingDate}T12:00:00+08:00`))
+      return body.result.data.map((r: any) => [r.ASSIGN_PROGRESS, r.EQUITY_RECORD_DATE, r.EX_DIVIDEND_DATE, r.PAY_CASH_DATE])
+    }
+    const y2024 = ['实施分配', '2024-06-18 00:00:00', '2024-06-19 00:00:00', '2024-06-19 00:00:00']
+    // The 2025 plan (ex 2025-06-26): proposed 75 days ahead, approved 30 days ahead, implementation announced 5 days before the record date.
+    expect(await at('2025-04-01')).toEqual([y2024])
+    // Sorted by ex-date descending: a plan without one comes last.
+    expect(await at('2025-04-15')).toEqual([y2024, ['董事会预案', null, null, null]])
+    expect(await at('2025-06-01')).toEqual([y2024, ['股东大会决议通过', null, null, null]])
+    expect(await at('2025-06-24')).toEqual([['实施分配', '2025-06-25 00:00:00', '2025-06-26 00:00:00', '2025-06-26 00:00:00'], y2024])
   })
 
   it('prints bonus shares per 10 and the plan text', async () => {

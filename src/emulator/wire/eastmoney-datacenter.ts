@@ -1,33 +1,59 @@
 /**
  * Eastmoney's datacenter (`datacenter-web …/api/data/v1/get`, upstreams.md §5.0) as the emulator
- * answers it, for the one report it models: `RPT_SHAREBONUS_DET` (dividends and bonus shares,
- * §5.2), one row per corporate action of a stock with an ex-date on or before the clock's Beijing
- * date. `filter` predicates, `sortColumns`/`sortTypes`, `columns` and paging are applied generically.
+ * answers it, for the reports of the REPORTS table: `RPT_SHAREBONUS_DET` (dividends and bonus
+ * shares, §5.2, below: one row per corporate action of a stock whose plan is announced by the
+ * clock's Beijing date, at its stage then), and in their own modules the shareholder reports
+ * (eastmoney-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
+ * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts) and the IPO, disclosure,
+ * lock-up and macro reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
+ * `columns` and paging are applied generically.
  */
-import { addDays, beijing } from '../../domain/dates'
-import { previousTradingDay, tradingDayOnOrBefore } from '../../domain/trading-calendar'
+import { beijing } from '../../domain/dates'
+import { planDates, planStage, type PlanStage } from '../market/dividend-plans'
+import { EVENT_REPORTS } from './eastmoney-events'
+import { HOLDER_REPORTS } from './eastmoney-holders'
 import type { CorporateAction, EmuInstrument, MarketModel } from '../market/types'
+import { TRADING_REPORTS } from './eastmoney-datacenter-flow'
+import { MARGIN_MARKET_REPORTS } from './eastmoney-datacenter-margin'
+import { disclosureRows } from './datacenter-disclosure'
+import { ipoApplyRows } from './datacenter-ipo'
+import { lockupRows } from './datacenter-lockup'
+import { MACRO_REPORTS } from './datacenter-macro'
 import { hashOf, round } from './format'
+import { balanceRows, cashflowRows, incomeRows } from './eastmoney-finance'
 import { jsonResponse } from './respond'
 
 /** `datacenter-web` and the older `datacenter` host answer the same v1 path. */
 export const DATACENTER_HOST = /^datacenter(-web)?\.eastmoney\.com$/
 export const DATACENTER_PATH = '/api/data/v1/get'
 
-type Cell = string | number | null
-type Row = Record<string, Cell>
+export type Cell = string | number | null
+export type Row = Record<string, Cell>
 
 /** One `(COLUMN op value)` predicate of `filter`. */
-interface Predicate {
+export interface Predicate {
   column: string
   op: '=' | '!=' | '>=' | '<=' | '>' | '<'
   value: string
 }
 
 /** A report: its rows at `now`; `filter` may narrow the candidates before predicates apply. */
-type Report = (market: MarketModel, now: number, filter: readonly Predicate[]) => Row[]
+export type Report = (market: MarketModel, now: number, filter: readonly Predicate[]) => Row[]
 
-const REPORTS: Record<string, Report> = { RPT_SHAREBONUS_DET: shareBonusRows }
+const REPORTS: Record<string, Report> = {
+  RPT_SHAREBONUS_DET: shareBonusRows,
+  RPT_DMSK_FN_INCOME: incomeRows,
+  RPT_DMSK_FN_BALANCE: balanceRows,
+  RPT_DMSK_FN_CASHFLOW: cashflowRows,
+  RPTA_APP_IPOAPPLY: ipoApplyRows,
+  RPT_PUBLIC_BS_APPOIN: disclosureRows,
+  RPT_LIFT_STAGE: lockupRows,
+  ...MACRO_REPORTS,
+  ...HOLDER_REPORTS,
+  ...EVENT_REPORTS,
+  ...TRADING_REPORTS,
+  ...MARGIN_MARKET_REPORTS,
+}
 
 /** Page size when `pageSize` is missing or not a positive integer. */
 const DEFAULT_PAGE_SIZE = 50
@@ -156,21 +182,30 @@ function profile(cashPer10: number | null, bonusPer10: number | null): string {
   return `10${bonus}${cash}`
 }
 
-/** One implemented distribution: per-10-share values, dates around the ex-date. */
-function bonusRow(inst: EmuInstrument, a: CorporateAction): Row {
+/** Eastmoney's words for a plan's stage (`ASSIGN_PROGRESS`). */
+const PROGRESS: Record<PlanStage, string> = { proposed: '董事会预案', approved: '股东大会决议通过', implemented: '实施分配' }
+
+/**
+ * One distribution plan at `stage`: per-10-share values; record, ex and payment dates only once
+ * the implementation is announced (they may lie ahead of the clock then).
+ */
+function bonusRow(inst: EmuInstrument, a: CorporateAction, stage: PlanStage): Row {
   const cash = a.cash > 0 ? round(a.cash * 10, 4) : null
   const bonus = a.bonus > 0 ? round(a.bonus * 10, 4) : null
-  const record = previousTradingDay(a.exDate)
+  const d = planDates(a)
+  const set = stage === 'implemented'
+  const latest = { proposed: d.planNotice, approved: d.approval, implemented: d.implementationNotice }[stage]
   return {
     SECUCODE: `${inst.symbol}.${SECU_SUFFIX[inst.prefix]}`,
     SECURITY_CODE: inst.symbol,
     SECURITY_NAME_ABBR: inst.name,
     REPORT_DATE: datetime(reportDate(a.exDate)),
-    PLAN_NOTICE_DATE: datetime(tradingDayOnOrBefore(addDays(a.exDate, -75))),
-    NOTICE_DATE: datetime(tradingDayOnOrBefore(addDays(record, -5))),
-    EQUITY_RECORD_DATE: datetime(record),
-    EX_DIVIDEND_DATE: datetime(a.exDate),
-    ASSIGN_PROGRESS: '实施分配',
+    PLAN_NOTICE_DATE: datetime(d.planNotice),
+    NOTICE_DATE: datetime(latest),
+    EQUITY_RECORD_DATE: set ? datetime(d.record) : null,
+    EX_DIVIDEND_DATE: set ? datetime(d.ex) : null,
+    PAY_CASH_DATE: set && d.pay ? datetime(d.pay) : null,
+    ASSIGN_PROGRESS: PROGRESS[stage],
     IMPL_PLAN_PROFILE: profile(cash, bonus),
     PRETAX_BONUS_RMB: cash,
     // The model does not tell bonus (送) from transfer (转) shares; all count as bonus.
@@ -181,7 +216,10 @@ function bonusRow(inst: EmuInstrument, a: CorporateAction): Row {
   }
 }
 
-/** Every visible action as a row; a `SECURITY_CODE=` predicate narrows the scan to that code. */
+/**
+ * Every plan announced by the clock's Beijing date, at its stage then; a `SECURITY_CODE=`
+ * predicate narrows the scan to that code. Implemented plans are exactly the model's actions.
+ */
 function shareBonusRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const today = beijing(now).date
   const ix = stocksOf(market)
@@ -189,8 +227,10 @@ function shareBonusRows(market: MarketModel, now: number, filter: readonly Predi
   const candidates = byCode ? ix.byCode.get(byCode.value) ?? [] : ix.all
   const rows: Row[] = []
   for (const inst of candidates) {
-    // The model hides future ex-dates already; the check keeps a model without a clock honest.
-    for (const a of market.actions(inst, now)) if (a.exDate <= today) rows.push(bonusRow(inst, a))
+    for (const a of market.actions(inst)) {
+      const stage = planStage(planDates(a), today)
+      if (stage) rows.push(bonusRow(inst, a, stage))
+    }
   }
   return rows
 }

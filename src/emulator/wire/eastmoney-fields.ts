@@ -6,6 +6,7 @@
 import type { EmuInstrument, LiveQuote } from '../market/types'
 import { isAShare, splitSecid } from './codes'
 import { pctOf, round } from './format'
+import { flowFields } from './eastmoney-flow'
 import { exchangeInstant } from './time'
 
 export type Value = number | string
@@ -53,9 +54,11 @@ export function quoteFields(q: LiveQuote): Record<string, Value> {
     f18: pre,
     f20: inst.totalShares === null ? '-' : Math.round(inst.totalShares * (price ?? pre)),
     f21: inst.floatShares === null ? '-' : Math.round(inst.floatShares * (price ?? pre)),
+    f26: Number(inst.listDate.replaceAll('-', '')),
     f124: Math.floor(exchangeInstant(inst, q.date, q.time) / 1000),
     f152: 2,
     f297: Number(q.date.replaceAll('-', '')),
+    ...flowFields(q),
   }
 }
 
@@ -76,8 +79,8 @@ export function requestedFields(params: URLSearchParams): string[] {
 }
 
 /** One wire row: exactly `ids`, `"-"` for fields the emulator does not model, scaled unless `fltt=2`. */
-export function quoteRow(q: LiveQuote, ids: readonly string[], fltt2: boolean): Record<string, Value> {
-  const all = quoteFields(q)
+export function quoteRow(q: LiveQuote, ids: readonly string[], fltt2: boolean, extra?: Record<string, Value>): Record<string, Value> {
+  const all = extra ? { ...quoteFields(q), ...extra } : quoteFields(q)
   const row: Record<string, Value> = {}
   for (const id of ids) {
     const v = all[id] ?? '-'

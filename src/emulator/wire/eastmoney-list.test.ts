@@ -87,6 +87,10 @@ describe('parseFs', () => {
       [{ key: 'm', value: 1 }, { key: 't', value: 23 }],
     ])
   })
+
+  it('reads the industry boards filter, f:!50 holding for every instrument', () => {
+    expect(parseFs('m:90 t:2 f:!50')).toEqual([[{ key: 'm', value: 90 }, { key: 't', value: 2 }]])
+  })
 })
 
 describe('through the emulator fetch', () => {

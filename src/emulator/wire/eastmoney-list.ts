@@ -2,14 +2,22 @@
  * `push2 …/api/qt/clist/get` as the emulator answers it: every stock an `fs` filter selects among
  * those listed by the clock's Beijing date, ordered by `fid` (`po=1` descending, `po=0`
  * ascending), page `pn` of `pz` rows, each row the stock's live state in list-namespace fields
- * (halted: `"-"` prices). Only the A-share stock boards carry `fs` tags; a clause with any other
- * term selects nothing. See upstreams.md §3.1 and src/channels/README.md.
+ * (halted: `"-"` prices). The A-share stock boards and the industry boards (`m:90 t:2`) carry
+ * `fs` tags; `f:!50` (not a hidden board) holds for every instrument; a clause with any other
+ * term selects nothing. Fields beyond the live quote are computed only when asked for: `f109`
+ * (5-session change %) from the daily bars, `f9`/`f115` (PE dynamic / TTM) and `f23` (PB) from
+ * the fundamentals (market/valuation.ts), as every other view prints them. See upstreams.md
+ * §3.1, §5.11 and src/channels/README.md.
  */
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
 import type { EmuInstrument, MarketModel } from '../market/types'
+import { changeOverSessions } from '../market/period-change'
+import { valuationAt } from '../market/valuation'
 import { splitSecid } from './codes'
 import { envelope, quoteFields, quoteRow, requestedFields } from './eastmoney-fields'
+import { round } from './format'
+import { Lru } from '../market/lru'
 import { jsonResponse } from './respond'
 
 export const CLIST_PATH = '/api/qt/clist/get'
@@ -30,6 +38,9 @@ const BOARD_TAGS: Record<Board, Tags> = {
   bj: { m: 0, t: 81, s: 2048 },
 }
 
+/** Industry boards (行业板块), as `m:90 t:2` names them. */
+const SECTOR_TAGS: Tags = { m: 90, t: 2 }
+
 type Term = { key: keyof Tags; value: number }
 
 /** Page size when `pz` is missing or not a positive integer. */
@@ -41,6 +52,8 @@ export function parseFs(fs: string): Term[][] {
   for (const clause of fs.split(',')) {
     const terms: Term[] = []
     for (const raw of clause.split(/[\s+]+/).filter(Boolean)) {
+      // Flag 50 marks board entries Eastmoney hides from its board pages; no emulated board has it.
+      if (raw === 'f:!50') continue
       const m = /^([mts]):(\d+)$/.exec(raw)
       if (!m) {
         terms.length = 0
@@ -65,14 +78,14 @@ interface Listed {
 
 const cache = new WeakMap<MarketModel, Listed[]>()
 
-/** The market's stocks with their tags, ascending by code; built once per market. */
+/** The market's stocks and industry boards with their tags, ascending by code; built once per market. */
 function stocks(market: MarketModel): Listed[] {
   let list = cache.get(market)
   if (!list) {
     list = market
       .instruments()
-      .filter((i) => i.kind === 'stock' && i.board !== undefined)
-      .map((inst) => ({ inst, tags: BOARD_TAGS[inst.board!], code: splitSecid(inst.secid).code }))
+      .filter((i) => (i.kind === 'stock' && i.board !== undefined) || i.kind === 'sector')
+      .map((inst) => ({ inst, tags: inst.kind === 'sector' ? SECTOR_TAGS : BOARD_TAGS[inst.board!], code: splitSecid(inst.secid).code }))
       .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.tags.m - b.tags.m))
     cache.set(market, list)
   }
@@ -101,20 +114,49 @@ function order(rows: Listed[], fid: string, desc: boolean, market: MarketModel, 
   })
 }
 
+/**
+ * The ordering of a sort by a live field, kept for the rest of the clock's minute: every field but
+ * the quote time `f124` is a function of the minute's bar, so paging through a market sorted by,
+ * say, main net inflow (`f62`) sorts it once, not once per page.
+ */
+const orderings = new WeakMap<MarketModel, Lru<string, Listed[]>>()
+function orderedFor(market: MarketModel, now: number, fs: string, fid: string, desc: boolean, selected: () => Listed[]): Listed[] {
+  if (fid === 'f12' || fid === 'f124') return order(selected(), fid, desc, market, now)
+  let memo = orderings.get(market)
+  if (!memo) orderings.set(market, (memo = new Lru(8)))
+  const key = `${Math.floor(now / 60_000)}|${fs}|${fid}|${desc}`
+  let hit = memo.get(key)
+  if (!hit) memo.set(key, (hit = order(selected(), fid, desc, market, now)))
+  return hit
+}
+
 /** Answers one `clist/get` request. */
 export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
   const today = beijing(now).date
   const clauses = parseFs(params.get('fs') ?? '')
   const selected = stocks(market).filter((r) => r.inst.listDate <= today && clauses.some((c) => matches(r.tags, c)))
   // po=1 (what every client sends) is descending, po=0 ascending.
-  const ordered = order(selected, params.get('fid') || 'f12', params.get('po') !== '0', market, now)
+  const ordered = orderedFor(market, now, params.get('fs') ?? '', params.get('fid') || 'f12', params.get('po') !== '0', () => selected)
   const pz = positiveInt(params.get('pz'), DEFAULT_PZ)
   const pn = positiveInt(params.get('pn'), 1)
   const page = ordered.slice((pn - 1) * pz, pn * pz)
   if (page.length === 0) return jsonResponse(envelope(0, null))
   const ids = requestedFields(params)
   const fltt2 = params.get('fltt') === '2'
-  const rows = page.map((r) => quoteRow(market.live(r.inst, now), ids, fltt2))
+  const rows = page.map((r) => {
+    const q = market.live(r.inst, now)
+    const row = quoteRow(q, ids, fltt2)
+    // Fields that need more than the live quote, computed only when asked for.
+    const scaled = (v: number | null) => (v === null ? '-' : fltt2 ? round(v, 2) : Math.round(v * 100))
+    if ('f109' in row) row.f109 = scaled(changeOverSessions(market, r.inst, 5, now))
+    if (r.inst.kind === 'stock' && ('f9' in row || 'f23' in row || 'f115' in row)) {
+      const v = valuationAt(market, r.inst, q.bar.close, now)
+      if ('f9' in row) row.f9 = scaled(v.peDynamic)
+      if ('f23' in row) row.f23 = scaled(v.pb)
+      if ('f115' in row) row.f115 = scaled(v.peTtm)
+    }
+    return row
+  })
   // np=1: diff is an array; otherwise an object keyed "0", "1", … in page order.
   const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
   return jsonResponse(envelope(0, { total: selected.length, diff }))

@@ -2,7 +2,8 @@
  * Eastmoney as the emulator answers it: `push2 …/api/qt/ulist.np/get` (batch quotes),
  * `push2 …/api/qt/clist/get` (lists by filter, eastmoney-list.ts), `push2his
  * …/api/qt/stock/kline/get` (K-lines), all UTF-8 JSON in Eastmoney's `{"rc":…,"data":…}` envelope,
- * and `datacenter-web …/api/data/v1/get` (reports, eastmoney-datacenter.ts). Shapes and units:
+ * `datacenter-web …/api/data/v1/get` (reports, eastmoney-datacenter.ts) and Guba's popularity rank
+ * (`emappdata`, eastmoney-rank.ts), and the up/down distribution (`push2ex`, eastmoney-push2ex.ts). Shapes and units:
  * src/channels/README.md, Eastmoney section.
  */
 import { beijing } from '../../domain/dates'
@@ -12,6 +13,13 @@ import { bySecid, splitSecid } from './codes'
 import { DATACENTER_HOST, DATACENTER_PATH, datacenterEmpty, handleDatacenter } from './eastmoney-datacenter'
 import { envelope, quoteRow, requestedFields, volumeUnits, type Value } from './eastmoney-fields'
 import { CLIST_PATH, clistEmpty, handleClist } from './eastmoney-list'
+import { FFLOW_DAY_PATH, fflowEmpty, handleFflowDay } from './eastmoney-flow'
+import { handlePush2ex, PUSH2EX_HOST, push2exEmpty } from './eastmoney-push2ex'
+import { handleRank, RANK_HOST, rankEmpty } from './eastmoney-rank'
+import { handleSearch, SEARCH_HOST, SEARCH_PATH, searchEmpty } from './eastmoney-search'
+import { handleStockGet, STOCK_GET_PATH } from './eastmoney-stock'
+import { handleReportList, handleReportPage, REPORT_API_HOST, REPORT_LIST_PATH, REPORT_PAGE_HOST, REPORT_PAGE_PATH } from './eastmoney-reports'
+import { riseSpeed } from '../market/trade-stats'
 import { fixed, pctOf, round } from './format'
 import { jsonResponse, notFound } from './respond'
 
@@ -24,11 +32,19 @@ const QUOTES_PATH = '/api/qt/ulist.np/get'
 const KLINE_PATH = '/api/qt/stock/kline/get'
 
 /** Answers one Eastmoney request; unknown paths get nginx's 404. */
-export function handleEastmoney(url: URL, _request: Request, market: MarketModel, now: number): Response {
+export function handleEastmoney(url: URL, request: Request, market: MarketModel, now: number): Response | Promise<Response> {
   const host = url.hostname
+  if (host === RANK_HOST) return handleRank(url, request, market, now)
+  if (host === PUSH2EX_HOST) return handlePush2ex(url, market, now)
   if (url.pathname === QUOTES_PATH && QUOTE_HOST.test(host)) return quotes(url.searchParams, market, now)
   if (url.pathname === CLIST_PATH && QUOTE_HOST.test(host)) return handleClist(url.searchParams, market, now)
+  if (url.pathname === STOCK_GET_PATH && QUOTE_HOST.test(host)) return handleStockGet(url.searchParams, market, now)
   if (url.pathname === DATACENTER_PATH && DATACENTER_HOST.test(host)) return handleDatacenter(url.searchParams, market, now)
+  if (url.pathname === FFLOW_DAY_PATH && HISTORY_HOST.test(host)) return handleFflowDay(url.searchParams, market, now)
+  if (url.pathname === SEARCH_PATH && SEARCH_HOST.test(host)) return handleSearch(url.searchParams, market)
+  if (url.pathname === REPORT_LIST_PATH && REPORT_API_HOST.test(host)) return handleReportList(url.searchParams, market, now)
+  const reportPage = REPORT_PAGE_HOST.test(host) ? REPORT_PAGE_PATH.exec(url.pathname) : null
+  if (reportPage) return handleReportPage(reportPage[1], market, now)
   if (url.pathname === KLINE_PATH) {
     if (HISTORY_HOST.test(host)) return kline(url.searchParams, market, now)
     // push2 itself keeps no history: it answers K-line requests with nothing.
@@ -42,9 +58,15 @@ export function handleEastmoney(url: URL, _request: Request, market: MarketModel
  * K-lines, code 9201 for datacenter reports.
  */
 export function eastmoneyEmpty(url: URL, market: MarketModel): Response | undefined {
+  if (url.hostname === RANK_HOST) return rankEmpty()
+  if (url.hostname === PUSH2EX_HOST) return push2exEmpty()
   if (url.pathname === QUOTES_PATH) return jsonResponse(envelope(0, null))
   if (url.pathname === CLIST_PATH) return clistEmpty()
+  if (url.pathname === STOCK_GET_PATH) return jsonResponse(envelope(0, null))
   if (url.pathname === DATACENTER_PATH) return datacenterEmpty()
+  if (url.pathname === FFLOW_DAY_PATH) return fflowEmpty(url.searchParams, market)
+  if (url.pathname === SEARCH_PATH) return searchEmpty()
+  if (url.pathname === REPORT_LIST_PATH) return jsonResponse({ hits: 0, size: 50, data: [], TotalPage: 0, pageNo: 1, currentYear: 0 })
   if (url.pathname === KLINE_PATH) {
     const inst = bySecid(market, url.searchParams.get('secid') ?? '')
     if (!inst) return jsonResponse(envelope(100, null))
@@ -66,7 +88,10 @@ function quotes(params: URLSearchParams, market: MarketModel, now: number): Resp
     // Unknown secids are dropped silently, duplicates answered once.
     if (!inst || seen.has(inst)) continue
     seen.add(inst)
-    diff.push(quoteRow(market.live(inst, now), ids, fltt2))
+    const q = market.live(inst, now)
+    // f22 (rise speed) needs the minute bars: computed only when asked for.
+    const extra = ids.includes('f22') ? { f22: q.halted ? '-' : round(riseSpeed(market, q, now), 2) } : undefined
+    diff.push(quoteRow(q, ids, fltt2, extra))
   }
   return jsonResponse(envelope(0, diff.length ? { total: diff.length, diff } : null))
 }

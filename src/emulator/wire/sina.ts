@@ -11,7 +11,9 @@ import { dailySeries, sinaQfqFactor } from './bars'
 import { bySinaCode, isAShare, splitSecid } from './codes'
 import { fixed, pctOf } from './format'
 import { gbkResponse, notFound, textResponse } from './respond'
+import { handleSinaFinance, SINA_FINANCE_PATH, sinaFinanceEmpty } from './sina-finance'
 import { beijingDateTime, easternOffset, exchangeInstant } from './time'
+import { handleSinaSuggest, isSinaSuggest, sinaSuggestEmpty } from './sina-suggest'
 
 const QUOTE_CONTENT_TYPE = 'application/javascript; charset=GB18030'
 const KLINE_PATH = /^\/cn\/api\/jsonp(?:_v2)?\.php\/([^/]*)=\/CN_MarketDataService\.getKLineData$/
@@ -34,6 +36,8 @@ export function hasSinaReferer(request: Request): boolean {
 
 /** Answers one Sina request: 403 without a Sina Referer, nginx's 404 for unknown paths. */
 export function handleSina(url: URL, request: Request, market: MarketModel, now: number): Response {
+  // The suggest box is public script for any page: no Referer needed.
+  if (isSinaSuggest(url)) return handleSinaSuggest(url, market)
   const route = routeOf(url)
   if (!route) return notFound()
   if (!hasSinaReferer(request)) return textResponse(FORBIDDEN, 'text/html', 403)
@@ -44,11 +48,14 @@ export function handleSina(url: URL, request: Request, market: MarketModel, now:
       return textResponse(`${route.varName}=(${JSON.stringify(klineRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
     case 'qfq':
       return qfqScript(route.code, market, now)
+    case 'finance':
+      return handleSinaFinance(url.searchParams, market, now)
   }
 }
 
 /** Sina's own "no data" answer: empty quote strings, `=(null);` K-lines, a factor list with no entries. */
 export function sinaEmpty(url: URL): Response | undefined {
+  if (isSinaSuggest(url)) return sinaSuggestEmpty(url)
   const route = routeOf(url)
   if (!route) return undefined
   switch (route.kind) {
@@ -58,10 +65,12 @@ export function sinaEmpty(url: URL): Response | undefined {
       return textResponse(`${route.varName}=(null);`, 'application/javascript; charset=utf-8')
     case 'qfq':
       return textResponse(`var ${route.code}qfq={"total":0,"data":[]}`, 'application/x-javascript')
+    case 'finance':
+      return sinaFinanceEmpty()
   }
 }
 
-type Route = { kind: 'quotes'; codes: string[] } | { kind: 'kline'; varName: string } | { kind: 'qfq'; code: string }
+type Route = { kind: 'quotes'; codes: string[] } | { kind: 'kline'; varName: string } | { kind: 'qfq'; code: string } | { kind: 'finance' }
 
 function routeOf(url: URL): Route | undefined {
   const host = url.hostname
@@ -75,6 +84,7 @@ function routeOf(url: URL): Route | undefined {
   if (host === 'quotes.sina.cn') {
     const m = KLINE_PATH.exec(url.pathname)
     if (m) return { kind: 'kline', varName: decodeURIComponent(m[1]) }
+    if (url.pathname === SINA_FINANCE_PATH) return { kind: 'finance' }
   }
   if (host === 'finance.sina.com.cn') {
     const m = QFQ_PATH.exec(url.pathname)

@@ -6,8 +6,7 @@
  * `{"data":[]}`, as SZSE does for a month it has not published.
  */
 import { SSE_HOLIDAYS } from '../../data/holidays'
-import { weekday } from '../../domain/dates'
-import { datesOfMonth } from '../../channels/szse/month-calendar'
+import { datesOfMonth, weekday } from '../../domain/dates'
 import { jsonResponse, notFound, textResponse } from './respond'
 
 const MONTH_LIST_PATH = '/api/report/exchange/onepersistenthour/monthList'

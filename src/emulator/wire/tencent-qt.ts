@@ -4,7 +4,9 @@
  * README does not name carry plausible derived values or the empty filler the real feed shows.
  */
 import type { LiveQuote } from '../market/types'
-import { fixed, hashOf, pctOf } from './format'
+import type { Valuation } from '../market/valuation'
+import { fixed, pctOf } from './format'
+import { NO_EXTRAS } from './quote-extras'
 
 const A_SHARE_FLAG: Record<string, string> = { sh: '1', sz: '51', bj: '62' }
 
@@ -26,13 +28,17 @@ function sessionOf(q: LiveQuote) {
   }
 }
 
-/** Deterministic valuation filler: earnings and book value per share from the code. */
-function valuation(code: string, price: number) {
-  const h = hashOf(code)
-  const eps = 0.5 + (h % 500) / 100
-  const bvps = 2 + ((h >>> 9) % 3000) / 100
-  return { pe: price / eps, peStatic: price / (eps * 0.92), pb: price / bvps }
+/** What the A-share record shows beyond the quote itself, computed by the market model. */
+export interface QuoteExtras {
+  valuation: Valuation
+  volumeRatio: number | null
+  outer: number
+  inner: number
+  /** `[limitDown, limitUp]`, or null for instruments without a price limit. */
+  limits: [number, number] | null
 }
+
+const ratioField = (x: number | null) => (x === null ? '' : fixed(x, 2))
 
 /** Five bid and five ask levels as `price~volume` pairs, volume divided by `per` (100: lots). */
 function bookFields(q: LiveQuote, decimals: number, per: number): string[] {
@@ -47,17 +53,15 @@ function bookFields(q: LiveQuote, decimals: number, per: number): string[] {
 }
 
 /** The A-share / ETF / index / bond record: 85 fields, volume in lots, amount (37) in 10k CNY. */
-export function aShareFields(q: LiveQuote): string[] {
+export function aShareFields(q: LiveQuote, extras: QuoteExtras): string[] {
   const i = q.instrument
   const d = i.decimals
   const p = (n: number) => fixed(n, d)
   const s = sessionOf(q)
   const lots = Math.round(s.volume / 100)
-  const outer = Math.round(lots * (0.45 + (hashOf(i.code + q.date) % 10) / 100))
   const isStock = i.kind === 'stock'
-  const v = valuation(i.code, s.last)
+  const v = extras.valuation
   const cap = (shares: number | null) => (shares === null ? '' : fixed((shares * s.last) / 1e8, 2))
-  const limit = (sign: number) => (i.limit === null ? '' : p(s.pre * (1 + sign * i.limit)))
   const book = bookFields(q, d, 100)
   const bidLots = q.halted ? 0 : q.book.bids.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
   const askLots = q.halted ? 0 : q.book.asks.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
@@ -70,8 +74,8 @@ export function aShareFields(q: LiveQuote): string[] {
   f[4] = p(s.pre)
   f[5] = p(s.open)
   f[6] = String(lots)
-  f[7] = String(outer)
-  f[8] = String(lots - outer)
+  f[7] = String(extras.outer)
+  f[8] = String(extras.inner)
   f.splice(9, 20, ...book)
   f[30] = q.date.replaceAll('-', '') + q.time.replaceAll(':', '')
   f[31] = p(s.last - s.pre)
@@ -82,20 +86,20 @@ export function aShareFields(q: LiveQuote): string[] {
   f[36] = String(lots)
   f[37] = String(Math.round(s.amount / 1e4))
   f[38] = s.turnover === null ? '' : fixed(s.turnover, 2)
-  f[39] = isStock ? fixed(v.pe, 2) : ''
+  f[39] = isStock ? ratioField(v.peTtm) : ''
   f[41] = p(s.high)
   f[42] = p(s.low)
   f[43] = fixed(pctOf(s.high - s.low, s.pre), 2)
   f[44] = cap(i.floatShares)
   f[45] = cap(i.totalShares)
-  f[46] = isStock ? fixed(v.pb, 2) : ''
-  f[47] = limit(1)
-  f[48] = limit(-1)
-  f[49] = fixed(0.6 + (hashOf(q.date + i.code) % 80) / 100, 2)
+  f[46] = isStock ? ratioField(v.pb) : ''
+  f[47] = extras.limits ? p(extras.limits[1]) : ''
+  f[48] = extras.limits ? p(extras.limits[0]) : ''
+  f[49] = extras.volumeRatio === null ? '0.00' : fixed(extras.volumeRatio, 2)
   f[50] = String(bidLots - askLots)
   f[51] = p(s.volume ? s.amount / s.volume : s.last)
-  f[52] = isStock ? fixed(v.pe, 2) : ''
-  f[53] = isStock ? fixed(v.peStatic, 2) : ''
+  f[52] = isStock ? ratioField(v.peDynamic) : ''
+  f[53] = isStock ? ratioField(v.peStatic) : ''
   f[57] = fixed(s.amount / 1e4, 3)
   f[58] = '0.0000'
   f[59] = '0'
@@ -155,7 +159,7 @@ export function usFields(q: LiveQuote, listedCode: string): string[] {
   const i = q.instrument
   const p = (n: number) => fixed(n, 3)
   const s = sessionOf(q)
-  const f = aShareFields(q)
+  const f = aShareFields(q, NO_EXTRAS)
   f[0] = '200'
   f[2] = listedCode
   for (const [k, n] of [[3, s.last], [4, s.pre], [5, s.open], [33, s.high], [34, s.low], [41, s.high], [42, s.low]] as const) f[k] = p(n)

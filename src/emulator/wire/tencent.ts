@@ -1,6 +1,7 @@
 /**
- * Tencent as the emulator answers it: `qt.gtimg.cn` quotes (GBK text) and the fqkline / mkline
- * K-line JSON on `proxy.finance.qq.com` and `web.ifzq.gtimg.cn`. Shapes and units:
+ * Tencent as the emulator answers it: `qt.gtimg.cn` quotes (GBK text), the fqkline / mkline
+ * K-line JSON on `proxy.finance.qq.com` and `web.ifzq.gtimg.cn`, and the whole-market rank list
+ * (tencent-rank.ts). Shapes and units:
  * src/channels/README.md, Tencent section.
  */
 import { US_INDEXES } from '../../data/markets'
@@ -11,7 +12,9 @@ import { dailySeries, lastInRange, type Adjust } from './bars'
 import { byTencentKlineCode, byTencentQuoteCode, isAShare, tencentUsSuffix } from './codes'
 import { fixed } from './format'
 import { gbkResponse, jsonResponse, notFound, textResponse } from './respond'
+import { quoteExtras } from './quote-extras'
 import { aShareFields, hkFields, usFields } from './tencent-qt'
+import { handleRankList, RANK_LIST_PATH, rankListEmpty } from './tencent-rank'
 import { beijingDateTime } from './time'
 
 /** `qt.gtimg.cn`, `sqt.gtimg.cn`, `web.sqt.gtimg.cn`. */
@@ -31,6 +34,7 @@ const KLINE_PATHS: Record<string, Family> = {
 
 /** Answers one Tencent request; unknown paths get nginx's 404. */
 export function handleTencent(url: URL, _request: Request, market: MarketModel, now: number): Response {
+  if (url.hostname === 'proxy.finance.qq.com' && url.pathname === RANK_LIST_PATH) return handleRankList(url.searchParams, market, now)
   if (QUOTE_HOST.test(url.hostname)) {
     const q = quoteRequest(url)
     if (!q) return notFound()
@@ -46,6 +50,7 @@ export function handleTencent(url: URL, _request: Request, market: MarketModel, 
 
 /** Tencent's own "no data" answer: `v_pv_none_match` per quote code, an empty `data` for K-lines. */
 export function tencentEmpty(url: URL): Response | undefined {
+  if (url.pathname === RANK_LIST_PATH) return rankListEmpty()
   if (QUOTE_HOST.test(url.hostname)) {
     const q = quoteRequest(url)
     if (!q) return undefined
@@ -85,12 +90,12 @@ function quoteRequest(url: URL): { codes: string[]; utf8: boolean } | undefined 
 }
 
 /** The record's fields for the instrument's market. */
-function qtFields(q: LiveQuote): string[] {
+function qtFields(q: LiveQuote, market: MarketModel, now: number): string[] {
   const i = q.instrument
   if (i.kind === 'hk') return hkFields(q)
   if (i.kind === 'us') return usFields(q, i.symbol + tencentUsSuffix(i))
   if (i.kind === 'us-index') return usFields(q, '.' + (US_INDEXES[i.symbol]?.tencent ?? 'us' + i.symbol).slice(2))
-  return aShareFields(q)
+  return aShareFields(q, quoteExtras(market, q, now))
 }
 
 /** `v_<code>="…";`, or `v_pv_none_match="1";` for a code Tencent does not know. */
@@ -98,14 +103,14 @@ function quoteLine(code: string, market: MarketModel, now: number): string {
   // `r_hk00700` is the HK real-time variant of `hk00700`.
   const inst = byTencentQuoteCode(market, code.startsWith('r_hk') ? code.slice(2) : code)
   if (!inst) return 'v_pv_none_match="1";'
-  return `v_${code}="${qtFields(market.live(inst, now)).join('~')}";`
+  return `v_${code}="${qtFields(market.live(inst, now), market, now).join('~')}";`
 }
 
 /** The `qt` object K-line answers embed: the latest record under the code as sent, and a market-status line. */
 function qtObject(code: string, inst: EmuInstrument, market: MarketModel, now: number): Record<string, string[]> {
   const b = beijing(now)
   const cn = b.minute >= 9 * 60 + 30 && b.minute < 15 * 60 ? 'open_交易中' : 'close_已收盘'
-  return { [code]: qtFields(market.live(inst, now)), market: [`${beijingDateTime(now)}|HK_${cn}|SH_${cn}|SZ_${cn}|US_close_已收盘`] }
+  return { [code]: qtFields(market.live(inst, now), market, now), market: [`${beijingDateTime(now)}|HK_${cn}|SH_${cn}|SZ_${cn}|US_close_已收盘`] }
 }
 
 // ---------------------------------------------------------------------------------------------

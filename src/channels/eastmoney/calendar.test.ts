@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { seasonOf } from '../../domain/report-seasons'
+import { ChannelError } from '../errors'
+import { toDisclosure, toLockup } from './calendar'
+
+const LOCKUP = {
+  SECURITY_CODE: '300750', SECURITY_NAME_ABBR: '宁德时代', FREE_DATE: '2024-09-24 00:00:00', CURRENT_FREE_SHARES: 390146, ABLE_FREE_SHARES: 390146,
+  LIFT_MARKET_CAP: 63369730.5, FREE_RATIO: 0.000822, TOTAL_RATIO: 0.0001, FREE_SHARES_TYPE: '股权激励限售股份',
+}
+
+describe('toLockup', () => {
+  it('reads a row: shares, CNY, the ratio as a percent; the code from its range when SECUCODE is absent', () => {
+    expect(toLockup(LOCKUP)).toEqual({
+      code: 'sz300750', name: '宁德时代', freeDate: '2024-09-24', shares: 390146, marketValue: 63369730.5, floatRatio: 0.0822, kind: '股权激励限售股份',
+    })
+    expect(toLockup({ ...LOCKUP, SECUCODE: '300750.SZ' }).code).toBe('sz300750')
+  })
+
+  it('refuses ratios in another unit rather than scale them by guess, and rows that do not add up', () => {
+    for (const bad of [
+      { ...LOCKUP, TOTAL_RATIO: 2.5 },
+      { ...LOCKUP, FREE_RATIO: 0.00005 },
+      { ...LOCKUP, CURRENT_FREE_SHARES: 0, ABLE_FREE_SHARES: null },
+      { ...LOCKUP, FREE_DATE: null },
+      { ...LOCKUP, SECURITY_CODE: '12345' },
+      { ...LOCKUP, SECUCODE: '600519.SH' },
+      { ...LOCKUP, LIFT_MARKET_CAP: -1 },
+    ]) {
+      expect(() => toLockup(bad), JSON.stringify(bad)).toThrow(ChannelError)
+    }
+  })
+})
+
+describe('toDisclosure', () => {
+  const season = seasonOf('2026-09-30')
+  const ROW = {
+    SECUCODE: '600519.SH', SECURITY_CODE: '600519', SECURITY_NAME_ABBR: '贵州茅台', REPORT_DATE: '2026-09-30 00:00:00', REPORT_TYPE_NAME: '2026年三季报',
+    FIRST_APPOINT_DATE: '2026-10-24 00:00:00', FIRST_CHANGE_DATE: '2026-10-28 00:00:00', SECOND_CHANGE_DATE: null, THIRD_CHANGE_DATE: null, ACTUAL_PUBLISH_DATE: null,
+  }
+
+  it('takes the latest revision as the date until published, then the publication', () => {
+    expect(toDisclosure(ROW, season)).toMatchObject({ code: 'sh600519', scheduled: '2026-10-24', revised: '2026-10-28', published: null, date: '2026-10-28' })
+    expect(toDisclosure({ ...ROW, ACTUAL_PUBLISH_DATE: '2026-10-27 00:00:00' }, season).date).toBe('2026-10-27')
+  })
+
+  it('refuses a row of another period or without a booking', () => {
+    expect(() => toDisclosure({ ...ROW, REPORT_DATE: '2026-06-30 00:00:00' }, season)).toThrow(ChannelError)
+    expect(() => toDisclosure({ ...ROW, FIRST_APPOINT_DATE: null }, season)).toThrow(ChannelError)
+  })
+})

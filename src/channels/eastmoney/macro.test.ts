@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { MACRO_CATALOGUE, MACRO_REGIONS } from '../../data/macro-catalogue'
+import { market } from '../../emulator/market'
+import { handleDatacenter } from '../../emulator/wire/eastmoney-datacenter'
+import { ChannelError } from '../errors'
+import { readDatacenter } from './datacenter'
+import { groupOf, periodOf, readMacroRows } from './macro'
+
+const NOW = Date.parse('2026-11-20T10:30:00+08:00')
+const cpi = MACRO_CATALOGUE.cn.find((s) => s.name === 'cpi')!
+const usCpi = MACRO_CATALOGUE.us.find((s) => s.name === 'cpi')!
+
+async function emulatedRows(params: Record<string, string>) {
+  const q = new URLSearchParams({ columns: 'ALL', pageNumber: '1', pageSize: '12', sortTypes: '-1', ...params })
+  return readDatacenter(await handleDatacenter(q, market, NOW).text())?.data ?? []
+}
+
+describe('readMacroRows', () => {
+  it('reads the documented CPI row shape (upstreams.md §5.12)', () => {
+    const row = { REPORT_DATE: '2024-12-01 00:00:00', TIME: '2024年12月份', NATIONAL_SAME: 0.1, NATIONAL_BASE: 100.1, NATIONAL_SEQUENTIAL: 0.0 }
+    const got = readMacroRows([cpi], [row])
+    expect(got.get('cpi')).toEqual([{ period: '2024-12', value: 0.1, release: null }])
+  })
+
+  it('reads every series of every region from the emulator, newest first, nothing after the clock', async () => {
+    for (const region of MACRO_REGIONS) {
+      const groups = new Map<string, typeof cpi[]>()
+      for (const s of MACRO_CATALOGUE[region]) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s])
+      for (const members of groups.values()) {
+        const s = members[0].source
+        const rows = await emulatedRows(
+          s.kind === 'report' ? { reportName: s.report, sortColumns: s.dateColumn } : { reportName: s.report, sortColumns: 'REPORT_DATE', filter: `(INDICATOR_ID="${s.indicator}")` }
+        )
+        const got = readMacroRows(members, rows)
+        for (const m of members) {
+          const points = got.get(m.name)!
+          expect(points.length, `${region} ${m.name}`).toBeGreaterThan(0)
+          expect(points[0].period <= periodOf('2026-11-20', m.frequency), `${region} ${m.name}`).toBe(true)
+          for (const p of points) if (p.release) expect(p.release <= '2026-11-20').toBe(true)
+        }
+      }
+    }
+  })
+
+  it('refuses an indicator that is not the one asked, or renamed to something else', () => {
+    const row = { INDICATOR_ID: 'EMG00000733', INDICATOR_NAME: '美国CPI年率', REPORT_DATE: '2026-10-01 00:00:00', PUBLISH_DATE: '2026-11-12 00:00:00', VALUE: 3.1 }
+    expect(readMacroRows([usCpi], [row]).get('cpi')).toEqual([{ period: '2026-10', value: 3.1, release: '2026-11-12' }])
+    expect(() => readMacroRows([usCpi], [{ ...row, INDICATOR_ID: 'EMG00001039' }])).toThrow(ChannelError)
+    expect(() => readMacroRows([usCpi], [{ ...row, INDICATOR_NAME: '美国失业率' }])).toThrow(/not the cpi series/)
+    expect(() => readMacroRows([usCpi], [{ ...row, PUBLISH_DATE: '2026-09-01 00:00:00' }])).toThrow(ChannelError)
+  })
+
+  it('skips a value not out yet, and refuses bad numbers, bad dates and repeated periods', () => {
+    const row = { REPORT_DATE: '2026-10-01 00:00:00', NATIONAL_SAME: 0.3 }
+    expect(readMacroRows([cpi], [{ ...row, NATIONAL_SAME: null }]).get('cpi')).toEqual([])
+    expect(() => readMacroRows([cpi], [{ ...row, NATIONAL_SAME: 'abc' }])).toThrow(ChannelError)
+    expect(() => readMacroRows([cpi], [{ ...row, REPORT_DATE: '2026-13-01' }])).toThrow(ChannelError)
+    expect(() => readMacroRows([cpi], [row, { ...row, REPORT_DATE: '2026-10-15 00:00:00' }])).toThrow(/twice/)
+  })
+})

@@ -1,0 +1,107 @@
+import margin000001 from '../../../test/fixtures/eastmoney/margin-000001-2024-01-05.json'
+import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { previousTradingDay } from '../../domain/trading-calendar'
+import { clearFaults, createEmulatorFetch, setClock, setFault } from '../../emulator/control'
+import { market } from '../../emulator/market'
+import { listings } from '../../emulator/market/billboard'
+import { hasBlockTrades } from '../../emulator/market/block-trades'
+import type { ChannelContext } from '../types'
+import { boardDays, fetchBoardDays } from './billboard'
+import { blockTradeFilter, fetchBlockTrades, toBlockTrade } from './block-trades'
+import { fetchMargin, toMarginDay } from './margin'
+
+const ctx: ChannelContext = { fetch: createEmulatorFetch(market), timeoutMs: 20_000 }
+const NOW = Date.parse('2026-11-20T18:00:00+08:00')
+
+beforeAll(() => setClock(NOW))
+afterAll(() => {
+  setClock(null)
+  clearFaults()
+})
+
+const BLOCK_ROW = {
+  TRADE_DATE: '2025-01-02 00:00:00', SECURITY_CODE: '600519', SECUCODE: '600519.SH', SECURITY_NAME_ABBR: '贵州茅台', CHANGE_RATE: 0.76, CLOSE_PRICE: 1520,
+  DEAL_PRICE: 1398.4, PREMIUM_RATIO: -8, DEAL_VOLUME: 2000, DEAL_AMT: 2796800, TURNOVER_RATE: 0.0001, BUYER_NAME: '机构专用', SELLER_NAME: '中信证券股份有限公司上海分公司',
+}
+
+describe('margin (RPTA_WEB_RZRQ_GGMX)', () => {
+  it('reads a recorded row', () => {
+    expect(toMarginDay(margin000001.result.data[0], 'sz000001')).toEqual({
+      date: '2024-01-05', financingBalance: 5105063089, financingBuy: 266715372, financingRepay: 325760031, financingNetBuy: -59044659,
+      lendingBalance: 106309509, lentShares: null, lentSold: 564400, lentRepaid: 201500, totalBalance: 5211372598, close: 9.27,
+    })
+  })
+
+  it('rejects a row of another stock or whose sums do not add up', () => {
+    const row = margin000001.result.data[0]
+    expect(() => toMarginDay(row, 'sz000002')).toThrow(/does not answer/)
+    expect(() => toMarginDay({ ...row, RZJME: 1 }, 'sz000001')).toThrow(/buy − repay/)
+    expect(() => toMarginDay({ ...row, RZRQYE: 1 }, 'sz000001')).toThrow(/financing \+ lending/)
+    expect(() => toMarginDay({ ...row, DATE: '2024-13-05' }, 'sz000001')).toThrow(/not a date/)
+  })
+
+  it('reads the emulator\'s rows, newest first, balances carried day to day', async () => {
+    const days = await fetchMargin(ctx, 'sh600519', '2026-10-01')
+    expect(days.length).toBeGreaterThan(20)
+    expect(days[0].date).toBe('2026-11-19')
+    for (let i = 0; i + 1 < days.length; i++) {
+      expect(days[i].financingBalance).toBeCloseTo(days[i + 1].financingBalance + days[i].financingBuy - days[i].financingRepay, 0)
+    }
+  })
+})
+
+describe('dragon-tiger board', () => {
+  it('reads a recorded listing row (no seats asked)', () => {
+    const [day] = boardDays('sz000595', board000595.result.data, [], [])
+    expect(day).toMatchObject({ date: '2024-01-02', reasons: ['连续三个交易日内，涨幅偏离值累计达到20%的证券'], close: 5.7, buyAmount: 79387344, netAmount: 38341402.3, dayAmount: null })
+  })
+
+  it('rejects a net that is not buy − sell, another stock, and a seat on a day not listed', () => {
+    const row = board000595.result.data[0]
+    expect(() => boardDays('sz000595', [{ ...row, BILLBOARD_NET_AMT: 1 }], [], [])).toThrow(/buy/)
+    expect(() => boardDays('sz000001', [row], [], [])).toThrow(/does not answer/)
+    const seat = { TRADE_DATE: '2024-01-03 00:00:00', SECURITY_CODE: '000595', OPERATEDEPT_NAME: '机构专用', BUY: 1, SELL: 0, NET: 1 }
+    expect(() => boardDays('sz000595', [row], [seat], [])).toThrow(/not listed/)
+  })
+
+  it('joins the emulator\'s listings with their seats', async () => {
+    const stock = market.instruments().find((i) => i.kind === 'stock' && i.listDate < '2025-01-01' && market.dailyBars(i, '2025-11-20', '2026-11-20', NOW).some((b) => listings(i, b).length > 0))!
+    const days = await fetchBoardDays(ctx, stock.code, '2025-11-20')
+    expect(days.length).toBeGreaterThan(0)
+    for (const d of days) {
+      expect(d.buyers).toHaveLength(5)
+      expect(d.sellers).toHaveLength(5)
+      expect(d.buyAmount).toBeCloseTo([...d.buyers, ...d.sellers].reduce((s, x) => s + x.buy, 0), 0)
+    }
+  })
+})
+
+describe('block trades (RPT_DATA_BLOCKTRADE)', () => {
+  it('computes the premium and checks the report\'s, in percent or as a fraction', () => {
+    expect(toBlockTrade(BLOCK_ROW)).toMatchObject({ code: 'sh600519', date: '2025-01-02', premiumPct: -8, volume: 2000, amount: 2796800, buyer: '机构专用' })
+    expect(toBlockTrade({ ...BLOCK_ROW, PREMIUM_RATIO: -0.08 }).premiumPct).toBe(-8)
+    expect(() => toBlockTrade({ ...BLOCK_ROW, PREMIUM_RATIO: 3 })).toThrow(/PREMIUM_RATIO/)
+    expect(() => toBlockTrade({ ...BLOCK_ROW, DEAL_AMT: 27968 })).toThrow(/price/)
+    expect(() => toBlockTrade({ ...BLOCK_ROW, SECURITY_CODE: '000001' })).toThrow(/disagrees/)
+  })
+
+  it('asks one stock over a range, or the whole market on one day', () => {
+    expect(blockTradeFilter({ date: '2026-11-19' })).toBe("(SECURITY_TYPE_WEB=1)(TRADE_DATE>='2026-11-19')(TRADE_DATE<='2026-11-19')")
+    expect(blockTradeFilter({ code: 'sz000001', from: '2026-01-01', to: '2026-11-19' })).toContain('(SECURITY_CODE="000001")')
+    expect(() => blockTradeFilter({ code: 'hk00700', from: '2026-01-01', to: '2026-11-19' })).toThrow(/A-share/)
+  })
+
+  it('reads the emulator\'s whole-market day, and fails over to the mirror host', async () => {
+    setFault('eastmoney', { kind: 'garbage', count: 1 })
+    const trades = await fetchBlockTrades(ctx, { date: '2026-11-20' })
+    const expected = market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz', 'bj'].includes(i.prefix) && i.listDate <= '2026-11-20' && hasBlockTrades(i, '2026-11-20'))
+    expect(new Set(trades.map((t) => t.code)).size).toBeGreaterThan(expected.length * 0.9)
+    expect(trades.every((t) => t.date === '2026-11-20')).toBe(true)
+    // Before 15:30 the day's list is not out yet: the previous session is the latest.
+    setClock(Date.parse('2026-11-20T15:00:00+08:00'))
+    expect(await fetchBlockTrades(ctx, { date: '2026-11-20' })).toEqual([])
+    expect((await fetchBlockTrades(ctx, { date: previousTradingDay('2026-11-20') })).length).toBeGreaterThan(0)
+    setClock(NOW)
+  })
+})

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import sample from '../../../test/fixtures/eastmoney/report-list-rows.json'
+import { keyPoints } from '../../domain/digest'
+import { parseSymbol } from '../../domain/symbols'
+import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
+import { market } from '../../emulator/market'
+import { failureKind } from '../testkit'
+import type { ChannelContext } from '../types'
+import { fetchReportList, fetchReportSummary, readReportList, readReportPage, reportListUrl, toResearchRow } from './reports'
+
+const rows = sample.data as Record<string, unknown>[]
+
+describe('readReportList on third-party sample rows', () => {
+  it('reads string and numeric forecasts, empty targets and a target range', () => {
+    const page = readReportList(JSON.stringify(sample))
+    expect(page.hits).toBe(2)
+    // Newest first.
+    expect(page.rows.map((r) => r.infoCode)).toEqual(['AP202608221828313285', 'AP202001311234567890'])
+    expect(page.rows[0]).toEqual({
+      infoCode: 'AP202608221828313285', date: '2026-08-22', code: 'sh688795', name: '摩尔线程-U', broker: '国金证券', brokerCode: null,
+      analysts: ['刘高畅'], title: '全功能GPU领军', rating: '买入', lastRating: '增持', targetPrice: null, targetPriceLow: null,
+      year: 2026, epsThisYear: 3.544, peThisYear: null, epsNextYear: 1.262, peNextYear: null,
+    })
+    expect(page.rows[1]).toMatchObject({ code: 'sz002156', brokerCode: '80000031', targetPrice: 15, targetPriceLow: 13, epsThisYear: 67.19, peNextYear: 18.71 })
+  })
+
+  it('an empty answer is no rows, not an error', () => {
+    expect(readReportList('{"hits":0,"size":50,"data":[],"TotalPage":0,"pageNo":1,"currentYear":2026}')).toEqual({ hits: 0, rows: [] })
+  })
+
+  it.each([
+    ['not JSON', '<html>'],
+    ['no data array', '{"hits":1}'],
+    ['no currentYear', JSON.stringify({ ...sample, currentYear: null })],
+  ])('refuses %s', (_why, body) => {
+    expect(failureKind(() => readReportList(body))).toBe('malformed')
+  })
+
+  it.each([
+    ['another stock than asked', rows[0], 'sh600519'],
+    ['no infoCode', { ...rows[0], infoCode: '' }, undefined],
+    ['a date that is not one', { ...rows[0], publishDate: '2026-02-30 00:00:00.000' }, undefined],
+    ['a low target above the high one', { ...rows[1], indvAimPriceL: '16' }, undefined],
+    ['an EPS that is not a number', { ...rows[0], predictThisYearEps: 'n/a' }, undefined],
+    ['a code that is not a stock', { ...rows[0], stockCode: '510300', market: 'SHANGHAI' }, undefined],
+  ])('refuses a row with %s', (_why, row, code) => {
+    expect(failureKind(() => toResearchRow(row as Record<string, unknown>, 2026, code ? parseSymbol(code) : undefined))).toBe('malformed')
+  })
+})
+
+describe('readReportPage', () => {
+  it('reads the paragraphs of div.newsContent, entities decoded', () => {
+    const html = '<h1>t</h1><div class="newsContent">\n<p>&nbsp;&nbsp;事件：营收1.2亿元&amp;利润。</p><p>维持&ldquo;买入&rdquo;评级。</p></div><div>x</div>'
+    expect(readReportPage(html)).toBe('事件：营收1.2亿元&利润。\n维持“买入”评级。')
+  })
+
+  it('an empty content block is an empty summary; a page without one is malformed', () => {
+    expect(readReportPage('<div class="newsContent"></div>')).toBe('')
+    expect(failureKind(() => readReportPage('<html><body>404</body></html>'))).toBe('malformed')
+  })
+})
+
+describe('against the emulator', () => {
+  afterEach(() => resetEmulator())
+  const ctx: ChannelContext = { fetch: createEmulatorFetch(market), timeoutMs: 5_000 }
+
+  it('lists one stock\'s reports and reads each page\'s summary into key points', async () => {
+    setClock(Date.parse('2026-11-20T10:30:00+08:00'))
+    const inst = parseSymbol('sh600519')
+    const page = await fetchReportList(ctx, { inst, begin: '2025-11-20', end: '2026-11-20', pageSize: 50 })
+    expect(page.rows.length).toBeGreaterThan(0)
+    expect(page.hits).toBe(page.rows.length)
+    for (const r of page.rows) {
+      expect(r.code).toBe('sh600519')
+      expect(r.year).toBe(2026)
+      expect(r.rating).not.toBeNull()
+    }
+    const summary = await fetchReportSummary(ctx, page.rows[0].infoCode)
+    const points = keyPoints(summary)
+    expect(points.length).toBeGreaterThanOrEqual(2)
+    expect(points.join('|')).not.toMatch(/风险提示|免责/)
+    expect(points.some((p) => p.includes(`EPS分别为${page.rows[0].epsThisYear!.toFixed(2)}元`))).toBe(true)
+  })
+
+  it('lists the whole market newest first, with codes from the market field', async () => {
+    setClock(Date.parse('2026-11-20T10:30:00+08:00'))
+    const page = await fetchReportList(ctx, { begin: '2026-11-01', end: '2026-11-20', pageSize: 30 })
+    expect(page.rows).toHaveLength(30)
+    expect(page.hits).toBeGreaterThan(30)
+    for (const r of page.rows) expect(r.code).toMatch(/^(sh|sz|bj)\d{6}$/)
+    expect(reportListUrl({ begin: 'a', end: 'b', pageSize: 1 })).toContain('qType=0')
+  })
+
+  it('an unknown report is the site\'s 404', async () => {
+    expect(await fetchReportSummary(ctx, 'AP202611200000000000').catch((e) => e.kind)).toBe('http')
+  })
+})

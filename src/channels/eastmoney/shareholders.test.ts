@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseSymbol } from '../../domain/symbols'
+import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
+import { market } from '../../emulator/market'
+import { fetchText } from '../http'
+import { failureKind } from '../testkit'
+import type { ChannelContext } from '../types'
+import { readDatacenter } from './datacenter'
+import { fetchShareholders, holderUrl, parseHolderCounts, parseHolders } from './shareholders'
+
+const ctx: ChannelContext = { fetch: createEmulatorFetch(market), timeoutMs: 10_000 }
+const MOUTAI = parseSymbol('sh600519')
+const page = async (report: 'top' | 'float' | 'count') => readDatacenter(await fetchText(ctx, 'eastmoney', holderUrl(report, MOUTAI)))!.data
+
+beforeAll(() => {
+  resetEmulator()
+  setClock(Date.parse('2026-11-20T16:00:00+08:00'))
+})
+afterAll(() => resetEmulator())
+
+describe('holderUrl', () => {
+  it('asks one stock, newest period first by rank, ten rows (twelve periods of counts)', () => {
+    const u = new URL(holderUrl('top', MOUTAI))
+    expect(Object.fromEntries(u.searchParams)).toMatchObject({ reportName: 'RPT_DMSK_HOLDERS', filter: '(SECURITY_CODE="600519")', sortColumns: 'END_DATE,RANK', sortTypes: '-1,1', pageSize: '10' })
+    expect(new URL(holderUrl('float', MOUTAI)).searchParams.get('sortColumns')).toBe('END_DATE,HOLDER_RANK')
+    expect(new URL(holderUrl('count', MOUTAI)).searchParams.get('pageSize')).toBe('12')
+  })
+
+  it('refuses a code that is not an A-share stock', () => {
+    expect(failureKind(() => holderUrl('top', parseSymbol('hk00700')))).toBe('unsupported')
+  })
+})
+
+describe('over the emulator', () => {
+  it('reads the latest period\'s top ten and float top ten, and twelve holder counts', async () => {
+    const s = await fetchShareholders(ctx, MOUTAI)
+    expect(s.top.map((h) => h.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(new Set(s.top.map((h) => h.endDate))).toEqual(new Set(['2026-09-30']))
+    expect(s.float).toHaveLength(10)
+    expect(s.counts).toHaveLength(12)
+    expect(s.counts[0]).toMatchObject({ endDate: '2026-09-30', totalShares: market.byCode('sh600519')!.totalShares })
+    const inst = market.byCode('sh600519')!
+    expect(s.top.reduce((a, h) => a + h.shares, 0)).toBeLessThanOrEqual(inst.totalShares!)
+    expect(s.float.reduce((a, h) => a + h.shares, 0)).toBeLessThanOrEqual(inst.floatShares!)
+  })
+})
+
+describe('parseHolders refuses what does not add up', () => {
+  it.each([
+    ['ranks out of order', (r: any[]) => [r[1], r[0], ...r.slice(2)]],
+    ['a lower rank holding more', (r: any[]) => [r[0], { ...r[1], HOLD_NUM: r[0].HOLD_NUM + 1 }, ...r.slice(2)]],
+    ['ratios beyond 100%', (r: any[]) => [{ ...r[0], HOLD_RATIO: 99 }, ...r.slice(1)]],
+    ['a row of another stock', (r: any[]) => [...r.slice(0, 9), { ...r[9], SECURITY_CODE: '600520' }]],
+    ['an older period above a newer one', (r: any[]) => [{ ...r[0], END_DATE: '2026-06-30 00:00:00' }, ...r.slice(1)]],
+  ])('%s', async (_why, spoil) => {
+    const rows = await page('top')
+    expect(parseHolders(rows, MOUTAI, 'top')).toHaveLength(10)
+    expect(failureKind(() => parseHolders(spoil(rows), MOUTAI, 'top'))).toBe('malformed')
+  })
+
+  it('stops at the period before when the newest has fewer than ten holders', async () => {
+    const rows = await page('float')
+    const older = { ...rows[9], END_DATE: '2026-06-30 00:00:00', HOLDER_RANK: 1 }
+    expect(parseHolders([...rows.slice(0, 9), older], MOUTAI, 'float')).toHaveLength(9)
+  })
+})
+
+describe('parseHolderCounts refuses what does not add up', () => {
+  it.each([
+    ['an average holding that is not shares / holders', (r: any[]) => [{ ...r[0], AVG_HOLD_NUM: r[0].AVG_HOLD_NUM * 2 }, ...r.slice(1)]],
+    ['periods not newest first', (r: any[]) => [r[1], r[0], ...r.slice(2)]],
+    ['a change that does not lead from the previous count', (r: any[]) => [{ ...r[0], HOLDER_NUM_CHANGE: r[0].HOLDER_NUM_CHANGE + 1 }, ...r.slice(1)]],
+    ['a count that is no positive integer', (r: any[]) => [{ ...r[0], HOLDER_NUM: 0 }, ...r.slice(1)]],
+  ])('%s', async (_why, spoil) => {
+    const rows = await page('count')
+    expect(parseHolderCounts(rows, MOUTAI)).toHaveLength(12)
+    expect(failureKind(() => parseHolderCounts(spoil(rows), MOUTAI))).toBe('malformed')
+  })
+})

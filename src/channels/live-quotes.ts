@@ -1,0 +1,38 @@
+import type { Quote } from '../domain/bar'
+import type { Instrument } from '../domain/instrument'
+import type { Services } from '../services'
+import type { Attempt } from './router'
+import { quoteChannels, routeGroup } from './routing'
+import type { ChannelName } from './types'
+
+export interface LiveQuotes {
+  /** By canonical code: the quote and the channel that gave it. */
+  quotes: Map<string, { quote: Quote; channel: ChannelName }>
+  /** Groups (cn, us, …) no channel could quote, with what each channel answered. */
+  failed: Array<{ group: string; attempts: Attempt[] }>
+}
+
+/**
+ * Real-time quotes of many instruments in as few requests as the channels allow: one batch per
+ * kind group (A-share, US, …) over the group's quote chain, through the router under the same keys
+ * as /v1/quote (`quote:<group>`), so both take their prices from the same channel.
+ */
+export async function fetchLiveQuotes(services: Services, instruments: readonly Instrument[]): Promise<LiveQuotes> {
+  const groups = new Map<string, Instrument[]>()
+  for (const i of instruments) {
+    const g = routeGroup(i.kind)
+    groups.set(g, [...(groups.get(g) ?? []), i])
+  }
+  const out: LiveQuotes = { quotes: new Map(), failed: [] }
+  await Promise.all(
+    [...groups].map(async ([group, list]) => {
+      const r = await services.router.run(`quote:${group}`, quoteChannels(list[0].kind), async (name) => ({
+        name,
+        quotes: await services.channels[name].quotes(list, services.channelContext),
+      }))
+      if (!r.ok) return void out.failed.push({ group, attempts: r.attempts })
+      for (const [code, quote] of r.value.quotes) out.quotes.set(code, { quote, channel: r.value.name })
+    })
+  )
+  return out
+}

@@ -1,0 +1,54 @@
+/**
+ * One A-share instrument's five-level book from Sina's quote line (`hq.sinajs.cn/list=sh600519`,
+ * upstreams.md §1.2.1): fields 10–19 are bid volume/price pairs (volume **before** price, in
+ * shares), 20–29 the asks; 3 last, 2 previous close, 30 date, 31 time. Sina sends an empty line
+ * for a halted instrument: that is `empty`, and the router asks the next channel.
+ */
+import type { Instrument } from '../../domain/instrument'
+import { bookProblem, BOOK_LEVELS, type Level, type OrderBook } from '../../domain/orderbook'
+import { empty, malformed, unsupported } from '../errors'
+import type { ChannelContext } from '../types'
+import { num } from '../validate'
+import { isAShare } from './codes'
+import { CHANNEL, sinaText } from './fetch'
+import { statements } from './quotes'
+
+export const BOOK_FIELDS = { preClose: 2, last: 3, bids: 10, asks: 20, date: 30, time: 31 } as const
+const MIN_FIELDS = BOOK_FIELDS.time + 1
+
+/** Shares to lots; Sina's book volumes are whole lots in shares. */
+const lotsOf = (shares: number) => Math.round(shares / 100)
+
+function levels(f: string[], from: number, what: string): Level[] {
+  const out: Level[] = []
+  for (let k = 0; k < BOOK_LEVELS; k++) {
+    const at = from + 2 * k
+    out.push([num(CHANNEL, f[at + 1], `${what}${k + 1} price`), lotsOf(num(CHANNEL, f[at], `${what}${k + 1} volume`))])
+  }
+  return out
+}
+
+/** Parses a decoded answer for `inst`. */
+export function parseSinaBook(text: string, inst: Instrument): OrderBook {
+  const record = statements(text).find(([name]) => name === inst.code)
+  if (!record) throw empty(CHANNEL, `no quote line for ${inst.code}`)
+  if (record[1] === '') throw empty(CHANNEL, `${inst.code} has an empty line (halted or unknown)`)
+  const f = record[1].split(',')
+  if (f.length < MIN_FIELDS) throw malformed(CHANNEL, `${inst.code}: ${f.length} fields, need ${MIN_FIELDS}`)
+  const date = f[BOOK_FIELDS.date]
+  const time = f[BOOK_FIELDS.time]
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}:\d{2}$/.test(time)) throw malformed(CHANNEL, `bad date/time ${date} ${time} for ${inst.code}`)
+  const bids = levels(f, BOOK_FIELDS.bids, 'bid')
+  const asks = levels(f, BOOK_FIELDS.asks, 'ask')
+  const problem = bookProblem({ bids, asks })
+  if (problem) throw malformed(CHANNEL, `${inst.code} book: ${problem}`)
+  const preClose = num(CHANNEL, f[BOOK_FIELDS.preClose], `prev close of ${inst.code}`)
+  const last = num(CHANNEL, f[BOOK_FIELDS.last], `last of ${inst.code}`)
+  return { code: inst.code, time: `${date} ${time}`, last: last || preClose, preClose, bids, asks }
+}
+
+/** The book of one sh/sz/bj instrument. */
+export async function fetchSinaBook(ctx: ChannelContext, inst: Instrument): Promise<OrderBook> {
+  if (!isAShare(inst)) throw unsupported(CHANNEL, `the five-level line is for sh/sz/bj codes, not ${inst.code}`)
+  return parseSinaBook(await sinaText(ctx, `https://hq.sinajs.cn/list=${inst.code}`, 'gbk'), inst)
+}

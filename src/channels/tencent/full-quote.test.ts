@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseSymbol } from '../../domain/symbols'
+import { createEmulatorFetch, setClock } from '../../emulator/control'
+import { market } from '../../emulator/market'
+import { failureKind, fakeContext, gbk } from '../testkit'
+import { fetchFullQuote, parseFullQuote } from './full-quote'
+
+// The 85-field sample of upstreams.md §1.1.1 (invented values, real positions).
+const MOUTAI =
+  'v_sh600519="1~贵州茅台~600519~1520.00~1508.50~1510.00~21345~11020~10325~1519.99~3~1519.98~2~1519.90~5~1519.80~1~1519.50~4~1520.00~6~1520.10~2~1520.50~1~1520.88~3~1521.00~10~~20250102150003~11.50~0.76~1525.00~1505.20~1520.00/21345/3243567890~21345~324357~0.17~22.35~~1525.00~1505.20~1.31~19094.22~19094.22~7.85~1659.35~1357.65~0.92~-15~1519.62~21.80~23.10~~~1.10~324356.789~0.0000~0~~GP-A~3.21~2.05~3.50~35.12~28.40~1600.00~1380.00~0.55~1.90~-3.20~1256197800~1256197800~-12.30~4.50~1256197800~~~15.20~-0.10~~CNY~0~___D__F__N";'
+
+function edit(changes: Record<number, string>): string {
+  const m = /^v_([^=]+)="(.*)";$/.exec(MOUTAI)!
+  const f = m[2].split('~')
+  for (const [i, v] of Object.entries(changes)) f[+i] = v
+  return `v_${m[1]}="${f.join('~')}";`
+}
+
+const moutai = parseSymbol('sh600519')
+
+describe('parseFullQuote', () => {
+  it('reads the book (lots) and the profile fields by position', () => {
+    const { book, snapshot: s } = parseFullQuote(MOUTAI, moutai)
+    expect(book).toEqual({
+      code: 'sh600519', time: '2025-01-02 15:00:03', last: 1520, preClose: 1508.5,
+      bids: [[1519.99, 3], [1519.98, 2], [1519.9, 5], [1519.8, 1], [1519.5, 4]],
+      asks: [[1520, 6], [1520.1, 2], [1520.5, 1], [1520.88, 3], [1521, 10]],
+    })
+    expect(s).toMatchObject({
+      code: 'sh600519', name: '贵州茅台', status: 'trading', security_type: 'sh_main', currency: 'CNY', last: 1520, change: 11.5, change_pct: 0.76,
+      volume: 21345, amount: 324357, turnover: 0.17, pe_ttm: 22.35, pe_dynamic: 21.8, pe_static: 23.1, pb: 7.85,
+      float_market_cap: 19094.22, total_market_cap: 19094.22, limit_up: 1659.35, limit_down: 1357.65, volume_ratio: 0.92,
+      amplitude: 1.31, outer_volume: 11020, inner_volume: 10325, float_shares: 1256197800, total_shares: 1256197800, avg_price: 1519.62,
+      rise_speed: null,
+    })
+    expect(s.order_imbalance).toBeCloseTo(((15 - 22) / 37) * 100, 2)
+  })
+
+  it('rejects what cannot be right', () => {
+    expect(failureKind(() => parseFullQuote(MOUTAI, parseSymbol('sz000001')))).toBe('empty')
+    expect(failureKind(() => parseFullQuote(MOUTAI.replace('v_sh600519', 'v_sz000001'), parseSymbol('sz000001')))).toBe('malformed')
+    // Bids above asks, a level with a price and no volume, rising bids, a truncated record, last past the limit.
+    expect(failureKind(() => parseFullQuote(edit({ 9: '1520.50' }), moutai))).toBe('malformed')
+    expect(failureKind(() => parseFullQuote(edit({ 12: '0' }), moutai))).toBe('malformed')
+    expect(failureKind(() => parseFullQuote(edit({ 11: '1519.995' }), moutai))).toBe('malformed')
+    expect(failureKind(() => parseFullQuote(MOUTAI.replace(/~1256197800~-12\.30.*";$/, '";'), moutai))).toBe('malformed')
+    expect(failureKind(() => parseFullQuote(edit({ 47: '1515.00' }), moutai))).toBe('malformed')
+    expect(failureKind(() => parseFullQuote(edit({ 30: '2025-01-02' }), moutai))).toBe('malformed')
+  })
+
+  it('reads a halted line as halted with an empty book', () => {
+    const zeros: Record<number, string> = { 3: '1508.50', 5: '0.00', 6: '0', 7: '0', 8: '0', 31: '0.00', 32: '0.00', 33: '0.00', 34: '0.00', 37: '0' }
+    for (let k = 9; k <= 28; k++) zeros[k] = k % 2 ? '0.00' : '0'
+    const { book, snapshot } = parseFullQuote(edit(zeros), moutai)
+    expect(snapshot).toMatchObject({ status: 'halted', last: 1508.5, open: null, high: null, low: null, order_imbalance: null })
+    expect([...book.bids, ...book.asks].every(([p, v]) => p === 0 && v === 0)).toBe(true)
+  })
+})
+
+describe('fetchFullQuote', () => {
+  afterEach(() => setClock(null))
+
+  it('decodes GBK from qt.gtimg.cn', async () => {
+    const { ctx, calls } = fakeContext(() => ({ body: gbk(MOUTAI + '\n') }))
+    expect((await fetchFullQuote(ctx, moutai)).snapshot.name).toBe('贵州茅台')
+    expect(calls.map((c) => c.url)).toEqual(['https://qt.gtimg.cn/q=sh600519'])
+  })
+
+  it('reads the emulator\'s line, whose valuation comes from the fundamentals model', async () => {
+    setClock(Date.parse('2026-11-20T10:30:00+08:00'))
+    const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 2000 }
+    const { snapshot: s } = await fetchFullQuote(ctx, moutai)
+    expect(s.pe_ttm).toBeGreaterThan(5)
+    expect(s.pb).toBeGreaterThan(0)
+    expect(s.limit_up! > s.last && s.limit_down! < s.last).toBe(true)
+    expect(s.outer_volume! + s.inner_volume!).toBe(s.volume)
+  })
+
+  it('refuses other markets without calling out', async () => {
+    const { ctx, calls } = fakeContext(() => ({ body: '' }))
+    await expect(fetchFullQuote(ctx, parseSymbol('hk00700'))).rejects.toMatchObject({ kind: 'unsupported' })
+    expect(calls).toHaveLength(0)
+  })
+})

@@ -1,0 +1,122 @@
+/**
+ * One A-share stock's full Tencent quote line (`qt.gtimg.cn/q=sh600519`, upstreams.md §1.1.1):
+ * the five-level book (fields 9–28, volume in lots) and the profile fields the snapshot serves —
+ * valuation (39 PE TTM, 52 dynamic, 53 static, 46 PB), market caps in 100 million CNY (44, 45),
+ * limits (47, 48), volume ratio (49), amplitude (43), outer/inner volume (7, 8), shares (72, 73),
+ * currency (82). Field 39's meaning is unsettled upstream; we read it as PE TTM **(ours)**.
+ */
+import type { Instrument } from '../../domain/instrument'
+import { bookProblem, BOOK_LEVELS, type Level, type OrderBook } from '../../domain/orderbook'
+import { orderImbalance, securityType, type Snapshot } from '../../domain/snapshot'
+import { empty, malformed, unsupported } from '../errors'
+import { fetchText } from '../http'
+import type { ChannelContext } from '../types'
+import { num, optNum, sessionOf } from '../validate'
+import { isAShare, quoteCode } from './codes'
+import { statements } from './quotes'
+
+const CHANNEL = 'tencent'
+
+/** Positions in the `~`-separated A-share record. */
+export const FULL = {
+  name: 1, code: 2, last: 3, preClose: 4, open: 5, volume: 6, outer: 7, inner: 8, book: 9, time: 30,
+  change: 31, changePct: 32, high: 33, low: 34, amount: 37, turnover: 38, peTtm: 39, amplitude: 43,
+  floatCap: 44, totalCap: 45, pb: 46, limitUp: 47, limitDown: 48, volumeRatio: 49, avgPrice: 51,
+  peDynamic: 52, peStatic: 53, floatShares: 72, totalShares: 73, currency: 82,
+} as const
+
+/** Records shorter than this cannot carry the share capital. */
+const MIN_FIELDS = FULL.totalShares + 1
+
+const TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/
+
+export interface FullQuote {
+  book: OrderBook
+  snapshot: Snapshot
+}
+
+/** The book's fields: 9..18 bid price/lots pairs, 19..28 ask pairs. */
+function levels(f: string[], from: number, what: string): Level[] {
+  const out: Level[] = []
+  for (let k = 0; k < BOOK_LEVELS; k++) {
+    const at = from + 2 * k
+    out.push([num(CHANNEL, f[at], `${what}${k + 1} price`), num(CHANNEL, f[at + 1], `${what}${k + 1} volume`)])
+  }
+  return out
+}
+
+/** Parses a decoded answer for `inst`; `empty` when Tencent does not know it, `malformed` when it does not add up. */
+export function parseFullQuote(text: string, inst: Instrument): FullQuote {
+  const want = quoteCode(inst)
+  const record = statements(text).find(([name]) => name.toLowerCase() === want)
+  if (!record) throw empty(CHANNEL, `no quote record for ${inst.code}`)
+  const f = record[1].split('~')
+  if (f.length < MIN_FIELDS) throw malformed(CHANNEL, `${inst.code}: ${f.length} fields, need ${MIN_FIELDS}`)
+  if (f[FULL.code] !== inst.symbol) throw malformed(CHANNEL, `record of ${f[FULL.code]} answers ${inst.code}`)
+  const ts = TIME.exec(f[FULL.time])
+  if (!ts) throw malformed(CHANNEL, `bad time ${JSON.stringify(f[FULL.time])} for ${inst.code}`)
+  const n = (k: keyof typeof FULL) => num(CHANNEL, f[FULL[k]], `${k} of ${inst.code}`)
+  const opt = (k: keyof typeof FULL) => optNum(CHANNEL, f[FULL[k]], `${k} of ${inst.code}`)
+  const preClose = n('preClose')
+  const open = n('open')
+  const high = n('high')
+  const low = n('low')
+  const volume = n('volume')
+  const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: n('last') })
+  const bids = levels(f, FULL.book, 'bid')
+  const asks = levels(f, FULL.book + 2 * BOOK_LEVELS, 'ask')
+  const problem = bookProblem({ bids, asks })
+  if (problem) throw malformed(CHANNEL, `${inst.code} book: ${problem}`)
+  if (!halted && (high < low || last > high || last < low)) throw malformed(CHANNEL, `${inst.code}: last ${last} outside [${low}, ${high}]`)
+  const time = `${ts[1]}-${ts[2]}-${ts[3]} ${ts[4]}:${ts[5]}:${ts[6]}`
+  const change = halted ? 0 : n('change')
+  const snapshot: Snapshot = {
+    code: inst.code,
+    name: f[FULL.name],
+    time,
+    security_type: securityType(inst),
+    status: halted ? 'halted' : 'trading',
+    currency: f[FULL.currency] || 'CNY',
+    last,
+    change,
+    change_pct: halted ? 0 : n('changePct'),
+    open: halted ? null : open,
+    high: halted ? null : high,
+    low: halted ? null : low,
+    pre_close: preClose,
+    avg_price: halted ? null : opt('avgPrice'),
+    volume,
+    amount: opt('amount'),
+    turnover: opt('turnover'),
+    bids,
+    asks,
+    order_imbalance: orderImbalance(bids, asks),
+    pe_ttm: opt('peTtm'),
+    pe_dynamic: opt('peDynamic'),
+    pe_static: opt('peStatic'),
+    pb: opt('pb'),
+    float_market_cap: opt('floatCap'),
+    total_market_cap: opt('totalCap'),
+    float_shares: opt('floatShares'),
+    total_shares: opt('totalShares'),
+    limit_up: opt('limitUp'),
+    limit_down: opt('limitDown'),
+    volume_ratio: opt('volumeRatio'),
+    amplitude: opt('amplitude'),
+    // Tencent's line has no 涨速.
+    rise_speed: null,
+    outer_volume: opt('outer'),
+    inner_volume: opt('inner'),
+  }
+  if (snapshot.limit_up !== null && snapshot.limit_down !== null && !halted && (last > snapshot.limit_up || last < snapshot.limit_down)) {
+    throw malformed(CHANNEL, `${inst.code}: last ${last} outside the limits [${snapshot.limit_down}, ${snapshot.limit_up}]`)
+  }
+  return { book: { code: inst.code, time, last, preClose, bids, asks }, snapshot }
+}
+
+/** The full quote line of one A-share instrument. */
+export async function fetchFullQuote(ctx: ChannelContext, inst: Instrument): Promise<FullQuote> {
+  const code = quoteCode(inst)
+  if (!code || !isAShare(inst)) throw unsupported(CHANNEL, `the full quote line is for sh/sz/bj codes, not ${inst.code}`)
+  return parseFullQuote(await fetchText(ctx, CHANNEL, `https://qt.gtimg.cn/q=${code}`, { encoding: 'gbk' }), inst)
+}

@@ -1,0 +1,93 @@
+/**
+ * The whole A-share market from Tencent's rank list (upstreams.md §3.2), the second channel of
+ * /v1/changedist and the overview's trade type: `proxy.finance.qq.com/cgi/cgi-bin/rank/hs/
+ * getBoardRankList?board_code=aStock`, 200 rows a page by `offset`, sorted by code-independent
+ * `price`, deduplicated by code. The list carries no previous close and no date: the previous
+ * close is `zxj − zd`, checked against `zdf`; the date is the caller's session date **(ours)**. A
+ * row with zero volume has not traded. Amount (`turnover`) is in 10,000 CNY, volume in lots.
+ */
+import { mapLimit } from '../../domain/concurrency'
+import { empty, malformed } from '../errors'
+import { fetchText } from '../http'
+import type { ChannelContext } from '../types'
+import { num } from '../validate'
+
+const CHANNEL = 'tencent'
+export const RANK_LIST_URL = 'https://proxy.finance.qq.com/cgi/cgi-bin/rank/hs/getBoardRankList'
+const PAGE = 200
+const MAX_TOTAL = 20_000
+/** How far `zdf` may sit from the change percent recomputed from `zxj` and `zd` (2-decimal rounding of both). */
+const PCT_SLACK = 0.05
+
+/** One stock's session as the list gives it, in the service's units. */
+export interface RankListRow {
+  code: string
+  name: string
+  date: string
+  /** Last price, CNY. */
+  close: number
+  /** Previous close, CNY (`zxj − zd`). */
+  preClose: number
+  /** Shares. */
+  volume: number
+  /** CNY. */
+  amount: number
+  halted: boolean
+}
+
+export function rankListUrl(offset: number): string {
+  return `${RANK_LIST_URL}?_appver=11.17.0&board_code=aStock&sort_type=price&direct=down&offset=${offset}&count=${PAGE}`
+}
+
+const cents = (x: number) => Math.round(x * 100) / 100
+
+function toRow(raw: unknown, date: string): RankListRow {
+  if (typeof raw !== 'object' || raw === null) throw malformed(CHANNEL, 'rank row is not an object')
+  const r = raw as Record<string, unknown>
+  const code = r.code
+  if (typeof code !== 'string' || !/^(sh|sz|bj)\d{6}$/.test(code)) throw malformed(CHANNEL, `rank row code ${JSON.stringify(code)} is not an A-share code`)
+  const n = (k: string) => num(CHANNEL, r[k], `${k} of ${code}`)
+  const close = n('zxj')
+  const change = n('zd')
+  const pct = n('zdf')
+  const volume = n('volume')
+  const amount = n('turnover') * 1e4
+  const preClose = cents(close - change)
+  if (close <= 0 || preClose <= 0) throw malformed(CHANNEL, `non-positive price for ${code}`)
+  if (volume < 0 || amount < 0) throw malformed(CHANNEL, `negative volume or amount for ${code}`)
+  if (Math.abs(((close - preClose) / preClose) * 100 - pct) > PCT_SLACK) throw malformed(CHANNEL, `zdf ${pct} of ${code} does not match zxj ${close} and zd ${change}`)
+  return { code, name: typeof r.name === 'string' ? r.name : '', date, close, preClose, volume: Math.round(volume * 100), amount: cents(amount), halted: volume === 0 }
+}
+
+/** Parses one page: the total it claims and its rows (dated `date`). */
+export function parseRankListPage(text: string, date: string): { total: number; rows: RankListRow[] } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw malformed(CHANNEL, `rank list is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
+  }
+  const body = json as { code?: unknown; data?: { total?: unknown; rank_list?: unknown } }
+  if (typeof json !== 'object' || json === null || body.code !== 0) throw malformed(CHANNEL, `rank list code ${JSON.stringify(body?.code)}`)
+  const total = body.data?.total
+  const list = body.data?.rank_list
+  if (typeof total !== 'number' || !Number.isInteger(total) || total < 0 || total > MAX_TOTAL) throw malformed(CHANNEL, `rank list total is not a count: ${JSON.stringify(total)}`)
+  if (!Array.isArray(list)) throw malformed(CHANNEL, 'rank list has no rank_list')
+  return { total, rows: list.map((r) => toRow(r, date)) }
+}
+
+/** Every A-share stock, each once, for the session `date`; nothing is `empty`, a short list `malformed`. */
+export async function fetchRankListMarket(ctx: ChannelContext, date: string): Promise<RankListRow[]> {
+  const first = parseRankListPage(await fetchText(ctx, CHANNEL, rankListUrl(0)), date)
+  if (first.total === 0 || first.rows.length === 0) throw empty(CHANNEL, 'rank list is empty')
+  const offsets = Array.from({ length: Math.ceil(first.total / PAGE) - 1 }, (_, i) => (i + 1) * PAGE)
+  const rest = await mapLimit(offsets, 2, async (offset) => {
+    const page = parseRankListPage(await fetchText(ctx, CHANNEL, rankListUrl(offset)), date)
+    if (page.total !== first.total) throw malformed(CHANNEL, `rank list total changed from ${first.total} to ${page.total} at offset ${offset}`)
+    return page.rows
+  })
+  const byCode = new Map<string, RankListRow>()
+  for (const r of [first.rows, ...rest].flat()) if (!byCode.has(r.code)) byCode.set(r.code, r)
+  if (byCode.size !== first.total) throw malformed(CHANNEL, `rank list claims ${first.total} stocks, gave ${byCode.size}`)
+  return [...byCode.values()].sort((a, b) => (a.code < b.code ? -1 : 1))
+}

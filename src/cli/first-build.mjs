@@ -1,0 +1,41 @@
+// npm start's first-start build: on the emulator with no history in the store (or an unfinished
+// build from an earlier start), build the recent history in the background through the same
+// steps as `npm run backfill` (default range: every stock's whole daily history and the day blobs
+// of about the last month), printing progress. Meanwhile /v1/kline-full and /v1/market-kline
+// answer ok:false with code BUILDING and how far the build is. BUILD_HISTORY=0 turns it off.
+import { formatDuration } from './backfill-lib.mjs'
+import { runBackfill } from './backfill-run.mjs'
+
+const say = (msg) => process.stdout.write(`[history] ${msg}\n`)
+
+/** The backfill's state on the server, or null when none was ever started. */
+async function backfillState(base) {
+  const res = await fetch(`${base}/__jobs/backfill`)
+  if (!res.ok) throw new Error(`GET /__jobs/backfill → HTTP ${res.status}`)
+  return (await res.json()).state ?? null
+}
+
+/** Runs the build when the store needs one; never throws (the server keeps serving either way). */
+export async function firstStartBuild(base) {
+  const t0 = performance.now()
+  try {
+    const state = await backfillState(base)
+    if (state?.phase === 'done') {
+      say(`history built ${state.finishedAt?.slice(0, 10) ?? ''} (day blobs ${state.from} .. ${state.to}); \`npm run backfill\` brings it up to date`)
+      return
+    }
+    say(
+      state
+        ? `resuming the history build of ${state.from} .. ${state.to} in the background`
+        : 'no history in the store yet: building it in the background (every stock\'s daily history and about the last month of whole-market days; a few minutes)'
+    )
+    say('until it is done, /v1/kline-full and /v1/market-kline answer ok:false with code BUILDING and their progress')
+    // An unfinished build carries on with its own range (another range would start it over).
+    const range = state ? { from: state.from, to: state.to } : {}
+    const summary = await runBackfill({ url: base, parallel: 1, ...range }, { note: say, redraw: false })
+    say(summary)
+    say(`history ready after ${formatDuration((performance.now() - t0) / 1000)}: /v1/kline-full and /v1/market-kline now serve it`)
+  } catch (e) {
+    say(`the history build stopped: ${e.message}. Restart \`npm start\` or run \`npm run backfill\` to resume it.`)
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The life of a dividend plan around one corporate action, so that every view of a dividend
+ * (the plan rows, the ex-date, the adjusted prices) tells one story. Dates only; amounts are the
+ * action's. Pure: action in, dates out.
+ */
+import { addDays } from '../../domain/dates'
+import { previousTradingDay, tradingDayOnOrBefore } from '../../domain/trading-calendar'
+import type { CorporateAction } from './types'
+
+export type PlanStage = 'proposed' | 'approved' | 'implemented'
+
+/** When the board proposes, the shareholders approve, and the implementation is announced; then record, ex and payment dates. */
+export interface PlanDates {
+  planNotice: string
+  approval: string
+  implementationNotice: string
+  record: string
+  ex: string
+  /** Cash is paid on the ex-date (A-share practice); null when the plan pays no cash. */
+  pay: string | null
+}
+
+export function planDates(a: CorporateAction): PlanDates {
+  const record = previousTradingDay(a.exDate)
+  return {
+    planNotice: tradingDayOnOrBefore(addDays(a.exDate, -75)),
+    approval: tradingDayOnOrBefore(addDays(a.exDate, -30)),
+    implementationNotice: tradingDayOnOrBefore(addDays(record, -5)),
+    record,
+    ex: a.exDate,
+    pay: a.cash > 0 ? a.exDate : null,
+  }
+}
+
+/** The plan's stage on `today` (`YYYY-MM-DD`); null before it is announced. */
+export function planStage(d: PlanDates, today: string): PlanStage | null {
+  if (today < d.planNotice) return null
+  if (today < d.approval) return 'proposed'
+  return today < d.implementationNotice ? 'approved' : 'implemented'
+}

@@ -1,0 +1,126 @@
+/**
+ * The datacenter's shareholder reports (upstreams.md §5.3) as the emulator answers them, per stock
+ * (`(SECURITY_CODE="600519")`; without it no rows): `RPT_DMSK_HOLDERS` top ten holders,
+ * `RPT_F10_EH_FREEHOLDERS` top ten float holders, `RPT_HOLDERNUM_DET` holder counts; one set per
+ * quarterly report published by the clock's Beijing date.
+ */
+import { beijing } from '../../domain/dates'
+import { holderCount, holderNoticeDate, holderPeriods, topFloatHolders, topHolders, type Holding } from '../market/shareholders'
+import { hashString } from '../market/random'
+import type { EmuInstrument, MarketModel } from '../market/types'
+import type { Predicate, Report, Row } from './eastmoney-datacenter'
+import { round } from './format'
+
+const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }
+const datetime = (date: string) => `${date} 00:00:00`
+const PERIOD_NAME: Record<string, string> = { '03-31': '一季报', '06-30': '中报', '09-30': '三季报', '12-31': '年报' }
+
+/** The stock a `SECURITY_CODE=` predicate names, if the market has one. */
+function stockOf(market: MarketModel, filter: readonly Predicate[]): EmuInstrument | undefined {
+  const p = filter.find((f) => f.column === 'SECURITY_CODE' && f.op === '=')
+  if (!p) return undefined
+  for (const prefix of Object.keys(SUFFIX)) {
+    const inst = market.byCode(prefix + p.value)
+    if (inst?.kind === 'stock') return inst
+  }
+  return undefined
+}
+
+function ids(inst: EmuInstrument): Row {
+  return { SECUCODE: `${inst.symbol}.${SUFFIX[inst.prefix]}`, SECURITY_CODE: inst.symbol, SECURITY_NAME_ABBR: inst.name }
+}
+
+function holdingCells(h: Holding): Row {
+  const before = h.change === null ? null : h.shares - h.change
+  return {
+    HOLDER_NAME: h.name,
+    HOLDER_CODE: String(hashString(h.name)).padStart(10, '0'),
+    HOLD_NUM: h.shares,
+    HOLD_NUM_CHANGE: h.change,
+    CHANGE_RATIO: before ? round((h.change! / before) * 100, 4) : null,
+    HOLDNUM_CHANGE_NAME: h.changeName,
+  }
+}
+
+/** Every published period of the stock, with its close for market values. */
+function periods(market: MarketModel, now: number, filter: readonly Predicate[]) {
+  const inst = stockOf(market, filter)
+  if (!inst) return { inst, ends: [] as string[] }
+  return { inst, ends: holderPeriods(inst, beijing(now).date) }
+}
+
+const topHolderRows: Report = (market, now, filter) => {
+  const { inst, ends } = periods(market, now, filter)
+  if (!inst) return []
+  return ends.flatMap((end) => {
+    const close = holderCount(market, inst, end, now)?.close ?? null
+    const restricted = (inst.floatShares ?? 0) < (inst.totalShares ?? 0)
+    return topHolders(inst, end).map((h) => ({
+      ...ids(inst),
+      END_DATE: datetime(end),
+      RANK: h.rank,
+      ...holdingCells(h),
+      HOLD_RATIO: h.ratio,
+      HOLDER_NEWTYPE: h.type,
+      SHARES_TYPE: h.rank === 1 && restricted ? '流通A股,限售流通A股' : '流通A股',
+      HOLDER_MARKET_CAP: close === null ? null : round(h.shares * close, 2),
+      REPORT_DATE_NAME: `${end.slice(0, 4)}${PERIOD_NAME[end.slice(5)]}`,
+      NOTICE_DATE: datetime(holderNoticeDate(end)),
+    }))
+  })
+}
+
+const floatHolderRows: Report = (market, now, filter) => {
+  const { inst, ends } = periods(market, now, filter)
+  if (!inst) return []
+  return ends.flatMap((end) =>
+    topFloatHolders(inst, end).map((h) => ({
+      ...ids(inst),
+      END_DATE: datetime(end),
+      HOLDER_RANK: h.rank,
+      ...holdingCells(h),
+      FREE_HOLDNUM_RATIO: h.ratio,
+      HOLDER_TYPE: h.type,
+      SHARES_TYPE: '流通A股',
+      UPDATE_DATE: datetime(holderNoticeDate(end)),
+    }))
+  )
+}
+
+const holderNumRows: Report = (market, now, filter) => {
+  const { inst, ends } = periods(market, now, filter)
+  if (!inst) return []
+  const counts = [...ends, null].map((end) => (end ? holderCount(market, inst, end, now) : null))
+  const rows: Row[] = []
+  ends.forEach((end, k) => {
+    const c = counts[k]
+    if (!c) return
+    const prev = counts[k + 1]
+    const qfq = (x: NonNullable<typeof c>) => x.close * market.qfqFactor(inst, x.end, now)
+    rows.push({
+      SECURITY_CODE: inst.symbol,
+      SECURITY_NAME_ABBR: inst.name,
+      END_DATE: datetime(end),
+      HOLDER_NUM: c.holders,
+      PRE_HOLDER_NUM: prev?.holders ?? null,
+      HOLDER_NUM_CHANGE: prev ? c.holders - prev.holders : null,
+      HOLDER_NUM_RATIO: prev ? round(((c.holders - prev.holders) / prev.holders) * 100, 4) : null,
+      AVG_HOLD_NUM: c.avgShares,
+      AVG_MARKET_CAP: round(c.marketCap / c.holders, 2),
+      TOTAL_MARKET_CAP: c.marketCap,
+      TOTAL_A_SHARES: inst.totalShares,
+      INTERVAL_CHRATE: prev ? round((qfq(c) / qfq(prev) - 1) * 100, 4) : null,
+      HOLD_NOTICE_DATE: datetime(holderNoticeDate(end)),
+      PRE_END_DATE: prev ? datetime(prev.end) : null,
+      CHANGE_SHARES: 0,
+      CHANGE_REASON: null,
+    })
+  })
+  return rows
+}
+
+export const HOLDER_REPORTS: Record<string, Report> = {
+  RPT_DMSK_HOLDERS: topHolderRows,
+  RPT_F10_EH_FREEHOLDERS: floatHolderRows,
+  RPT_HOLDERNUM_DET: holderNumRows,
+}

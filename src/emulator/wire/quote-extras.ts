@@ -1,0 +1,36 @@
+/**
+ * The model's numbers quote screens show beyond the price (valuation, limits, volume ratio,
+ * outer/inner volume), gathered once so Tencent's quote line and Eastmoney's stock/get agree.
+ */
+import { dayNumber } from '../../domain/dates'
+import { limitOn, limitPrices } from '../market/limits'
+import { outerInner, volumeRatio } from '../market/trade-stats'
+import type { LiveQuote, MarketModel } from '../market/types'
+import { valuationAt } from '../market/valuation'
+import type { QuoteExtras } from './tencent-qt'
+
+/** The previous close the day's limits and change refer to (a halted quote sits at its last close). */
+export const referenceClose = (q: LiveQuote) => (q.halted ? q.bar.close : q.bar.preClose)
+
+/** Extras of an A-share-exchange quote at `now`. */
+export function quoteExtras(market: MarketModel, q: LiveQuote, now: number): QuoteExtras {
+  const inst = q.instrument
+  const pre = referenceClose(q)
+  const price = q.halted ? pre : q.bar.close
+  const limit = limitOn(inst, dayNumber(q.date))
+  return {
+    valuation: valuationAt(market, inst, price, now),
+    volumeRatio: volumeRatio(market, q, now),
+    ...outerInner(q),
+    limits: limit === null || pre <= 0 ? null : limitPrices(pre, limit, inst.decimals),
+  }
+}
+
+/** For records that show none of it (US). */
+export const NO_EXTRAS: QuoteExtras = {
+  valuation: { peTtm: null, peDynamic: null, peStatic: null, pb: null },
+  volumeRatio: null,
+  outer: 0,
+  inner: 0,
+  limits: null,
+}

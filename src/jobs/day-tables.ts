@@ -1,0 +1,98 @@
+/**
+ * The day's precomputed tables, built from the stock-day rows the history jobs stage while they
+ * hold each stock's history in hand (so no job reads 5,500 histories a second time):
+ *
+ *   technicals/<date>.json     every stock's technical columns and day factors (point in time)
+ *   factors/hs/<date>.json     the A-share screening factors of the date, as columns
+ *
+ * Staged rows are lines `<date>\t["<code>", v1, v2, …]` (values in STOCK_DAY_COLUMNS order), the
+ * same line format the backfill stages market rows in.
+ */
+import { factorByName, factorNames } from '../data/factors'
+import type { ShareProfile } from '../domain/fundamental-factors'
+import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
+import { writeFactorTable, type StoredFactorTable } from '../store/factor-table'
+import { indexOnOrAfter, numDate, type History } from '../store/history'
+import type { Universe } from '../store/meta'
+import { technicalsOf, writeTechnicals, type StoredTechnicals } from '../store/technicals'
+import { fundamentalColumns } from './fundamental-factors'
+import type { HistorySource } from './source'
+
+/** Staged lines of the rows of `h` for the dates in [from, to]. */
+export function stagedDayRows(h: History, from: string, to: string): string[] {
+  const first = indexOnOrAfter(h, from)
+  let last = first - 1
+  while (last + 1 < h.t.length && numDate(h.t[last + 1]) <= to) last++
+  if (last < first) return []
+  return stockDays(h, first, last).map((r) => `${r.date}\t${JSON.stringify([h.code, ...r.values])}`)
+}
+
+/** Where each hs factor comes from in a stock-day row, for the factors the rows carry. */
+const FROM_ROW: Record<string, string> = { ClosePrice: 'closePrice' }
+
+/**
+ * The hs factor table of a day from its technicals table: every catalogue factor the stock-day
+ * rows carry. Factors from other sources (fundamentals, share counts) are absent until a job adds
+ * them, and /v1/screen says so rather than matching nothing.
+ */
+export function factorTableOf(t: StoredTechnicals, builtAt: string): StoredFactorTable {
+  const codes = Object.keys(t.rows).sort()
+  const columns: StoredFactorTable['columns'] = {}
+  for (const name of factorNames('hs')) {
+    const from = FROM_ROW[name] ?? name
+    const i = t.columns.indexOf(from)
+    if (i < 0 || !factorByName(name)) continue
+    columns[name] = codes.map((c) => {
+      const v = t.rows[c][i + 1]
+      return typeof v === 'number' ? v : null
+    })
+  }
+  return { market: 'hs', date: t.date, built_at: builtAt, codes, names: codes.map((c) => String(t.rows[c][0] ?? '')), columns }
+}
+
+/** Where the fundamentals and size factors come from: the statements, and the list's share counts by code. */
+export interface FundamentalsInput {
+  source: Pick<HistorySource, 'statements'>
+  profiles: Universe['profiles']
+}
+
+/**
+ * Adds the fundamentals and size factors of the table's date (src/jobs/fundamental-factors.ts)
+ * to `table`, from its own ClosePrice and Volume columns; returns the upstream requests spent.
+ */
+export async function addFundamentals(table: StoredFactorTable, input: FundamentalsInput): Promise<number> {
+  const profiles: Record<string, ShareProfile> = {}
+  for (const [code, [totalShares, floatShares, listDate]] of Object.entries(input.profiles ?? {})) profiles[code] = { totalShares, floatShares, listDate }
+  const { columns, requests } = await fundamentalColumns(input.source, {
+    date: table.date,
+    codes: table.codes,
+    close: table.columns.ClosePrice ?? [],
+    volume: table.columns.Volume ?? [],
+    profiles,
+  })
+  for (const [name, column] of Object.entries(columns)) if (factorByName(name)?.sources.hs) table.columns[name] = column
+  return requests
+}
+
+/**
+ * Writes both tables of `date` from its staged rows; returns what was written. With
+ * `fundamentals`, they are fetched first: when that fails nothing is written, so the job's next
+ * run tries the day again.
+ */
+export async function writeDayTables(bucket: R2Bucket, date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>, now: number, fundamentals?: FundamentalsInput) {
+  const tech = technicalsOf(date, rows, names)
+  const factors = factorTableOf(tech, new Date(now).toISOString())
+  const requests = fundamentals ? await addFundamentals(factors, fundamentals) : 0
+  const bytes = await writeTechnicals(bucket, tech)
+  const factorBytes = await writeFactorTable(bucket, factors)
+  return { rows: factors.codes.length, bytes, factors: Object.keys(factors.columns).length, factorBytes, requests }
+}
+
+/** Parses staged lines of one date into rows keyed by code (a later line for a code wins). */
+export function collectRows(lines: Iterable<string>, into = new Map<string, Array<string | number | null>>()) {
+  for (const line of lines) {
+    const row = JSON.parse(line) as Array<string | number | null>
+    if (row.length === STOCK_DAY_COLUMNS.length + 1) into.set(String(row[0]), row)
+  }
+  return into
+}

@@ -1,0 +1,52 @@
+/**
+ * The day's fundamentals and size factors (src/domain/fundamental-factors.ts) for every stock of
+ * a factor table, point in time. The statements come in bulk, one report period at a time for the
+ * whole market ({@link HistorySource.statements}); share counts and listing dates come from the
+ * market list the job already took (the universe's `profiles`).
+ *
+ * Subrequests per table day, 5,572 stocks: 8 report periods; income and cash flow for each,
+ * the balance sheet for the 4 latest-report candidates; 12 pages of 500 rows per statement and
+ * period: (8 × 2 + 4) × 12 = 240 upstream requests, plus the job's own R2 calls. The Workers
+ * limit is 1,000 per invocation.
+ */
+import { FUNDAMENTAL_FACTORS, fundamentalFactors, periodsToFetch, type PeriodFigures, type ShareProfile } from '../domain/fundamental-factors'
+import { roundTo } from '../domain/indicators/row'
+import type { HistorySource } from './source'
+
+/** Statement pages of this many rows: what one subrequest brings back. */
+export const STATEMENT_PAGE_ROWS = 500
+
+/** Factors stored as whole numbers (share counts, days); the rest to 4 decimals. */
+const WHOLE = new Set<string>(['TotalShares', 'FloatShares', 'ListDays'])
+
+/** Inputs per stock of the table, in the table's code order. */
+export interface FactorDay {
+  date: string
+  codes: readonly string[]
+  close: ReadonlyArray<number | null>
+  volume: ReadonlyArray<number | null>
+  profiles: Readonly<Record<string, ShareProfile>>
+}
+
+/**
+ * The columns of {@link FUNDAMENTAL_FACTORS} for `day`, with the upstream requests spent. Any
+ * statement fetch that fails throws: a table is not written with half the market's fundamentals.
+ */
+export async function fundamentalColumns(source: Pick<HistorySource, 'statements'>, day: FactorDay): Promise<{ columns: Record<string, Array<number | null>>; requests: number }> {
+  const byPeriod = new Map<string, Map<string, PeriodFigures>>()
+  let requests = 0
+  for (const { period, balance } of periodsToFetch(day.date)) {
+    const got = await source.statements(period, balance)
+    byPeriod.set(period, got)
+    requests += (balance ? 3 : 2) * Math.max(1, Math.ceil(got.size / STATEMENT_PAGE_ROWS))
+  }
+  const columns: Record<string, Array<number | null>> = Object.fromEntries(FUNDAMENTAL_FACTORS.map((f) => [f, []]))
+  day.codes.forEach((code, i) => {
+    const values = fundamentalFactors((p) => byPeriod.get(p)?.get(code), { date: day.date, close: day.close[i], volume: day.volume[i], shares: day.profiles[code] })
+    for (const f of FUNDAMENTAL_FACTORS) {
+      const v = values[f]
+      columns[f].push(v === null || !Number.isFinite(v) ? null : WHOLE.has(f) ? Math.round(v) : roundTo(v, 4))
+    }
+  })
+  return { columns, requests }
+}

@@ -1,0 +1,248 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { fetchDisclosures, fetchDividendsBetween, fetchLockupsBetween, type DisclosureEvent, type DividendEvent, type LockupEvent } from '../channels/eastmoney/calendar'
+import { addDays, beijing } from '../domain/dates'
+import { seasonsOverlapping } from '../domain/report-seasons'
+import type { AppEnv } from '../http/context'
+import { envelope, recordOutcome } from '../http/envelope'
+import type { Services } from '../services'
+import { fetchIpoWindow, IpoRowSchema, ipoRow } from './ipo'
+import { fetchReference, type ReferenceResult } from './reference-fetch'
+import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam } from './schemas'
+
+/** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+
+/** The window: `date` and the following month. */
+export const WINDOW_DAYS = 30
+const DEFAULT_LIMIT = 100
+const MAX_LIMIT = 500
+
+/** The sections, in order (SPEC: the common slugs of /v1/calendar). */
+export const SECTIONS = [
+  { slug: 'financial_report', title: 'Periodic report disclosures (scheduled and published)' },
+  { slug: 'dividend', title: 'Dividends and bonus shares by ex-date' },
+  { slug: 'ipo', title: 'IPO subscriptions, allotments and listings' },
+  { slug: 'meeting', title: 'Shareholder meetings' },
+  { slug: 'lockup_release', title: 'Lock-up expiries' },
+  { slug: 'rights_issue', title: 'Rights issues' },
+] as const
+export type Slug = (typeof SECTIONS)[number]['slug']
+const SLUGS = SECTIONS.map((s) => s.slug) as [Slug, ...Slug[]]
+/** Sections no upstream of ours serves yet: always present, always empty, named in `notice`. */
+const NOT_SERVED: Slug[] = ['meeting', 'rights_issue']
+
+const Query = z.object({
+  date: DateParam('date').optional().openapi({ description: `Window start, YYYY-MM-DD (default today, Beijing); the window runs ${WINDOW_DAYS} days from it`, example: '2026-10-08' }),
+  limit: IntParam('limit', 1, MAX_LIMIT)
+    .default(DEFAULT_LIMIT)
+    .openapi({ description: `Rows asked of the upstream per section request, 1..${MAX_LIMIT} (default ${DEFAULT_LIMIT}); a section may hold fewer after filtering to the window, or more when it combines requests`, example: 100, type: 'integer', minimum: 1, maximum: MAX_LIMIT }),
+})
+
+const FinancialReportRow = z
+  .object({
+    code: z.string().openapi({ description: 'Stock with our prefix' }),
+    name: z.string().openapi({ description: 'Short name' }),
+    date: z.string().openapi({ description: 'The day that counts: published, else the revised booking, else the first booking (YYYY-MM-DD)' }),
+    report_period: z.string().openapi({ description: 'Period end the report covers, YYYY-MM-DD' }),
+    report: z.string().openapi({ description: 'Report name as the exchange calendar prints it, e.g. 2026年三季报' }),
+    scheduled_date: z.string().openapi({ description: 'First booked disclosure day' }),
+    revised_date: z.string().nullable().openapi({ description: 'Latest day the booking moved to; null if never moved' }),
+    published_date: z.string().nullable().openapi({ description: 'Day it was published; null until then' }),
+  })
+  .openapi('CalendarFinancialReportRow')
+
+const DividendRow = z
+  .object({
+    code: z.string().openapi({ description: 'Stock with our prefix' }),
+    name: z.string().openapi({ description: 'Short name' }),
+    date: z.string().openapi({ description: 'Ex-dividend date, YYYY-MM-DD' }),
+    record_date: z.string().nullable().openapi({ description: 'Record date, YYYY-MM-DD' }),
+    cash_per_share: z.number().openapi({ description: 'Cash dividend, CNY per share, pre-tax (0 when none)' }),
+    bonus_per_share: z.number().openapi({ description: 'Bonus and transfer shares per share (10送3转2 → 0.5; 0 when none)' }),
+    plan: z.string().nullable().openapi({ description: 'The plan per 10 shares as announced, e.g. 10派5.2元(含税)' }),
+  })
+  .openapi('CalendarDividendRow')
+
+const LockupRow = z
+  .object({
+    code: z.string().openapi({ description: 'Stock with our prefix' }),
+    name: z.string().openapi({ description: 'Short name' }),
+    date: z.string().openapi({ description: 'First day the shares may trade, YYYY-MM-DD' }),
+    shares: z.number().openapi({ description: 'Shares freed' }),
+    market_value: z.number().nullable().openapi({ description: 'Value of the shares freed, CNY, at the close before the date (the latest close for releases ahead)' }),
+    float_ratio_pct: z.number().nullable().openapi({ description: 'Shares freed as a percent of the float before the release' }),
+    kind: z.string().nullable().openapi({ description: 'Kind of restricted shares as the exchanges word it, e.g. 首发原股东限售股份 (IPO original holders)' }),
+  })
+  .openapi('CalendarLockupRow')
+
+const IpoEventRow = IpoRowSchema.extend({ date: z.string().openapi({ description: 'First of its events in the window, YYYY-MM-DD' }) }).openapi('CalendarIpoRow')
+
+const OtherRow = z
+  .object({ code: z.string(), name: z.string(), date: z.string() })
+  .openapi('CalendarEventRow', { description: 'Rows of sections not served yet (always empty for now)' })
+
+const AnyRow = z.union([FinancialReportRow, DividendRow, IpoEventRow, LockupRow, OtherRow])
+
+const CalendarData = z
+  .object({
+    tables: z
+      .array(z.object({ title: z.string(), slug: z.enum(SLUGS), rows: z.array(AnyRow) }))
+      .openapi({ description: `Sections in order: ${SLUGS.join(', ')}; each section's rows by date` }),
+    data: z
+      .object({
+        financial_report: z.array(FinancialReportRow),
+        dividend: z.array(DividendRow),
+        ipo: z.array(IpoEventRow),
+        meeting: z.array(OtherRow),
+        lockup_release: z.array(LockupRow),
+        rights_issue: z.array(OtherRow),
+      })
+      .openapi({ description: 'The same rows by slug' }),
+  })
+  .openapi('CalendarData')
+
+const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
+  .extend({ window: z.object({ start: z.string(), end: z.string() }).openapi({ description: 'The window, inclusive Beijing dates' }) })
+  .openapi('CalendarEnvelope', {
+    example: {
+      ok: true,
+      endpoint: 'calendar',
+      tier: 'trial',
+      elapsed_ms: 9,
+      source: 'eastmoney',
+      as_of: '2026-10-08 10:30:00',
+      window: { start: '2026-10-08', end: '2026-11-07' },
+      notice: 'meeting and rights_issue are not served yet: those sections are empty',
+      data: {
+        tables: [
+          { title: 'Periodic report disclosures (scheduled and published)', slug: 'financial_report', rows: [{ code: 'sh600519', name: '贵州茅台', date: '2026-10-24', report_period: '2026-09-30', report: '2026年三季报', scheduled_date: '2026-10-24', revised_date: null, published_date: null }] },
+          { title: 'Dividends and bonus shares by ex-date', slug: 'dividend', rows: [] },
+        ],
+        data: {
+          financial_report: [{ code: 'sh600519', name: '贵州茅台', date: '2026-10-24', report_period: '2026-09-30', report: '2026年三季报', scheduled_date: '2026-10-24', revised_date: null, published_date: null }],
+          dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [],
+        },
+      },
+    },
+  })
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/calendar',
+  operationId: 'calendar',
+  tags: ['Pro'],
+  summary: 'Corporate event calendar: report disclosures, dividends, IPOs, lock-up expiries',
+  description:
+    `Per-stock corporate events from \`date\` (default today, Beijing) for ${WINDOW_DAYS} days, sectioned: \`data.tables\` lists ` +
+    '`{title, slug, rows}` in the order financial_report, dividend, ipo, meeting, lockup_release, rights_issue, and `data.data` maps ' +
+    'each slug to its rows. financial_report is the disclosure schedule (Eastmoney RPT_PUBLIC_BS_APPOIN); dividend the distributions ' +
+    'with an ex-date in the window (RPT_SHAREBONUS_DET, the same corporate actions /v1/kline-full adjusts with); ipo the rows of /v1/ipo ' +
+    'with an event in the window; lockup_release the lock-up expiries (RPT_LIFT_STAGE). meeting and rights_issue are not served yet ' +
+    '(always empty, said in `notice`). ' +
+    'A section cut at `limit` (the upstream holds more rows in the window) is named in `notice`. ' +
+    'A section whose upstream failed is empty and named in `errors`; ok:false only when every section failed. Not the trading calendar ' +
+    '(/v1/trade-calendar), not macro data. Cached for the whole service for hours (`as_of`).',
+  request: { query: Query },
+  responses: {
+    200: { description: 'Sections (ok:false UPSTREAM_UNAVAILABLE when every upstream failed; not counted)', content: { 'application/json': { schema: Response } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+type Rows = {
+  financial_report: z.infer<typeof FinancialReportRow>[]
+  dividend: z.infer<typeof DividendRow>[]
+  ipo: z.infer<typeof IpoEventRow>[]
+  meeting: z.infer<typeof OtherRow>[]
+  lockup_release: z.infer<typeof LockupRow>[]
+  rights_issue: z.infer<typeof OtherRow>[]
+}
+
+const reportRow = (e: DisclosureEvent) => ({
+  code: e.code, name: e.name, date: e.date, report_period: e.period, report: e.report,
+  scheduled_date: e.scheduled, revised_date: e.revised, published_date: e.published,
+})
+
+const dividendRow = (e: DividendEvent) => ({
+  code: e.code, name: e.name, date: e.exDate, record_date: e.recordDate, cash_per_share: e.cash, bonus_per_share: e.bonus, plan: e.plan,
+})
+
+const lockupRow = (e: LockupEvent) => ({
+  code: e.code, name: e.name, date: e.freeDate, shares: e.shares, market_value: e.marketValue, float_ratio_pct: e.floatRatio, kind: e.kind,
+})
+
+const byDate = <T extends { date: string; code: string }>(rows: T[]) => rows.sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+
+/** GET /v1/calendar */
+export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const q = c.req.valid('query')
+    const today = beijing(services.now()).date
+    const start = q.date ?? today
+    const end = addDays(start, WINDOW_DAYS)
+    const ctx = services.channelContext
+    const tag = `from=${start}&to=${end}&limit=${q.limit}&today=${today}`
+
+    const reports = seasonsOverlapping(start, end).map((s) =>
+      fetchReference(c, services, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit))
+    )
+    const [reportResults, dividends, ipos, lockups] = await Promise.all([
+      Promise.all(reports),
+      fetchReference(c, services, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit)),
+      fetchIpoWindow(c, services, start),
+      fetchReference(c, services, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit)),
+    ])
+
+    const rows: Rows = { financial_report: [], dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [] }
+    const errors: Partial<Record<Slug, string>> = {}
+    /** Sections cut at `limit`: the upstream holds more rows in the window. */
+    const cut = new Set<Slug>()
+    const results: ReferenceResult<unknown>[] = [...reportResults, dividends, ipos, lockups]
+    for (const r of reportResults) {
+      if (r.ok) {
+        rows.financial_report.push(...r.value.events.map(reportRow))
+        if (r.value.more) cut.add('financial_report')
+      } else errors.financial_report = r.error
+    }
+    if (dividends.ok) {
+      rows.dividend = dividends.value.events.map(dividendRow)
+      if (dividends.value.more) cut.add('dividend')
+    } else errors.dividend = dividends.error
+    if (ipos.ok) {
+      rows.ipo = ipos.value.map((i) => ipoRow(i, start, end)).filter((r) => r.events.length > 0).map((r) => ({ ...r, date: r.events[0].date }))
+    } else errors.ipo = ipos.error
+    if (lockups.ok) {
+      rows.lockup_release = lockups.value.events.map(lockupRow)
+      if (lockups.value.more) cut.add('lockup_release')
+    } else errors.lockup_release = lockups.error
+    byDate(rows.financial_report)
+    byDate(rows.ipo)
+
+    const good = results.filter((r): r is Extract<ReferenceResult<unknown>, { ok: true }> => r.ok)
+    const sources = new Set(good.map((r) => r.source))
+    const data = { tables: SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: rows[s.slug] })), data: rows }
+    const window = { start, end }
+    const cutText = cut.size ? ` ${[...cut].join(', ')}: more rows exist in the window than limit=${q.limit} asked for; raise limit (up to ${MAX_LIMIT}) or shorten the window with date.` : ''
+    const notice = `${NOT_SERVED.join(' and ')} are not served yet: those sections are empty.${cutText}`
+    if (good.length === 0) {
+      const failed = results.filter((r): r is Extract<ReferenceResult<unknown>, { ok: false }> => !r.ok)
+      const code = failed.every((r) => r.code === 'NO_DATA') ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
+      return c.json(envelope(c, 'calendar', { ok: false, source: 'none', data, window, code, error: failed.map((r) => r.error).join('; '), errors }), 200)
+    }
+    const asOf = good.map((r) => r.as_of).sort()[0]
+    const answer = envelope(c, 'calendar', {
+      ok: true,
+      source: sources.size === 1 ? [...sources][0] : 'multi',
+      data,
+      as_of: asOf,
+      window,
+      notice,
+      ...(Object.keys(errors).length ? { errors } : {}),
+    })
+    // `data` is sectioned: tell admission the row count itself.
+    recordOutcome(c, { ok: true, rows: SECTIONS.reduce((n, s) => n + rows[s.slug].length, 0) })
+    return c.json(answer, 200)
+  })
+}

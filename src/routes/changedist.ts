@@ -1,0 +1,169 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
+import { fetchRankListMarket, type RankListRow } from '../channels/tencent/market-rank'
+import { CHANGE_BAND_EDGES, changeDistribution, type ChangeDistribution } from '../domain/change-distribution'
+import { beijing } from '../domain/dates'
+import { tradingDayOnOrBefore } from '../domain/trading-calendar'
+import type { AppEnv } from '../http/context'
+import { envelope, recordOutcome } from '../http/envelope'
+import { sharedAnswer } from '../http/market-cache'
+import type { Services } from '../services'
+import { failureBody } from './market-failure'
+import { COMMON_ERRORS, envelopeSchema } from './schemas'
+
+const ChangedistQuery = z.object({})
+
+const BucketSchema = z
+  .object({
+    label: z.string().openapi({ description: 'Bucket name: `≤-9`, `-9~-7`, `-7~-5`, `-5~-3`, `-3~0`, `0` (unchanged), `0~3`, `3~5`, `5~7`, `7~9`, `≥9` (change percent)' }),
+    min_pct: z.number().nullable().openapi({ description: 'Lower bound in percent (inclusive on the up side, exclusive on the down side); null = none' }),
+    max_pct: z.number().nullable().openapi({ description: 'Upper bound in percent (exclusive on the up side, inclusive on the down side); null = none' }),
+    count: z.number().int().openapi({ description: 'Stocks whose change percent (2 decimals, as quoted) falls in the bucket' }),
+  })
+  .openapi('ChangeBucket')
+
+export const ChangeDistributionSchema = z
+  .object({
+    date: z.string().openapi({ description: 'Trading date of the session counted, YYYY-MM-DD (Beijing)' }),
+    computed_at: z.string().openapi({ description: 'When the count was made, `YYYY-MM-DD HH:MM:SS` Beijing time' }),
+    total: z.number().int().openapi({ description: 'A-share stocks listed (SH, SZ, BJ), each counted once' }),
+    traded: z.number().int().openapi({ description: 'Stocks that traded this session; = advancers + decliners + unchanged = the sum of the bucket counts' }),
+    halted: z.number().int().openapi({ description: 'Stocks without a trade this session (suspended, or not yet traded); total = traded + halted' }),
+    advancers: z.number().int().openapi({ description: 'Stocks above their previous close' }),
+    decliners: z.number().int().openapi({ description: 'Stocks below their previous close' }),
+    unchanged: z.number().int().openapi({ description: 'Stocks exactly at their previous close' }),
+    limit_up: z.number().int().openapi({ description: 'Stocks at their limit-up price (previous close × (1 + limit), to the cent; limit 10% SH/SZ main board, 5% ST there, 20% STAR and ChiNext, 30% BSE). Listings in their first days without limits are not counted' }),
+    limit_down: z.number().int().openapi({ description: 'Stocks at their limit-down price, same rules' }),
+    buckets: z.array(BucketSchema).openapi({ description: `Change-percent buckets from the largest fall to the largest rise; band edges ${CHANGE_BAND_EDGES.join(', ')} percent each side` }),
+    turnover: z
+      .object({
+        sh: z.number().openapi({ description: 'Shanghai A-share stocks, CNY' }),
+        sz: z.number().openapi({ description: 'Shenzhen A-share stocks, CNY' }),
+        bj: z.number().openapi({ description: 'Beijing Stock Exchange stocks, CNY' }),
+        sh_sz: z.number().openapi({ description: 'The two markets (Shanghai + Shenzhen), CNY' }),
+      })
+      .openapi({ description: 'Amount traded this session by A-share stocks (funds, bonds and B shares excluded)' }),
+  })
+  .openapi('ChangeDistribution')
+
+type ChangedistData = z.infer<typeof ChangeDistributionSchema>
+
+const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributionSchema.nullable().openapi({ description: 'The count; null with ok:false' })).openapi({
+  example: {
+    ok: true,
+    endpoint: 'changedist',
+    tier: 'free',
+    elapsed_ms: 4,
+    source: 'eastmoney',
+    as_of: '2026-11-20 10:30:00',
+    data: {
+      date: '2026-11-20', computed_at: '2026-11-20 10:30:00', total: 5430, traded: 5301, halted: 129,
+      advancers: 3120, decliners: 2010, unchanged: 171, limit_up: 48, limit_down: 6,
+      buckets: [
+        { label: '≤-9', min_pct: null, max_pct: -9, count: 7 },
+        { label: '-9~-7', min_pct: -9, max_pct: -7, count: 12 },
+        { label: '-7~-5', min_pct: -7, max_pct: -5, count: 40 },
+        { label: '-5~-3', min_pct: -5, max_pct: -3, count: 210 },
+        { label: '-3~0', min_pct: -3, max_pct: 0, count: 1741 },
+        { label: '0', min_pct: 0, max_pct: 0, count: 171 },
+        { label: '0~3', min_pct: 0, max_pct: 3, count: 2380 },
+        { label: '3~5', min_pct: 3, max_pct: 5, count: 420 },
+        { label: '5~7', min_pct: 5, max_pct: 7, count: 160 },
+        { label: '7~9', min_pct: 7, max_pct: 9, count: 70 },
+        { label: '≥9', min_pct: 9, max_pct: null, count: 90 },
+      ],
+      turnover: { sh: 512345678901.23, sz: 634567890123.45, bj: 2345678901.5, sh_sz: 1146913569024.68 },
+    },
+  },
+})
+
+/** Who may call it and what it costs. */
+export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/changedist',
+  operationId: 'changedist',
+  tags: ['Free'],
+  summary: 'Up/down distribution of the current session',
+  description:
+    'Counts over the whole A-share market list (Eastmoney clist, every SH, SZ and BJ stock; Tencent\'s rank list when Eastmoney fails) at one moment: advancers, decliners, unchanged, ' +
+    'limit-ups and limit-downs by each board\'s limit rule, change-percent buckets and turnover per exchange. The numbers add up: ' +
+    'traded = advancers + decliners + unchanged = the sum of the buckets, total = traded + halted. Computed at most every 10 seconds for the whole service; ' +
+    '`as_of` and `data.computed_at` say when. Before the first trade of a session (or on a closed day) nothing has traded: ok:false `NO_DATA`, not counted. ' +
+    'For the previous session\'s distribution use /v1/market-overview?type=updown.',
+  request: { query: ChangedistQuery },
+  responses: {
+    200: { description: 'The distribution (ok:false when the market list failed or nothing traded; not counted)', content: { 'application/json': { schema: ChangedistResponse } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+type ChangedistBody = { ok: boolean; source: string; data: ChangedistData | null } & Record<string, unknown>
+
+/** The session's trade date: the date most traded rows carry. */
+function sessionDate(rows: readonly ListRow[]): string {
+  const counts = new Map<string, number>()
+  for (const r of rows) if (!r.halted) counts.set(r.date, (counts.get(r.date) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1))[0]?.[0] ?? ''
+}
+
+/** The whole-market list counted, or why not. Shared with /v1/market-overview (summary). */
+/** Channels of the whole-market list: Eastmoney's clist, then Tencent's rank list. */
+const MARKET_LIST_CHAIN = ['eastmoney', 'tencent'] as const
+
+/** What the counts read of a whole-market row; both channels' rows have it. */
+export type ListRow = RankListRow
+
+/**
+ * The whole A-share market list, fetched at most once per 10 s for the whole service: changedist
+ * and the overview's summary and trade types count the same rows.
+ */
+export async function sharedMarketList(services: Services) {
+  const { value } = await sharedAnswer(
+    'market-list', 'changedist', services.now(),
+    () => services.router.run('market-list', MARKET_LIST_CHAIN, (channel): Promise<ListRow[]> => {
+      const ctx = services.channelContext
+      if (channel === 'tencent') return fetchRankListMarket(ctx, tradingDayOnOrBefore(beijing(services.now()).date))
+      return fetchMarketSnapshot(ctx)
+    }),
+    (r) => r.ok
+  )
+  return value
+}
+
+
+export async function computeChangedist(services: Services): Promise<ChangedistBody> {
+  const r = await sharedMarketList(services)
+  if (!r.ok) return failureBody('whole-market list', r.attempts, null)
+  const now = beijing(services.now())
+  const computedAt = `${now.date} ${now.time}`
+  const counted: ChangeDistribution = changeDistribution(r.value)
+  if (counted.traded === 0) {
+    return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: `no A-share stock has traded in the current session yet (${computedAt} Beijing)` }
+  }
+  return {
+    ok: true,
+    source: services.sourcePrefix + r.channel,
+    data: { date: sessionDate(r.value), computed_at: computedAt, ...counted },
+    as_of: computedAt,
+  }
+}
+
+/** The cached count (10 s), shared by /v1/changedist and /v1/market-overview. */
+export function sharedChangedist(services: Services) {
+  return sharedAnswer('changedist', 'changedist', services.now(), () => computeChangedist(services), (b) => b.ok)
+}
+
+/** GET /v1/changedist */
+export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const { value } = await sharedChangedist(services)
+    const body = envelope(c, 'changedist', value)
+    // One answer is one row (the envelope would count the arrays inside it).
+    recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })
+    return c.json(body, 200)
+  })
+}

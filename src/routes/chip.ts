@@ -1,0 +1,128 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { fetchTurnoverBars } from '../channels/turnover-bars'
+import { CHIP_BUCKETS, chipDistribution } from '../domain/chip'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import type { Services } from '../services'
+import { oneStock } from './one-stock'
+import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { describeAttempts } from './series-response'
+
+/** Who may call it and what it costs: the pro group, trial and above. */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+
+/** Daily bars the distribution is built over: the window akshare asks Eastmoney for (upstreams.md §5.15). */
+export const CHIP_WINDOW = 210
+
+const Query = z.object({
+  code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),
+  date: DateParam('date')
+    .optional()
+    .openapi({ description: 'The day to compute for, YYYY-MM-DD (default: the latest trading day, today\'s live bar included during the session). A non-trading day means the last session before it; trust the returned `date`.', example: '2026-11-20' }),
+})
+
+const pct = (d: string) => z.number().openapi({ description: d })
+
+const ChipSchema = z
+  .object({
+    code: z.string().openapi({ description: 'Stock code with prefix' }),
+    date: z.string().openapi({ description: 'Trading day the distribution is for, `YYYY-MM-DD`' }),
+    close: z.number().openapi({ description: 'Close (during the session: the last price) of that day, CNY, forward-adjusted (qfq) like every price here' }),
+    profit_ratio: pct('Share of chips bought at or below the close (获利比例), percent 0..100, 2 decimals'),
+    average_cost: z.number().openapi({ description: 'Average holding cost (平均成本; the median of the distribution, as Eastmoney computes it), CNY qfq' }),
+    cost_90_low: z.number().openapi({ description: 'Low end of the range holding the middle 90% of chips (cost at 5%), CNY qfq' }),
+    cost_90_high: z.number().openapi({ description: 'High end of the 90% range (cost at 95%), CNY qfq' }),
+    concentration_90: pct('90% concentration: (high − low) / (high + low) of the 90% range, percent, 2 decimals; smaller is more concentrated'),
+    cost_70_low: z.number().openapi({ description: 'Low end of the middle-70% range (cost at 15%), CNY qfq' }),
+    cost_70_high: z.number().openapi({ description: 'High end of the 70% range (cost at 85%), CNY qfq' }),
+    concentration_70: pct('70% concentration, percent, 2 decimals'),
+    bars: z.number().int().openapi({ description: `Daily bars the distribution was built over (at most ${CHIP_WINDOW})` }),
+    first_date: z.string().openapi({ description: 'Date of the first of those bars' }),
+    distribution: z
+      .array(
+        z.object({
+          price: z.number().openapi({ description: 'Bucket price, CNY qfq, 2 decimals' }),
+          share: z.number().openapi({ description: 'Fraction of all chips held at this price, 0..1, 6 decimals; the buckets sum to 1' }),
+        })
+      )
+      .openapi({ description: `${CHIP_BUCKETS} price buckets evenly spaced from the window's lowest low to its highest high, lowest first` }),
+  })
+  .openapi('Chip')
+
+const Response = envelopeSchema('ChipEnvelope', z.union([ChipSchema, z.object({})]).openapi({ description: 'The distribution; `{}` with ok:false' })).openapi({
+  example: {
+    ok: true,
+    endpoint: 'chip',
+    tier: 'pro',
+    elapsed_ms: 12,
+    source: 'eastmoney',
+    as_of: '2026-11-20',
+    data: {
+      code: 'sh600519', date: '2026-11-20', close: 1520, profit_ratio: 63.18, average_cost: 1487.35,
+      cost_90_low: 1391.2, cost_90_high: 1588.46, concentration_90: 6.62, cost_70_low: 1430.66, cost_70_high: 1550.1, concentration_70: 4.01,
+      bars: 210, first_date: '2026-01-08', distribution: [{ price: 1380.02, share: 0.000412 }, { price: 1381.75, share: 0.000533 }],
+    },
+  },
+})
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/chip',
+  operationId: 'chip',
+  tags: ['Pro'],
+  summary: 'Chip (holding cost) distribution of one A-share stock',
+  description:
+    `Computed by the service from the last ${CHIP_WINDOW} forward-adjusted daily bars up to \`date\` with Eastmoney's CYQ algorithm: ` +
+    'each day its turnover rate of the old chips is replaced by new ones spread as a triangle over the day\'s low..high, peaking at ' +
+    `(open + high + low + close) / 4. Gives ${CHIP_BUCKETS} price buckets with their share of chips, the profit ratio at the close, the average ` +
+    'cost, the 90% and 70% cost ranges and their concentration. A-share stocks only (422 otherwise). Bars come from the day K-line channels ' +
+    '(`source`); a channel without turnover rates is skipped.',
+  request: { query: Query },
+  responses: {
+    200: { description: 'Distribution (ok:false when no channel had the bars; not counted)', content: { 'application/json': { schema: Response } } },
+    ...COMMON_ERRORS,
+  },
+}, { check: (_c, q) => void oneStock(q.code, 'chip') })
+
+const r2 = (v: number) => Math.round(v * 100) / 100
+const r6 = (v: number) => Math.round(v * 1e6) / 1e6
+
+/** GET /v1/chip */
+export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const q = c.req.valid('query')
+    const inst = oneStock(q.code, 'chip')
+    const r = await fetchTurnoverBars(services, inst, CHIP_WINDOW, q.date)
+    if (!r.ok || r.bars.length === 0) {
+      const attempts = r.ok ? [] : r.attempts
+      const noData = r.ok || (attempts.length > 0 && attempts.every((a) => a.kind === 'empty' || a.kind === 'unsupported'))
+      const error = r.ok ? `${inst.code}: no daily bars up to ${q.date}` : `${inst.code}: ${describeAttempts(attempts)}`
+      return c.json(envelope(c, 'chip', { ok: false, source: 'none', data: {}, code: noData ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error }), 200)
+    }
+    const x = chipDistribution(r.bars)
+    if (x.distribution.every((b) => b.share === 0)) {
+      // No turnover in the whole window (a long suspension): there is no distribution to speak of.
+      const error = `${inst.code}: no turnover in the ${r.bars.length} bars up to ${x.date}`
+      return c.json(envelope(c, 'chip', { ok: false, source: services.sourcePrefix + r.channel, data: {}, code: 'NO_DATA', error }), 200)
+    }
+    const data = {
+      code: inst.code,
+      date: x.date,
+      close: x.close,
+      profit_ratio: r2(x.profitRatio * 100),
+      average_cost: x.averageCost,
+      cost_90_low: x.range90[0],
+      cost_90_high: x.range90[1],
+      concentration_90: r2(x.concentration90 * 100),
+      cost_70_low: x.range70[0],
+      cost_70_high: x.range70[1],
+      concentration_70: r2(x.concentration70 * 100),
+      bars: r.bars.length,
+      first_date: r.bars[0].date,
+      distribution: x.distribution.map((b) => ({ price: b.price, share: r6(b.share) })),
+    }
+    return c.json(envelope(c, 'chip', { ok: true, source: services.sourcePrefix + r.channel, data, as_of: x.date }), 200)
+  })
+}

@@ -1,0 +1,159 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastmoney/hot-rank'
+import { fetchLiveQuotes } from '../channels/live-quotes'
+import type { Attempt } from '../channels/router'
+import type { Quote } from '../domain/bar'
+import { changePct } from '../domain/change-distribution'
+import { beijing } from '../domain/dates'
+import type { InstrumentKind } from '../domain/instrument'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import { PRICE_DECIMALS } from '../http/format'
+import { sharedAnswer } from '../http/market-cache'
+import type { Services } from '../services'
+import { failureBody } from './market-failure'
+import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
+import { describeAttempts } from './series-response'
+
+/** Rows computed once and shared: the largest `limit`. */
+const MAX_LIMIT = 100
+const DEFAULT_LIMIT = 30
+
+const HotQuery = z.object({
+  limit: IntParam('limit', 1, MAX_LIMIT)
+    .optional()
+    .openapi({ description: `Rows, 1..${MAX_LIMIT} (default ${DEFAULT_LIMIT})`, example: 30, type: 'integer', minimum: 1, maximum: MAX_LIMIT }),
+})
+
+const HotRowSchema = z
+  .object({
+    rank: z.number().int().openapi({ description: 'Rank in its list (1 = most attention)' }),
+    rank_change: z.number().int().nullable().openapi({ description: 'Places moved since the previous day (positive = up), as Eastmoney reports it; null when it does not say' }),
+    market: z.enum(['cn', 'us']).openapi({ description: 'Which list the row comes from: `cn` A-shares and ETFs, `us` US stocks' }),
+    code: z.string().openapi({ description: 'Code with our prefix (`sh600519`, `sz159915`, `usAAPL`)' }),
+    kind: z.enum(['stock', 'etf', 'us']).openapi({ description: 'stock (A-share), etf, or us (US stock)' }),
+    name: z.string().nullable().openapi({ description: 'Name, from the quote; null when no quote was available' }),
+    last: z.number().nullable().openapi({ description: 'Current price in the trading currency (CNY, USD), equal to /v1/quote `data[0].last`; the last close when not traded today; null when no quote was available' }),
+    change_pct: z.number().nullable().openapi({ description: 'Change against the previous close in percent, 2 decimals; null when it has not traded in the current session or no quote was available' }),
+  })
+  .openapi('HotRow')
+
+type HotRow = z.infer<typeof HotRowSchema>
+
+const HotResponse = envelopeSchema('HotEnvelope', z.array(HotRowSchema).openapi({ description: 'Rows by rank; at equal rank the A-share row first' })).openapi({
+  example: {
+    ok: true,
+    endpoint: 'hot',
+    tier: 'free',
+    elapsed_ms: 3,
+    source: 'multi',
+    as_of: '2026-11-20 10:29:57',
+    data: [
+      { rank: 1, rank_change: 2, market: 'cn', code: 'sh600519', kind: 'stock', name: '贵州茅台', last: 1520, change_pct: 0.76 },
+      { rank: 1, rank_change: 0, market: 'us', code: 'usNVDA', kind: 'us', name: '英伟达', last: 181.2, change_pct: -1.05 },
+      { rank: 2, rank_change: -1, market: 'cn', code: 'sh510300', kind: 'etf', name: '沪深300ETF', last: 4.012, change_pct: 0.3 },
+    ],
+  },
+})
+
+/** Who may call it and what it costs. */
+export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/hot',
+  operationId: 'hot',
+  tags: ['Free'],
+  summary: 'Hot list: the most-followed A-shares, ETFs and US stocks',
+  description:
+    'Eastmoney Guba\'s popularity rank (人气榜) of A-shares with ETFs, and of US stocks, merged by rank (the A-share row first at equal rank), ' +
+    'each row joined with its real-time quote from the same channels as /v1/quote, so `last` equals /v1/quote\'s `data[0].last`. ' +
+    'The answer is the same for every caller and is computed at most every 15 seconds for the whole service; `as_of` is the newest quote time (Beijing). ' +
+    'When the US list is unavailable the A-share list is served alone with a `notice`. ok:false (not counted) when the A-share list or every quote failed.',
+  request: { query: HotQuery },
+  responses: {
+    200: { description: 'Hot list (ok:false when the upstreams failed; not counted)', content: { 'application/json': { schema: HotResponse } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+type HotBody = { ok: boolean; source: string; data: HotRow[] } & Record<string, unknown>
+
+const LISTS: readonly HotList[] = ['cn', 'us']
+
+async function rankList(services: Services, list: HotList) {
+  return services.router.run(`hot-rank:${list}`, ['eastmoney'], () => fetchHotRank(services.channelContext, list))
+}
+
+/** Both lists joined with quotes, the top {@link MAX_LIMIT} rows. */
+async function computeHot(services: Services): Promise<HotBody> {
+  const [cn, us] = await Promise.all(LISTS.map((l) => rankList(services, l)))
+  if (!cn.ok) return failureBody('popularity rank', cn.attempts, [] as HotRow[])
+  const notices: string[] = []
+  if (!us.ok) notices.push(`US list unavailable (${describeAttempts(us.attempts)}); A-shares and ETFs only`)
+  const tagged = [
+    ...cn.value.map((e) => ({ e, market: 'cn' as const })),
+    ...(us.ok ? us.value.map((e) => ({ e, market: 'us' as const })) : []),
+  ]
+  // The lists are of stocks and ETFs; anything else they might name (a bond, an index) is left out rather than mislabelled.
+  const top = tagged
+    .filter((t) => KIND_OF[t.e.instrument.kind] !== undefined)
+    .sort((a, b) => a.e.rank - b.e.rank || (a.market === 'cn' ? -1 : 1))
+    .slice(0, MAX_LIMIT)
+
+  const { quotes, failed } = await fetchLiveQuotes(services, top.map((t) => t.e.instrument))
+  if (quotes.size === 0) {
+    const attempts: Attempt[] = failed.flatMap((f) => f.attempts)
+    return failureBody('quotes for the hot list', attempts, [] as HotRow[])
+  }
+  if (failed.length) notices.push(`no quotes for ${failed.map((f) => f.group).join(', ')}: ${failed.map((f) => describeAttempts(f.attempts)).join('; ')}`)
+
+  const channels = new Set<string>(['eastmoney'])
+  let asOf = ''
+  const data = top.map(({ e, market }) => {
+    const q = quotes.get(e.instrument.code)
+    if (q) {
+      channels.add(q.channel)
+      const stamp = q.quote.time ? `${q.quote.date} ${q.quote.time}` : q.quote.date
+      if (stamp > asOf) asOf = stamp
+    }
+    return toRow(e, market, q?.quote)
+  })
+  return {
+    ok: true,
+    source: channels.size === 1 ? services.sourcePrefix + 'eastmoney' : 'multi',
+    data,
+    as_of: asOf || beijing(services.now()).date,
+    ...(notices.length ? { notice: notices.join('; ') } : {}),
+  }
+}
+
+/** Row `kind` per instrument kind the hot list serves. */
+const KIND_OF: Partial<Record<InstrumentKind, HotRow['kind']>> = { stock: 'stock', etf: 'etf', us: 'us' }
+
+function toRow(e: HotRankEntry, market: 'cn' | 'us', q: Quote | undefined): HotRow {
+  const kind = KIND_OF[e.instrument.kind]!
+  const d = PRICE_DECIMALS[e.instrument.kind]
+  const traded = q && !q.halted && q.preClose > 0
+  return {
+    rank: e.rank,
+    rank_change: e.rankChange,
+    market,
+    code: e.instrument.code,
+    kind,
+    name: q?.name || null,
+    last: q ? Number(q.last.toFixed(d)) : null,
+    change_pct: traded ? changePct(q.last, q.preClose) : null,
+  }
+}
+
+/** GET /v1/hot */
+export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
+    const { value } = await sharedAnswer('hot', 'hot', services.now(), () => computeHot(services), (b) => b.ok)
+    return c.json(envelope(c, 'hot', { ...value, data: value.data.slice(0, limit) }), 200)
+  })
+}

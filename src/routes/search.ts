@@ -1,0 +1,91 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { fetchSuggest } from '../channels/eastmoney/search'
+import { SEARCH_KINDS, SEARCH_MARKETS, type SearchHit } from '../channels/search-hit'
+import { fetchSinaSuggest } from '../channels/sina/suggest'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import type { Services } from '../services'
+import { fetchReference } from './reference-fetch'
+import { COMMON_ERRORS, envelopeSchema } from './schemas'
+
+/** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+
+/** Rows asked of the upstream; a code's prefix may then narrow them. */
+const UPSTREAM_COUNT = 20
+
+const Query = z.object({
+  q: z
+    .string({ error: 'q is required' })
+    .trim()
+    .min(1, { error: 'q must not be blank' })
+    .max(40, { error: 'q must be at most 40 characters' })
+    .openapi({ description: 'A code (with or without its prefix: `600519`, `sh600519`, `pt0477`, `hk00700`, `AAPL`), a Chinese name or part of one (`茅台`), or pinyin initials (`gzmt`)', example: 'gzmt' }),
+})
+
+const HitSchema = z
+  .object({
+    code: z.string().openapi({ description: 'Our prefixed code, usable with /v1/quote and /v1/kline: `sh600519`, `sz159915`, `pt0477` (industry board), `hk00700`, `usAAPL`' }),
+    name: z.string().openapi({ description: 'Short name (证券简称)' }),
+    kind: z.enum(SEARCH_KINDS).openapi({ description: '`stock` (A-share, HK or US share), `fund` (ETF), `index`, `sector` (Eastmoney industry board), `bond` (convertible bond)' }),
+    market: z.enum(SEARCH_MARKETS).openapi({ description: 'Where it trades: `shanghai`, `shenzhen`, `beijing`, `a_share` (boards spanning both exchanges), `hong_kong`, `us`' }),
+    pinyin: z.string().nullable().openapi({ description: 'Pinyin initials of the name as the upstream gives them (`GZMT`); null when the upstream gives none' }),
+  })
+  .openapi('SearchHit')
+
+const Response = envelopeSchema('SearchEnvelope', z.array(HitSchema).openapi({ description: 'Matches, best first: exact code, then code or name prefix, then pinyin initials, then name substring' })).openapi('SearchEnvelope', {
+  example: {
+    ok: true,
+    endpoint: 'search',
+    tier: 'trial',
+    elapsed_ms: 4,
+    source: 'eastmoney',
+    as_of: '2026-11-20 10:30:00',
+    data: [{ code: 'sh600519', name: '贵州茅台', kind: 'stock', market: 'shanghai', pinyin: 'GZMT' }],
+  },
+})
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/search',
+  operationId: 'search',
+  tags: ['Pro'],
+  summary: 'Find stocks, ETFs, indexes, sectors, HK and US names',
+  description:
+    'Searches by code (with or without prefix), Chinese name, or pinyin initials (`gzmt` finds 贵州茅台). Each hit carries our ' +
+    'prefixed code, name, kind and market. A code with its prefix keeps only hits of that market (`sz000001` is 平安银行, not 上证指数). ' +
+    'Served from Eastmoney\'s suggest API, Sina\'s as fallback; answers are cached for the whole service for hours, `as_of` says when ' +
+    'they were fetched. Nothing found: ok:false with code NO_DATA (not counted).',
+  request: { query: Query },
+  responses: {
+    200: { description: 'Hits (ok:false NO_DATA when nothing matches, UPSTREAM_UNAVAILABLE when every upstream failed; neither counted)', content: { 'application/json': { schema: Response } } },
+    ...COMMON_ERRORS,
+  },
+})
+
+/** What to ask the upstream for `q`, and the prefix a hit must start with when `q` named one. */
+export function searchPlan(q: string): { keyword: string; prefix?: string } {
+  const m = /^(sh|sz|bj|hk|pt)(\d{1,6})$/i.exec(q)
+  if (!m) return { keyword: q }
+  const prefix = m[1].toLowerCase()
+  return { keyword: prefix === 'pt' ? 'BK' + m[2] : m[2], prefix: prefix + m[2] }
+}
+
+/** GET /v1/search */
+export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const { q } = c.req.valid('query')
+    const plan = searchPlan(q)
+    const r = await fetchReference<SearchHit[]>(c, services, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], (channel) =>
+      channel === 'eastmoney' ? fetchSuggest(services.channelContext, plan.keyword, UPSTREAM_COUNT) : fetchSinaSuggest(services.channelContext, plan.keyword)
+    )
+    if (!r.ok) return c.json(envelope(c, 'search', { ...r, data: [] as SearchHit[] }), 200)
+    const data = plan.prefix ? r.value.filter((h) => h.code.startsWith(plan.prefix!)) : r.value
+    if (data.length === 0) {
+      return c.json(envelope(c, 'search', { ok: false, source: r.source, data, as_of: r.as_of, code: 'NO_DATA', error: `nothing matches ${JSON.stringify(q)}` }), 200)
+    }
+    return c.json(envelope(c, 'search', { ok: true, source: r.source, data, as_of: r.as_of }), 200)
+  })
+}

@@ -1,0 +1,163 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { guardedRoute } from '../access/route'
+import type { AccessPolicy } from '../access/tiers'
+import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow } from '../channels/eastmoney/shareholders'
+import type { AppEnv } from '../http/context'
+import { envelope } from '../http/envelope'
+import type { Services } from '../services'
+import { oneStock } from './one-stock'
+import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { describeAttempts } from './series-response'
+
+/** Who may call it and what it costs: the pro group, trial and above. */
+export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+
+/** The A-share sections, in order (SPEC: Shareholder). */
+export const A_SHARE_SECTIONS = [
+  { slug: 'top10_holders', title: 'Top 10 shareholders' },
+  { slug: 'top10_float_holders', title: 'Top 10 float shareholders' },
+  { slug: 'holder_count', title: 'Number of shareholders' },
+] as const
+/** The HK sections the SPEC names; no upstream of ours serves them yet. */
+export const HK_SLUGS = ['shareholders', 'holder_distribution', 'institutional_holdings'] as const
+
+const Query = z.object({
+  code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock (sh, sz, bj) or HK stock (hk) with its prefix', example: 'sh600519' }),
+})
+
+const HolderRow = z
+  .object({
+    end_date: z.string().openapi({ description: 'Report period end `YYYY-MM-DD`' }),
+    rank: z.number().int().openapi({ description: 'Rank by shares held, 1..10' }),
+    holder_name: z.string().openapi({ description: 'Holder name as published' }),
+    holder_type: z.string().nullable().openapi({ description: 'Holder type as the upstream classifies it (e.g. 证券投资基金, 个人, 其他)' }),
+    shares_type: z.string().nullable().openapi({ description: 'Share class held (e.g. 流通A股, 限售流通A股)' }),
+    shares: z.number().openapi({ description: 'Shares held' }),
+    ratio: z.number().openapi({ description: 'Percent of total shares (top10_holders) or of float shares (top10_float_holders)' }),
+    change: z.number().nullable().openapi({ description: 'Shares more (+) or fewer (−) than the previous period; null for a holder new to the list' }),
+    change_pct: z.number().nullable().openapi({ description: 'That change in percent of the previous holding; null when new' }),
+    change_text: z.string().nullable().openapi({ description: 'The upstream\'s word for the change: 新进 (new), 增加, 减少, 不变' }),
+    notice_date: z.string().nullable().openapi({ description: 'Date the period\'s holders were published' }),
+  })
+  .openapi('HolderRow')
+
+const HolderCount = z
+  .object({
+    end_date: z.string().openapi({ description: 'Report period end `YYYY-MM-DD`' }),
+    totalSHNum: z.number().int().openapi({ description: 'Number of shareholders (accounts) at the period end' }),
+    avgHoldShares: z.number().nullable().openapi({ description: 'Average shares per holder: total A shares / totalSHNum, as the upstream computes it' }),
+    holder_change: z.number().nullable().openapi({ description: 'Holders more (+) or fewer (−) than the previous period' }),
+    holder_change_pct: z.number().nullable().openapi({ description: 'That change in percent' }),
+    avg_market_cap: z.number().nullable().openapi({ description: 'Average holding value per holder at the period-end close, CNY' }),
+    total_market_cap: z.number().nullable().openapi({ description: 'Market cap at the period-end close, CNY' }),
+    total_shares: z.number().nullable().openapi({ description: 'Total A shares' }),
+    interval_change_pct: z.number().nullable().openapi({ description: 'Price change since the previous period end, percent (forward-adjusted)' }),
+    notice_date: z.string().nullable().openapi({ description: 'Date the count was published' }),
+  })
+  .openapi('HolderCountRow')
+
+const Section = z.object({
+  title: z.string().openapi({ description: 'Section title' }),
+  slug: z.string().openapi({ description: 'A-share: top10_holders, top10_float_holders, holder_count. HK: shareholders, holder_distribution, institutional_holdings' }),
+  rows: z.array(z.union([HolderRow, HolderCount])).openapi({ description: 'The section\'s rows (HolderRow for the top-10 sections, HolderCountRow for holder_count)' }),
+})
+
+const Sectioned = z
+  .object({
+    tables: z.array(Section).openapi({ description: 'Sections in order; do not index by position across markets' }),
+    data: z.record(z.string(), z.array(z.union([HolderRow, HolderCount]))).openapi({ description: 'slug → rows (the same rows as in tables)' }),
+  })
+  .openapi('ShareholderData')
+
+const Response = envelopeSchema('ShareholderEnvelope', Sectioned).openapi({
+  example: {
+    ok: true,
+    endpoint: 'shareholder',
+    tier: 'pro',
+    elapsed_ms: 55,
+    source: 'eastmoney',
+    as_of: '2026-09-30',
+    data: {
+      tables: [
+        { title: 'Number of shareholders', slug: 'holder_count', rows: [{ end_date: '2026-09-30', totalSHNum: 183215, avgHoldShares: 6856.42, holder_change: 7783, holder_change_pct: 4.4366, avg_market_cap: 10423567.8, total_market_cap: 1909420656000, total_shares: 1256197800, interval_change_pct: -3.21, notice_date: '2026-10-25' }] },
+      ],
+      data: { holder_count: [{ end_date: '2026-09-30', totalSHNum: 183215, avgHoldShares: 6856.42, holder_change: 7783, holder_change_pct: 4.4366, avg_market_cap: 10423567.8, total_market_cap: 1909420656000, total_shares: 1256197800, interval_change_pct: -3.21, notice_date: '2026-10-25' }] },
+    },
+  },
+})
+
+const route = guardedRoute(POLICY, {
+  method: 'get',
+  path: '/v1/shareholder',
+  operationId: 'shareholder',
+  tags: ['Pro'],
+  summary: 'Shareholders of one stock, in sections',
+  description:
+    'Sectioned: `data.tables` is the ordered list of `{title, slug, rows}`, `data.data` maps slug → rows. A-share sections: ' +
+    '`top10_holders` and `top10_float_holders` (the latest reported period) and `holder_count` (the last ' +
+    `${HOLDER_COUNT_PERIODS} periods, newest first, with \`totalSHNum\` and \`avgHoldShares\`). Source: Eastmoney datacenter reports RPT_DMSK_HOLDERS, ` +
+    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET. HK codes are accepted (sections shareholders, holder_distribution, institutional_holdings) ' +
+    'but no upstream serves them yet: ok:false NO_DATA, not counted. Other codes: 422.',
+  request: { query: Query },
+  responses: {
+    200: { description: 'Sections (ok:false when the upstream failed or had nothing; not counted)', content: { 'application/json': { schema: Response } } },
+    ...COMMON_ERRORS,
+  },
+}, { check: (_c, q) => void oneStock(q.code, 'shareholder', ['stock', 'hk']) })
+
+const holderRow = (h: Holder) => ({
+  end_date: h.endDate,
+  rank: h.rank,
+  holder_name: h.name,
+  holder_type: h.type,
+  shares_type: h.sharesType,
+  shares: h.shares,
+  ratio: h.ratio,
+  change: h.change,
+  change_pct: h.changePct,
+  change_text: h.changeText,
+  notice_date: h.noticeDate,
+})
+
+const countRow = (r: HolderCountRow) => ({
+  end_date: r.endDate,
+  totalSHNum: r.holders,
+  avgHoldShares: r.avgShares,
+  holder_change: r.change,
+  holder_change_pct: r.changePct,
+  avg_market_cap: r.avgMarketCap,
+  total_market_cap: r.totalMarketCap,
+  total_shares: r.totalShares,
+  interval_change_pct: r.intervalChangePct,
+  notice_date: r.noticeDate,
+})
+
+const EMPTY = { tables: [], data: {} }
+
+/** GET /v1/shareholder */
+export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services) {
+  app.openapi(route, async (c) => {
+    const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
+    if (inst.kind === 'hk') {
+      const error = `${inst.code}: HK shareholder sections (${HK_SLUGS.join(', ')}) have no upstream channel yet`
+      return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'NO_DATA', error }), 200)
+    }
+    const r = await services.router.run('datacenter:shareholder', ['eastmoney'], () => fetchShareholders(services.channelContext, inst))
+    if (!r.ok) {
+      return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
+    }
+    const source = services.sourcePrefix + r.channel
+    const s = r.value
+    if (!s.top.length && !s.float.length && !s.counts.length) {
+      return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no shareholder report of this stock` }), 200)
+    }
+    const rows: Record<(typeof A_SHARE_SECTIONS)[number]['slug'], object[]> = {
+      top10_holders: s.top.map(holderRow),
+      top10_float_holders: s.float.map(holderRow),
+      holder_count: s.counts.map(countRow),
+    }
+    const tables = A_SHARE_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
+    const asOf = [s.top[0]?.endDate, s.float[0]?.endDate, s.counts[0]?.endDate].filter(Boolean).sort().pop()
+    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}) }), 200)
+  })
+}

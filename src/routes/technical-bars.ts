@@ -1,0 +1,76 @@
+/**
+ * The daily qfq bars /v1/technical computes over: an A-share stock's whole stored history
+ * (adjusted exactly as /v1/kline-full does) joined to the channel's live bar, or, for everything
+ * else and for stocks without a usable history, the channel's 1,212 day bars with the live bar
+ * laid over them (the series /v1/quote serves).
+ */
+import type { Bar, Quote } from '../domain/bar'
+import { factors, roundPrice } from '../domain/adjust'
+import type { Instrument } from '../domain/instrument'
+import { fetchQuoteSeries } from '../channels/quote-series'
+import type { Attempt } from '../channels/router'
+import type { Services } from '../services'
+import { dateNum, numDate, readHistory, type History } from '../store/history'
+
+/** The most day bars a channel serves (SPEC: count ≤ 1212). */
+export const CHANNEL_MAX_BARS = 1212
+
+/** Recent channel bars fetched beside a stored history: enough to check that the two agree. */
+const RECENT_FOR_HISTORY = 10
+
+/** A stored qfq close and the channel's may differ by the upstream's rounding of its factor. */
+const AGREE_WITHIN = 0.011
+
+export type TechnicalBars =
+  | { ok: true; bars: Bar[]; quote: Quote; channel: string; history: 'store' | 'channel' }
+  | { ok: false; attempts: Attempt[] }
+
+/**
+ * Joins a stored history to recent channel bars (oldest first, the last one live): the stored raw
+ * bars before the live bar, plus any channel bars after the stored ones (a history a day behind),
+ * forward-adjusted to the live bar's date with the stored actions (an ex-date today scales every
+ * stored bar). Undefined when the two do not agree on the days both hold, or do not overlap: then
+ * the stored actions are incomplete or the history too old, and the channel's series is used.
+ */
+export function joinHistory(h: History, recent: readonly Bar[]): Bar[] | undefined {
+  const live = recent.at(-1)
+  if (!live) return undefined
+  const liveNum = dateNum(live.date)
+  let n = h.t.length
+  while (n > 0 && h.t[n - 1] >= liveNum) n--
+  if (n === 0) return undefined
+  const storedLast = h.t[n - 1]
+  const newer = recent.filter((b) => dateNum(b.date) > storedLast)
+  if (newer.length === recent.length) return undefined // no day in common: cannot check the join
+  // Raw closes of the stored bars plus the channel's newer ones (today's prices are real in qfq).
+  const t = [...h.t.slice(0, n), ...newer.map((b) => dateNum(b.date))]
+  const c = [...h.c.slice(0, n), ...newer.map((b) => b.close)]
+  const f = factors({ t, c, act: h.act }, 'qfq', 0, n)
+  const out: Bar[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    const k = f[i]
+    out[i] = {
+      date: numDate(h.t[i]), open: roundPrice(h.o[i] * k), high: roundPrice(h.h[i] * k), low: roundPrice(h.l[i] * k), close: roundPrice(h.c[i] * k),
+      volume: h.vol[i], amount: h.amt[i], turnover: null,
+    }
+  }
+  const byDate = new Map(out.slice(-recent.length).map((b) => [b.date, b.close]))
+  for (const b of recent) {
+    const stored = byDate.get(b.date)
+    if (stored !== undefined && Math.abs(stored - b.close) > AGREE_WITHIN) return undefined
+  }
+  return [...out, ...newer]
+}
+
+/** The bars and quote for `inst`, as described at the top of this file. */
+export async function technicalBars(services: Services, store: R2Bucket, inst: Instrument): Promise<TechnicalBars> {
+  if (inst.kind === 'stock') {
+    const [h, recent] = await Promise.all([readHistory(store, inst.code).catch(() => undefined), fetchQuoteSeries(services, inst, RECENT_FOR_HISTORY)])
+    if (!recent.ok) return recent
+    const joined = h && joinHistory(h, recent.bars)
+    if (joined) return { ok: true, bars: joined, quote: recent.quote, channel: recent.channel, history: 'store' }
+  }
+  const r = await fetchQuoteSeries(services, inst, CHANNEL_MAX_BARS)
+  if (!r.ok) return r
+  return { ok: true, bars: r.bars, quote: r.quote, channel: r.channel, history: 'channel' }
+}

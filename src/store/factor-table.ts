@@ -1,0 +1,88 @@
+import type { ScreenMarket } from '../data/factors'
+import type { ScreenTable } from '../domain/screen'
+import { getJson, putJson } from './r2-json'
+import { factorTableKey, latestFactorsKey } from './keys'
+
+/**
+ * One market's screening factors on one date, as the after-close job stores it: columns, not rows,
+ * so a table of 5,500 stocks × 80 factors is one compact document and a column is one array.
+ * `null` where a stock has no value (a loss-maker's PE, a new listing's MA250).
+ */
+export interface StoredFactorTable {
+  market: ScreenMarket
+  date: string
+  /** When the job built it (ISO). */
+  built_at: string
+  codes: string[]
+  names: string[]
+  columns: Record<string, Array<number | null>>
+}
+
+/** A stored table in the shape the evaluator reads (NaN for null), plus its rows' codes and names. */
+export interface LoadedFactorTable extends ScreenTable {
+  market: ScreenMarket
+  date: string
+  has(factor: string): boolean
+}
+
+export function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
+  const cache = new Map<string, Float64Array>()
+  const column = (name: string): Float64Array => {
+    let col = cache.get(name)
+    if (!col) {
+      const raw = t.columns[name] ?? []
+      col = new Float64Array(t.codes.length).fill(NaN)
+      for (let i = 0; i < col.length; i++) {
+        const v = raw[i]
+        if (typeof v === 'number' && Number.isFinite(v)) col[i] = v
+      }
+      cache.set(name, col)
+    }
+    return col
+  }
+  return {
+    market: t.market,
+    date: t.date,
+    codes: t.codes,
+    names: t.names,
+    size: t.codes.length,
+    column,
+    value: (factor, i) => {
+      const v = column(factor)[i]
+      return v === v ? v : null
+    },
+    has: (factor) => Object.hasOwn(t.columns, factor),
+  }
+}
+
+/** Parsed tables kept per isolate: a table changes once a day, and parsing one costs tens of milliseconds. */
+const memo = new Map<string, { etag: string; table: LoadedFactorTable }>()
+
+/**
+ * The latest factor table of `market` (or the one of `date`), parsed once per isolate and version.
+ * Undefined when the job has not built one yet.
+ */
+export async function readFactorTable(bucket: R2Bucket, market: ScreenMarket, date?: string): Promise<LoadedFactorTable | undefined> {
+  const day = date ?? (await getJson<{ date: string }>(bucket, latestFactorsKey(market)))?.date
+  if (!day) return undefined
+  const key = factorTableKey(market, day)
+  const head = await bucket.head(key)
+  if (!head) return undefined
+  const known = memo.get(key)
+  if (known && known.etag === head.etag) return known.table
+  const obj = await bucket.get(key)
+  if (!obj) return undefined
+  const table = loadFactorTable((await obj.json()) as StoredFactorTable)
+  if (memo.size >= 8) memo.clear()
+  memo.set(key, { etag: obj.etag, table })
+  return table
+}
+
+/** Stores a factor table and, when it is the newest, points the market's latest at it; returns its size in characters. */
+export async function writeFactorTable(bucket: R2Bucket, t: StoredFactorTable): Promise<number> {
+  const body = JSON.stringify(t)
+  await bucket.put(factorTableKey(t.market, t.date), body, { httpMetadata: { contentType: 'application/json' }, customMetadata: { rows: String(t.codes.length) } })
+  const latest = await getJson<{ date: string }>(bucket, latestFactorsKey(t.market))
+  if (!latest || latest.date <= t.date) await putJson(bucket, latestFactorsKey(t.market), { date: t.date })
+  return body.length
+}

@@ -1,0 +1,119 @@
+/**
+ * The technicals table of one trading day (`technicals/<date>.json`): for every A-share stock, the
+ * point-in-time technical columns and day factors of src/domain/stock-days.ts, as the after-close
+ * job and the backfill write them. /v1/technical-batch reads a day's table once and answers a
+ * thousand symbols from it; /v1/screen's factor table is assembled from it.
+ *
+ *   {"v":1,"date":"2026-11-20","columns":["closePrice","ma_MA_5",…],"rows":{"sh600519":["贵州茅台",1520,1511.2,…],…}}
+ */
+import { STOCK_DAY_COLUMNS, TECHNICAL_VALUE_COLUMNS } from '../domain/stock-days'
+import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
+import { getJson, putJson } from './r2-json'
+
+export const TECHNICALS_VERSION = 1
+
+export interface StoredTechnicals {
+  v: typeof TECHNICALS_VERSION
+  date: string
+  columns: string[]
+  /** code → [name, ...values in `columns` order]. */
+  rows: Record<string, Array<string | number | null>>
+}
+
+/** A day's table ready for lookups. */
+export interface TechnicalsDay {
+  date: string
+  size: number
+  /** The stored row of `code`: its name and the value of each column, or undefined. */
+  row(code: string): { name: string | null; get(column: string): number | null } | undefined
+  /**
+   * The technical row of `code` (code, name, date, then the technical columns) as JSON text, made
+   * once per isolate: a 1,000-symbol batch then joins ready strings instead of serialising 55,000 values.
+   */
+  rowJson(code: string): string | undefined
+  codes(): string[]
+}
+
+export function technicalsDay(t: StoredTechnicals): TechnicalsDay {
+  const index = new Map(t.columns.map((c, i) => [c, i + 1]))
+  const technical = TECHNICAL_VALUE_COLUMNS.map((c) => [c, index.get(c)!] as const)
+  const texts = new Map<string, string>()
+  return {
+    rowJson(code) {
+      let text = texts.get(code)
+      if (text === undefined) {
+        const r = Object.hasOwn(t.rows, code) ? t.rows[code] : undefined
+        if (!r) return undefined
+        const name = typeof r[0] === 'string' && r[0] ? r[0] : null
+        let s = `{"code":${JSON.stringify(code)},"name":${JSON.stringify(name)},"date":"${t.date}"`
+        for (const [c, i] of technical) s += `,"${c}":${typeof r[i] === 'number' ? r[i] : 'null'}`
+        texts.set(code, (text = s + '}'))
+      }
+      return text
+    },
+    date: t.date,
+    size: Object.keys(t.rows).length,
+    codes: () => Object.keys(t.rows),
+    row(code) {
+      const r = Object.hasOwn(t.rows, code) ? t.rows[code] : undefined
+      if (!r) return undefined
+      return {
+        name: typeof r[0] === 'string' && r[0] ? r[0] : null,
+        get: (column) => {
+          const i = index.get(column)
+          const v = i === undefined ? undefined : r[i]
+          return typeof v === 'number' ? v : null
+        },
+      }
+    },
+  }
+}
+
+const memo = new Map<string, { etag: string; day: TechnicalsDay; checked: number }>()
+/** How long a parsed table is used before R2 is asked whether it changed (a backfill may rewrite a day). */
+const RECHECK_MS = 60_000
+
+/** A day's table, parsed once per isolate and version; undefined when the day is not built. */
+export async function readTechnicals(bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> {
+  const key = technicalsKey(date)
+  const known = memo.get(key)
+  if (known && now - known.checked < RECHECK_MS) return known.day
+  if (known) {
+    const head = await bucket.head(key)
+    if (head?.etag === known.etag) {
+      known.checked = now
+      return known.day
+    }
+  }
+  const obj = await bucket.get(key)
+  if (!obj) return undefined
+  const day = technicalsDay((await obj.json()) as StoredTechnicals)
+  if (memo.size >= 4) memo.clear()
+  memo.set(key, { etag: obj.etag, day, checked: now })
+  return day
+}
+
+/** Builds the stored form from staged `[code, ...values]` rows and the names known for the codes. */
+export function technicalsOf(date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>): StoredTechnicals {
+  const out: StoredTechnicals = { v: TECHNICALS_VERSION, date, columns: [...STOCK_DAY_COLUMNS], rows: {} }
+  const sorted = [...rows].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1))
+  for (const [code, ...values] of sorted) out.rows[String(code)] = [names[String(code)] ?? '', ...values]
+  return out
+}
+
+/** Stores a day's table and, when it is the newest, points the latest at it. Returns its size in bytes. */
+export async function writeTechnicals(bucket: R2Bucket, t: StoredTechnicals): Promise<number> {
+  const text = JSON.stringify(t)
+  await bucket.put(technicalsKey(t.date), text, { httpMetadata: { contentType: 'application/json' }, customMetadata: { rows: String(Object.keys(t.rows).length) } })
+  const latest = await latestTechnicalsDate(bucket)
+  if (!latest || latest <= t.date) await putJson(bucket, LATEST_TECHNICALS_KEY, { date: t.date })
+  return text.length
+}
+
+/** The date of the newest technicals table, if any. */
+export async function latestTechnicalsDate(bucket: R2Bucket): Promise<string | undefined> {
+  return (await getJson<{ date: string }>(bucket, LATEST_TECHNICALS_KEY))?.date
+}
+
+/** The technical columns only (what a /v1/technical row holds besides code, name, date). */
+export const TECHNICAL_ROW_COLUMNS = TECHNICAL_VALUE_COLUMNS

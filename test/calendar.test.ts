@@ -1,0 +1,115 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { market } from '../src/emulator/market'
+import { ANONYMOUS, fault, getJson, resetWorld } from './helpers'
+
+const CLOCK = '2026-10-22T10:30:00+08:00'
+const NOW = Date.parse(CLOCK)
+
+beforeEach(() => resetWorld(CLOCK))
+
+const SLUGS = ['financial_report', 'dividend', 'ipo', 'meeting', 'lockup_release', 'rights_issue']
+
+describe('GET /v1/calendar', () => {
+  it('is sectioned: tables in the SPEC order and the same rows by slug', async () => {
+    const { status, body } = await getJson('/v1/calendar')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ ok: true, endpoint: 'calendar', source: 'emulator:eastmoney', window: { start: '2026-10-22', end: '2026-11-21' } })
+    expect(body.data.tables.map((t: { slug: string }) => t.slug)).toEqual(SLUGS)
+    for (const t of body.data.tables) expect(body.data.data[t.slug]).toEqual(t.rows)
+    expect(body.notice).toMatch(/meeting and rights_issue are not served/)
+  })
+
+  it('dividend rows are the corporate actions the price adjustment uses', async () => {
+    const { body } = await getJson('/v1/calendar?date=2026-06-01&limit=500')
+    const rows = body.data.data.dividend
+    const expected = market
+      .instruments()
+      .filter((i) => i.kind === 'stock')
+      .flatMap((i) => market.actions(i, NOW).filter((a) => a.exDate >= '2026-06-01' && a.exDate <= '2026-07-01').map((a) => ({ code: i.code, ...a })))
+    expect(rows.length).toBe(Math.min(500, expected.length))
+    if (expected.length > 500) expect(body.notice).toMatch(/dividend: more rows exist in the window than limit=500/)
+    const byKey = new Map(expected.map((a) => [`${a.code} ${a.exDate}`, a]))
+    for (const r of rows) {
+      const a = byKey.get(`${r.code} ${r.date}`)
+      expect(a, `${r.code} ${r.date}`).toBeDefined()
+      expect(r.cash_per_share).toBeCloseTo(a!.cash, 8)
+      expect(r.bonus_per_share).toBeCloseTo(a!.bonus, 8)
+      expect(r.name).toBe(market.byCode(r.code)!.name)
+    }
+    // The earliest ex-dates come first: nothing left out is earlier than what was kept.
+    const kept = new Set(rows.map((r: { code: string; date: string }) => `${r.code} ${r.date}`))
+    const lastKept = rows.at(-1).date
+    for (const a of expected) if (a.exDate < lastKept) expect(kept.has(`${a.code} ${a.exDate}`)).toBe(true)
+  })
+
+  it('financial_report rows are the disclosure schedule: published up to today, booked after', async () => {
+    const { body } = await getJson('/v1/calendar?date=2026-10-08&limit=300')
+    const rows = body.data.data.financial_report
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows) {
+      expect(r.report_period).toBe('2026-09-30')
+      expect(r.report).toBe('2026年三季报')
+      expect(r.date >= '2026-10-08' && r.date <= '2026-11-07').toBe(true)
+      if (r.date <= '2026-10-22') expect(r.published_date).toBe(r.date)
+      else expect(r.published_date).toBeNull()
+      expect(market.byCode(r.code)!.kind).toBe('stock')
+    }
+    const dates = rows.map((r: { date: string }) => r.date)
+    expect(dates).toEqual([...dates].sort())
+  })
+
+  it('ipo rows are the /v1/ipo rows with an event in the window', async () => {
+    const cal = (await getJson('/v1/calendar?date=2026-10-08')).body.data.data.ipo
+    const ipo = (await getJson('/v1/ipo?days=90')).body.data
+    expect(cal.length).toBeGreaterThan(0)
+    for (const r of cal) {
+      const same = ipo.find((i: { code: string }) => i.code === r.code)
+      expect(same, r.code).toBeDefined()
+      expect(r.listing_date).toBe(same.listing_date)
+      expect(r.subscription_date).toBe(same.subscription_date)
+      expect(r.date).toBe(r.events[0].date)
+    }
+  })
+
+  it('lockup_release rows follow the listing day and are valued at the close before the release', async () => {
+    const got = (await getJson('/v1/calendar?date=2026-10-08&limit=200')).body
+    expect(got.errors).toBeUndefined()
+    const rows = got.data.data.lockup_release
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows.slice(0, 10)) {
+      expect(r.date >= '2026-10-08' && r.date <= '2026-11-07').toBe(true)
+      const inst = market.byCode(r.code)!
+      const months = [6, 12, 36].map((m) => {
+        const d = new Date(inst.listDate + 'T00:00:00Z')
+        d.setUTCMonth(d.getUTCMonth() + m)
+        return d.toISOString().slice(0, 10)
+      })
+      // The free date is the first trading day on or after 6, 12 or 36 months from listing.
+      expect(months.some((m) => m <= r.date && Date.parse(r.date) - Date.parse(m) < 10 * 86_400_000), `${r.code} ${inst.listDate} ${r.date}`).toBe(true)
+      expect(r.shares).toBeGreaterThan(0)
+      expect(r.float_ratio_pct).toBeCloseTo((r.shares / inst.floatShares!) * 100, 2)
+      if (r.market_value !== null) {
+        const day = r.date < '2026-10-22' ? r.date : '2026-10-22'
+        const bars = market.dailyBars(inst, '2026-09-01', day, NOW).filter((b) => b.date < day)
+        expect(r.market_value).toBeCloseTo(r.shares * bars.at(-1)!.close, 0)
+      }
+    }
+  })
+
+  it('answers ok:false UPSTREAM_UNAVAILABLE when the upstream fails', async () => {
+    await fault('eastmoney', 'http')
+    const { status, body } = await getJson('/v1/calendar')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE' })
+    expect(body.errors.dividend).toMatch(/eastmoney: http/)
+  })
+
+  it('refuses bad dates and limits with a 422 naming the field, and a call without a key with 401', async () => {
+    for (const [qs, field] of [['date=2026-02-30', 'date'], ['date=20261008', 'date'], ['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=x', 'limit']]) {
+      const { status, body } = await getJson(`/v1/calendar?${qs}`)
+      expect(status, qs).toBe(422)
+      expect(body.detail[0].loc).toEqual(['query', field])
+    }
+    expect((await getJson('/v1/calendar', ANONYMOUS)).status).toBe(401)
+  })
+})
