@@ -141,6 +141,53 @@ describe('proof-of-work', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('60')
   })
 
+  /** A fresh address with a solved proof: its own 60 calls a minute. */
+  async function solvedAddress() {
+    const ip = freshIp()
+    const { body } = await getJson('/v1/challenge', anon(ip))
+    return anon(ip, { 'x-pow': await solveChallenge(body.data.challenge, body.data.difficulty) })
+  }
+
+  it('lease repeat answers ahead from the shard, counted when leased: never more than 60 a minute', async () => {
+    const init = await solvedAddress()
+    const ip = init.headers['cf-connecting-ip']
+    const stub = env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
+    const rowsToday = () => stub.rowsToday(ip, Date.parse(SESSION_CLOCK))
+    const path = '/v1/kline?code=sh600519&count=4' // an answer no other test asked for: 4 rows
+    const remaining: string[] = []
+    const get = async () => {
+      const r = await call(path, init)
+      await r.text()
+      remaining.push(r.headers.get('x-ratelimit-remaining')!)
+      return r
+    }
+    expect((await get()).headers.get('x-cache')).toBe('MISS') // not in memory yet: counted at settle
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await rowsToday()).toBe(4)
+    expect((await get()).headers.get('x-cache')).toBe('HIT') // in memory: this call and 14 leased ones counted at once
+    expect(await rowsToday()).toBe(4 + 15 * 4)
+    await get() // from the lease: the shard is not asked, its count stands
+    expect(await rowsToday()).toBe(64)
+    const statusesLeft: number[] = []
+    for (let i = 3; i < 61; i++) statusesLeft.push((await get()).status)
+    expect(statusesLeft).toEqual([...Array(57).fill(200), 429])
+    expect(remaining.slice(0, 60).map(Number)).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i))
+    expect(await rowsToday()).toBe(60 * 4)
+  })
+
+  it('take back what a lease left unused: the calls of its minute and its rows', async () => {
+    const ip = freshIp()
+    const stub = env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
+    const now = Date.parse(SESSION_CLOCK)
+    const ask = { now, ip, kind: 'script' as const, powUntil: now + 300_000, rows: 4 }
+    const first = await stub.admit({ ...ask, lease: 15 })
+    expect(first).toMatchObject({ ok: true, window: { limit: 60, remaining: 59 }, leased: { calls: 14, rows: 56 } })
+    expect(await stub.rowsToday(ip, now)).toBe(60)
+    const second = await stub.admit({ ...ask, returned: { win: Math.floor(now / 60_000), calls: 14, day: first.ok ? first.reservation.day : '', rows: 56 } })
+    expect(second).toMatchObject({ ok: true, window: { remaining: 58 }, leased: null })
+    expect(await stub.rowsToday(ip, now)).toBe(8)
+  })
+
   it('earns nothing when reused from another IP', async () => {
     expect(await statuses(3, CHEAP, anon(freshIp(), { 'x-pow': solved.header }))).toEqual([200, 200, 429])
   })

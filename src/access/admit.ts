@@ -4,6 +4,7 @@ import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
 import { holdReservation, markStage } from '../http/deadline'
 import { anonShardOf, type AnonGuard } from './anon-guard'
+import { keepLease, LEASE, releaseLease, takeLeased } from './anon-lease'
 import { canonicalIp } from './ip'
 import type { KeyGuard, RateWindow } from './key-guard'
 import { lookupKey, presentedKey } from './key-lookup'
@@ -24,7 +25,8 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  * A route's `prefetch` starts after the tier check, beside the Durable Object request, and is
  * cancelled when the call is refused; an anonymous answer already in isolate memory is admitted
- * together with its rows.
+ * together with its rows, and for an address with a proof-of-work its shard may lease further such
+ * calls to this isolate (src/access/anon-lease.ts).
  */
 export interface PreAdmission {
   /** The route's query schema, run before admission so a 422 never reaches the counters. */
@@ -166,9 +168,22 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
     const v = await verifyProof(secret, proof, ip, now)
     if (v.ok) powUntil = v.expiresAtMs
   }
-  const stub = c.env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
   const hit = cached ? (c.get('anonHit') ?? anonMemoryHit(c)) : undefined
-  const r = await stub.admit({ now, ip, kind: c.get('callerKind'), powUntil, rows: hit?.rows ?? 0 })
+  // An answer in memory for an address with a proof: a call its shard leased ahead needs no request.
+  const leasable = hit !== undefined && powUntil !== null
+  if (leasable) {
+    const leased = takeLeased(ip, now, hit.rows, powUntil)
+    if (leased) {
+      setRateHeaders(c, leased.window)
+      return async (ok, rows) => {
+        if (!ok || rows !== hit.rows) leased.refund()
+      }
+    }
+  }
+  const stub = c.env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
+  const returned = releaseLease(ip, now)
+  const r = await stub.admit({ now, ip, kind: c.get('callerKind'), powUntil, rows: hit?.rows ?? 0, ...(leasable ? { lease: LEASE.maxCalls } : {}), ...(returned ? { returned } : {}) })
+  if (r.ok && r.leased) keepLease(ip, { win: r.reservation.win, day: r.reservation.day, limit: r.window.limit, ...r.leased })
   setRateHeaders(c, r.window)
   if (!r.ok) {
     // A proof raises the per-minute allowance, not the daily rows: only a minute refusal carries one.

@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import { beijingDay, nextBeijingMidnight } from '../domain/beijing-day'
 import type { CallerKind } from '../http/context'
+import { leaseSize } from './anon-lease'
 import { GuardStore } from './guard-store'
 import type { RateWindow } from './key-guard'
 import { ANONYMOUS } from './tiers'
@@ -14,6 +15,10 @@ export interface AnonAdmitRequest {
   powUntil: number | null
   /** Rows to count with the call when it is admitted (an answer already in hand); 0 = count at settle. */
   rows: number
+  /** Further calls of the same answer to lease to the asking isolate (src/access/anon-lease.ts); only with a proof and known rows. */
+  lease?: number
+  /** What a lease the isolate held for this address left unused: given back before this call is counted. */
+  returned?: { win: number; calls: number; day: string; rows: number }
 }
 
 export type AnonRefusal = 'minute' | 'rows'
@@ -28,7 +33,7 @@ export interface AnonReservation {
 }
 
 export type AnonAdmitResult =
-  | { ok: true; reservation: AnonReservation; window: RateWindow; pow: boolean }
+  | { ok: true; reservation: AnonReservation; window: RateWindow; pow: boolean; leased: { calls: number; rows: number; powUntil: number; shardRemaining: number } | null }
   | { ok: false; reason: AnonRefusal; window: RateWindow; retryAfter: number; detail: string; pow: boolean }
 
 /**
@@ -68,6 +73,8 @@ export class AnonGuard extends DurableObject<Env> {
     const { store } = this
     const { counters } = store
     if (store.observe(req.now)) counters.forget((k) => k.startsWith('rows:') || k.startsWith('pow:'))
+    const day = beijingDay(req.now)
+    if (req.returned) this.giveBack(req.ip, req.now, day, req.returned)
     const powKey = `pow:${req.ip}`
     if (req.powUntil !== null && req.powUntil > req.now) counters.raise(powKey, req.powUntil)
     const pow = counters.get(powKey) > req.now
@@ -75,7 +82,6 @@ export class AnonGuard extends DurableObject<Env> {
     const used = store.minuteCount(req.now, req.ip)
     const window = store.window(req.now, limit, used)
 
-    const day = beijingDay(req.now)
     const rows = counters.get(rowsKey(day, req.ip))
     if (rows >= ANONYMOUS.rowsPerDay) {
       const retryAfter = Math.ceil((nextBeijingMidnight(req.now) - req.now) / 1000)
@@ -87,11 +93,23 @@ export class AnonGuard extends DurableObject<Env> {
         : `anonymous limit of ${limit} calls a minute for ${req.kind === 'browser' ? 'browsers' : 'scripts'} reached; solve the challenge in this body for ${ANONYMOUS.perMinuteWithPow}, or use an API key`
       return { ok: false, reason: 'minute', window, retryAfter: window.resetSeconds, pow, detail }
     }
-    store.bumpMinute(req.now, 1, req.ip)
-    if (req.rows > 0) counters.add(rowsKey(day, req.ip), req.rows)
+    // A lease is counted now, calls and rows alike: the limits hold whoever admits the calls later.
+    const leased = pow && req.lease ? leaseSize(limit - used - 1, ANONYMOUS.rowsPerDay - rows - req.rows, req.rows, req.lease) : 0
+    store.bumpMinute(req.now, 1 + leased, req.ip)
+    if (req.rows > 0) counters.add(rowsKey(day, req.ip), req.rows * (1 + leased))
     store.ensureAlarm(() => nextBeijingMidnight(Date.now()))
     const reservation = { ip: req.ip, win: store.windowOf(req.now), day, rows: req.rows }
-    return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) }, pow }
+    const remaining = Math.max(0, window.remaining - 1)
+    const lease = leased > 0 ? { calls: leased, rows: leased * req.rows, powUntil: counters.get(powKey), shardRemaining: remaining - leased } : null
+    return { ok: true, reservation, window: { ...window, remaining }, pow, leased: lease }
+  }
+
+  /** Takes back what an isolate's lease left unused: calls while their minute lasts, rows while their day does. */
+  private giveBack(ip: string, now: number, day: string, r: NonNullable<AnonAdmitRequest['returned']>): void {
+    const calls = r.win === this.store.windowOf(now) ? Math.min(r.calls, this.store.minuteCount(now, ip)) : 0
+    if (calls > 0) this.store.bumpMinuteWindow(r.win, -calls, ip)
+    const rows = r.day === day ? Math.min(r.rows, this.store.counters.get(rowsKey(day, ip))) : 0
+    if (rows > 0) this.store.counters.add(rowsKey(day, ip), -rows)
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import '../env'
 import { createApp } from '../app'
+import { clearAnonLeases } from '../access/anon-lease'
 import { clearAnonMemory } from '../http/anon-cache'
 import { clearMarketCache } from '../http/market-cache'
 import { scheduledHandler } from '../jobs'
@@ -33,11 +34,12 @@ export const services = createServices({
 const app = createApp(services)
 
 // Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
-// anonymous answers in memory, shared market answers), so a test starts from the channel table's order and fresh data.
+// anonymous answers and leases in memory, shared market answers), so a test starts from the channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
   services.router.reset()
   services.recentBars.clear()
   clearAnonMemory()
+  clearAnonLeases()
   clearMarketCache()
   clearReferenceMemory()
   return c.json({ ok: true })
