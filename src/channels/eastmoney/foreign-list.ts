@@ -23,9 +23,12 @@ import { CHANNEL } from './wire'
 
 export type ForeignMarket = 'hk' | 'us'
 
-/** Each market's `fs` filter and the `f13` market numbers its rows may carry. */
+/**
+ * Each market's `fs` filter and the `f13` market numbers its rows may carry: HK is filtered as
+ * market 128 but its rows print 116, the market of HK secids (`116.00700`).
+ */
 export const FOREIGN_FS: Record<ForeignMarket, { fs: string; markets: readonly number[] }> = {
-  hk: { fs: 'm:128 t:3,m:128 t:4,m:128 t:1,m:128 t:2', markets: [128] },
+  hk: { fs: 'm:128 t:3,m:128 t:4,m:128 t:1,m:128 t:2', markets: [116, 128] },
   us: { fs: 'm:105,m:106,m:107', markets: [105, 106, 107] },
 }
 

@@ -11,7 +11,7 @@
  */
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
-import type { EmuInstrument, MarketModel } from '../market/types'
+import type { EmuInstrument, LiveQuote, MarketModel } from '../market/types'
 import { foreignValuation, isForeignStock } from '../market/foreign-valuation'
 import { changeOverSessions, changeSinceYearStart } from '../market/period-change'
 import { valuationAt } from '../market/valuation'
@@ -147,6 +147,14 @@ function orderedFor(market: MarketModel, now: number, fs: string, fid: string, d
   return hit
 }
 
+/**
+ * The quote a list row shows. Between sessions (before the open, a weekend or holiday) the model
+ * marks every quote halted; the HK and US lists keep showing the last session's numbers then, with
+ * that session's date, so those rows print it rather than `"-"` (the emulator models no HK or US
+ * suspensions). A-share rows are left as they are.
+ */
+const shownQuote = (inst: EmuInstrument, q: LiveQuote): LiveQuote => (q.halted && isForeignStock(inst) ? { ...q, halted: false } : q)
+
 /** Answers one `clist/get` request. */
 export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
   const today = beijing(now).date
@@ -161,7 +169,7 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
   const ids = requestedFields(params)
   const fltt2 = params.get('fltt') === '2'
   const rows = page.map((r) => {
-    const q = market.live(r.inst, now)
+    const q = shownQuote(r.inst, market.live(r.inst, now))
     const row = quoteRow(q, ids, fltt2)
     // Fields that need more than the live quote, computed only when asked for.
     const scaled = (v: number | null) => (v === null ? '-' : fltt2 ? round(v, 2) : Math.round(v * 100))
