@@ -11,13 +11,13 @@
  * A-shares only (`board_code=aStock`), and we do not guess board codes.
  */
 import type { Instrument } from '../../domain/instrument'
-import { isValidDate } from '../../domain/dates'
 import { malformed } from '../errors'
 import type { ChannelContext } from '../types'
 import { optNum } from '../validate'
 import { exchangeClock } from './clock'
 import { isObject, readData, type JsonObject } from './envelope'
 import { fetchAllPages, type ListPage } from './list-pages'
+import { tradeDate } from './market-list'
 import { MIRRORS, withMirrors } from './mirrors'
 import { CHANNEL } from './wire'
 
@@ -86,19 +86,6 @@ const CODE_RE: Record<ForeignMarket, RegExp> = { hk: /^\d{5}$/, us: /^[A-Z][A-Z0
 /** A price or ratio field: `"-"` / absent is null, text where a number belongs is `malformed`. */
 const field = (raw: JsonObject, id: string, code: string) => optNum(CHANNEL, raw[id] === '-' ? null : raw[id], `${id} of ${code}`)
 
-function sessionDate(market: ForeignMarket, raw: JsonObject, code: string): string {
-  const d = raw[F.tradeDate]
-  if (d !== undefined && d !== null && d !== '-' && d !== 0) {
-    const s = String(d)
-    const date = `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6)}`
-    if (!/^\d{8}$/.test(s) || !isValidDate(date)) throw malformed(CHANNEL, `${F.tradeDate} of ${code} is not a YYYYMMDD date: ${JSON.stringify(d)}`)
-    return date
-  }
-  const seconds = field(raw, F.time, code)
-  if (seconds === null || seconds <= 0) throw malformed(CHANNEL, `no session date for ${code}`)
-  return exchangeClock({ prefix: market } as Instrument, seconds).date
-}
-
 /** Parses one row; a row that does not add up is `malformed` (the whole list is then refused). */
 export function toForeignRow(market: ForeignMarket, raw: unknown): ForeignRow {
   if (!isObject(raw)) throw malformed(CHANNEL, 'list row is not an object')
@@ -113,7 +100,7 @@ export function toForeignRow(market: ForeignMarket, raw: unknown): ForeignRow {
   const row: ForeignRow = {
     code,
     name: typeof raw[F.name] === 'string' ? (raw[F.name] as string) : '',
-    date: sessionDate(market, raw, code),
+    date: tradeDate(raw, code, (seconds) => exchangeClock({ prefix: market } as Instrument, seconds).date),
     halted,
     close,
     preClose: n(F.preClose),
