@@ -1,11 +1,12 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, createScheduledController, env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { factorNames } from '../src/data/factors'
 import { HK_STOCKS, US_STOCKS } from '../src/emulator/market/catalog'
+import { JOBS } from '../src/jobs/index'
 import { readFactorTable } from '../src/store/factor-table'
 import { deletePrefix } from '../src/store/r2-json'
 import { getJson, makeKey, resetWorld } from './helpers'
-import { post } from './store-app'
+import { post, services } from './store-app'
 
 // Friday 2026-11-20 17:00 Beijing: HK's session of the 20th is over (16:10 close); in New York it
 // is 04:00 on the 20th, so the last US session is the 19th's.
@@ -106,5 +107,16 @@ describe('HK and US factor tables', () => {
     await resetWorld('2026-11-23T16:45:00+08:00')
     expect((await build('hk')).body).toMatchObject({ status: 'done', date: '2026-11-23', final: true })
     expect((await build('hk')).body).toMatchObject({ status: 'skipped' })
+  })
+
+  it.each([
+    ['hk', '40 8,9 * * 1-5', '2026-11-24T16:40:00+08:00', '2026-11-24'],
+    ['us', '45 21,22 * * 1-5', '2026-11-24T21:45:00Z', '2026-11-24'],
+  ] as const)('the %s cron (%s) builds the table of the session just closed', async (market, cron, clock, date) => {
+    await resetWorld(clock)
+    await JOBS[cron](createScheduledController({ scheduledTime: Date.parse(clock), cron }), env, createExecutionContext(), services)
+    const t = await readFactorTable(env.STORE, market)
+    expect(t).toMatchObject({ market, date })
+    expect((await screen(`?market=${market}&expr=${encodeURIComponent('ClosePrice > 0')}`)).body).toMatchObject({ ok: true, date })
   })
 })
