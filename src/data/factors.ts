@@ -110,7 +110,7 @@ export const FACTORS: readonly Factor[] = [
   f('Amount', 'volume', ALL('quote'), 'CNY (HKD, USD)', 'Turnover amount of the date'),
   f('TurnoverRate', 'volume', ALL('quote'), '%', 'Volume over float shares, x 100'),
   f('VolumeRatio', 'volume', HS('technical'), 'ratio', 'Volume over the mean volume of the 5 sessions before'),
-  f('PE_TTM', 'valuation', HS_AND_LISTS('derived'), 'ratio', 'Close over EPS of the last four quarters (null when EPS <= 0; hk, us: the list\'s trailing P/E, f115 else f9, null where it prints none)'),
+  f('PE_TTM', 'valuation', HS_AND_LISTS('derived'), 'ratio', 'Close over EPS of the last four quarters (null when EPS <= 0; hk, us: the list\'s trailing P/E, f115 else f9, null where it is not positive)'),
   f('PE_LYR', 'valuation', HS('derived'), 'ratio', 'Close over EPS of the last annual report (null when EPS <= 0)'),
   f('PB', 'valuation', HS_AND_LISTS('derived'), 'ratio', 'Close over book value per share of the latest report (hk, us: the list\'s P/B, f23)'),
   f('PS_TTM', 'valuation', HS('derived'), 'ratio', 'Total market cap over revenue of the last four quarters'),

@@ -14,13 +14,14 @@ describe('HK and US factor tables', () => {
   })
 
   it('date the table by the newest session in the list; a row from an older session has no day values', () => {
-    const t = foreignFactorTable('hk', [row('hk00005', '2026-11-20'), row('hk00700', '2026-11-18', { pe: null })], '2026-11-20T09:00:00Z', true)
+    const t = foreignFactorTable('hk', [row('hk00005', '2026-11-20'), row('hk00700', '2026-11-18', { pe: -12.5 })], '2026-11-20T09:00:00Z', true)
     expect(t).toMatchObject({ market: 'hk', date: '2026-11-20', codes: ['hk00005', 'hk00700'] })
     expect(t.final).toBeUndefined()
     expect(t.columns.ClosePrice).toEqual([10, null])
     expect(t.columns.Volume).toEqual([1e6, null])
     // Valuation and size stay: they are the stock's, at its last price.
     expect(t.columns.PB).toEqual([1.1, 1.1])
+    // A loss-maker's negative P/E is no P/E, as for hs.
     expect(t.columns.PE_TTM).toEqual([8, null])
     // Caps in 100 million of the listing currency, as hs's are in 100 million CNY.
     expect(t.columns.TotalMV).toEqual([1234.5679, 1234.5679])

@@ -46,7 +46,8 @@ export const FROM_LIST: Record<string, { day: boolean; of: (r: ForeignRow) => nu
   Volume: { day: true, of: (r) => r.volume },
   Amount: { day: true, of: (r) => r.amount },
   TurnoverRate: { day: true, of: (r) => r.turnover },
-  PE_TTM: { day: false, of: (r) => r.pe },
+  // As for hs, no P/E where earnings are not positive (the list prints a loss-maker's as negative or not at all).
+  PE_TTM: { day: false, of: (r) => (r.pe !== null && r.pe > 0 ? r.pe : null) },
   PB: { day: false, of: (r) => r.pb },
   TotalMV: { day: false, of: (r) => cap(r.totalCap) },
   FloatMV: { day: false, of: (r) => cap(r.floatCap) },
