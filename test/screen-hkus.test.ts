@@ -5,7 +5,7 @@ import { HK_STOCKS, US_STOCKS } from '../src/emulator/market/catalog'
 import { JOBS } from '../src/jobs/index'
 import { readFactorTable } from '../src/store/factor-table'
 import { deletePrefix } from '../src/store/r2-json'
-import { getJson, makeKey, resetWorld } from './helpers'
+import { fault, getJson, makeKey, resetWorld } from './helpers'
 import { post, services } from './store-app'
 
 // Friday 2026-11-20 17:00 Beijing: HK's session of the 20th is over (16:10 close); in New York it
@@ -36,6 +36,7 @@ describe('HK and US factor tables', () => {
     }
     // A second run of the same session changes nothing.
     expect((await build('hk')).body).toMatchObject({ status: 'skipped', reason: expect.stringContaining('is built') })
+    expect(await post('/__jobs/foreign-factors', { market: 'hs' })).toMatchObject({ status: 422, body: { detail: [{ loc: ['body', 'market'] }] } })
   })
 
   it('HKLowPE returns HK rows at a low positive P/E, in the table of the HK session date', async () => {
@@ -118,5 +119,13 @@ describe('HK and US factor tables', () => {
     const t = await readFactorTable(env.STORE, market)
     expect(t).toMatchObject({ market, date })
     expect((await screen(`?market=${market}&expr=${encodeURIComponent('ClosePrice > 0')}`)).body).toMatchObject({ ok: true, date })
+  })
+
+  it('a list that fails on both hosts writes nothing and answers 502 (the cron tries again)', async () => {
+    await resetWorld('2026-11-25T16:40:00+08:00')
+    await fault('eastmoney', 'garbage', { count: 100 })
+    const r = await build('hk')
+    expect(r).toMatchObject({ status: 502, body: { status: 'error', market: 'hk' } })
+    expect((await readFactorTable(env.STORE, 'hk'))?.date).toBe('2026-11-24')
   })
 })

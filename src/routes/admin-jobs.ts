@@ -87,7 +87,9 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
   app.post('/__jobs/foreign-factors', async (c) => {
     const b = await body(c)
     const market = FOREIGN_MARKETS.find((m) => m === b.market)
-    if (!market) return c.json({ error: `market must be one of ${FOREIGN_MARKETS.join(', ')}`, code: 'INVALID' }, 400)
-    return step(c, () => foreignFactorsJob(c.env, services, market, { live: b.live === true }))
+    if (!market) throw new ValidationError([{ type: 'value_error', loc: ['body', 'market'], msg: `market must be one of ${FOREIGN_MARKETS.join(', ')}`, input: b.market ?? null }])
+    // The job records its own failure (status 'error'); a failed run answers 502 so a caller retries.
+    const run = await foreignFactorsJob(c.env, services, market, { live: b.live === true })
+    return c.json(run, run.status === 'error' ? 502 : 200)
   })
 }
