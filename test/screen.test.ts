@@ -82,7 +82,7 @@ describe('GET /v1/screen', () => {
   it.each([
     ['expr=ROE_TTM%3E10', 'expr', /position 0: unknown factor ROE_TTM; did you mean ROETTM\?/],
     ['expr=PE_TTM%3C', 'expr', /position 7: expected a number/],
-    ['market=hk&expr=ROETTM%3E1', 'expr', /ROETTM is not available for this market \(ROETTM exists for market hs\)/],
+    ['market=hk&expr=ROETTM%3E1', 'expr', /ROETTM is not available for market hk \(it exists for market hs\)/],
     ['expr=PB%3C1&preset=LowPB', 'preset', /not both/],
     ['preset=Nope', 'preset', /unknown preset Nope; presets: LowPE/],
     ['', 'expr', /expr or preset is required/],

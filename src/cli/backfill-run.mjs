@@ -2,6 +2,7 @@
 // on a running server until the history is built: used by `npm run backfill` and by `npm start`'s
 // first-start build. Progress goes to `note` (one line at a time) or is redrawn on a terminal.
 import { formatDuration, progressLine } from './backfill-lib.mjs'
+import { buildForeignTables } from './foreign-tables.mjs'
 
 /** A failure already explained; the CLI exits with `code`. */
 export class Exit extends Error {
@@ -116,6 +117,8 @@ export async function runBackfill(opts, out) {
     }
     show(true)
   }
+
+  for (const line of await buildForeignTables(opts.url, opts.token)) note(line)
 
   const w = fin.written
   const secs = (performance.now() - t0) / 1000

@@ -5,6 +5,7 @@
 // answer ok:false with code BUILDING and how far the build is. BUILD_HISTORY=0 turns it off.
 import { formatDuration } from './backfill-lib.mjs'
 import { runBackfill } from './backfill-run.mjs'
+import { buildForeignTables } from './foreign-tables.mjs'
 
 const say = (msg) => process.stdout.write(`[history] ${msg}\n`)
 
@@ -19,6 +20,8 @@ async function backfillState(base) {
 export async function firstStartBuild(base) {
   const t0 = performance.now()
   try {
+    // HK and US tables need no history: one list walk each, before the A-share build.
+    for (const line of await buildForeignTables(base)) say(line)
     const state = await backfillState(base)
     if (state?.phase === 'done') {
       say(`history built ${state.finishedAt?.slice(0, 10) ?? ''} (day blobs ${state.from} .. ${state.to}); \`npm run backfill\` brings it up to date`)

@@ -11,6 +11,11 @@
  * For A-shares (src/domain/fundamental-factors.ts): TTM = latest cumulative report + last annual
  * − the same period a year before; share counts are the market list's caps over its price (a
  * backfilled day uses the list of the backfill's start). A value the upstream lacks is null.
+ *
+ * For HK and US (src/jobs/foreign-factors.ts): only what the day's whole-market list (Eastmoney
+ * clist, upstreams.md §3.1) prints, in the listing's currency: HKD for hk, USD for us; market
+ * caps in 100 million of that currency, as hs's are in 100 million CNY. No statements, dividends
+ * or technicals are built for them, so naming one of those on hk or us is a 422.
  */
 export type ScreenMarket = 'hs' | 'hk' | 'us'
 export const SCREEN_MARKETS: readonly ScreenMarket[] = ['hs', 'hk', 'us']
@@ -31,6 +36,10 @@ export interface Factor {
 const ALL = (s: FactorSource) => ({ hs: s, hk: s, us: s })
 /** A-shares only. */
 const HS = (s: FactorSource) => ({ hs: s })
+/** A-shares from `hs`; HK and US from their whole-market list (the `quote` source). */
+const HS_AND_LISTS = (hs: FactorSource) => ({ hs, hk: 'quote' as const, us: 'quote' as const })
+/** HK and US only, from their whole-market list. */
+const LISTS = { hk: 'quote', us: 'quote' } as const
 
 const f = (name: string, group: FactorGroup, sources: Factor['sources'], unit: string, meaning: string): Factor => ({ name, group, sources, unit, meaning })
 
@@ -93,21 +102,22 @@ export const FACTORS: readonly Factor[] = [
   f('ClosePrice', 'price', ALL('quote'), 'CNY (HKD, USD)', 'Close of the date (unadjusted: the price that traded)'),
   f('ChangePCT', 'price', ALL('quote'), '%', 'Change of the close from the previous close'),
   f('Amplitude', 'price', ALL('quote'), '%', '(high - low) / previous close'),
-  f('Change5D', 'price', ALL('technical'), '%', 'Change over the last 5 sessions (adjusted)'),
-  f('Change20D', 'price', ALL('technical'), '%', 'Change over the last 20 sessions (adjusted)'),
-  f('Change60D', 'price', ALL('technical'), '%', 'Change over the last 60 sessions (adjusted)'),
+  f('Change5D', 'price', HS('technical'), '%', 'Change over the last 5 sessions (adjusted)'),
+  f('Change20D', 'price', HS('technical'), '%', 'Change over the last 20 sessions (adjusted)'),
+  f('Change60D', 'price', HS_AND_LISTS('technical'), '%', 'Change over the last 60 sessions (hs: adjusted, from the daily bars; hk, us: the list\'s 60-day change f24)'),
+  f('ChangeYTD', 'price', LISTS, '%', 'Change since the last close of the previous year (the list\'s f25)'),
   f('Volume', 'volume', ALL('quote'), 'shares', 'Volume of the date'),
   f('Amount', 'volume', ALL('quote'), 'CNY (HKD, USD)', 'Turnover amount of the date'),
   f('TurnoverRate', 'volume', ALL('quote'), '%', 'Volume over float shares, x 100'),
-  f('VolumeRatio', 'volume', ALL('technical'), 'ratio', 'Volume over the mean volume of the 5 sessions before'),
-  f('PE_TTM', 'valuation', { hs: 'derived', hk: 'quote', us: 'quote' }, 'ratio', 'Close over EPS of the last four quarters (null when EPS <= 0)'),
+  f('VolumeRatio', 'volume', HS('technical'), 'ratio', 'Volume over the mean volume of the 5 sessions before'),
+  f('PE_TTM', 'valuation', HS_AND_LISTS('derived'), 'ratio', 'Close over EPS of the last four quarters (null when EPS <= 0; hk, us: the list\'s trailing P/E, f115 else f9, null where it is not positive)'),
   f('PE_LYR', 'valuation', HS('derived'), 'ratio', 'Close over EPS of the last annual report (null when EPS <= 0)'),
-  f('PB', 'valuation', { hs: 'derived', hk: 'quote', us: 'quote' }, 'ratio', 'Close over book value per share of the latest report'),
+  f('PB', 'valuation', HS_AND_LISTS('derived'), 'ratio', 'Close over book value per share of the latest report (hk, us: the list\'s P/B, f23)'),
   f('PS_TTM', 'valuation', HS('derived'), 'ratio', 'Total market cap over revenue of the last four quarters'),
   f('PCF_TTM', 'valuation', HS('derived'), 'ratio', 'Total market cap over operating cash flow of the last four quarters (null when <= 0)'),
   f('PEG', 'valuation', HS('derived'), 'ratio', 'PE_TTM over NetProfitYoY (null when either is <= 0)'),
   f('TotalMV', 'size', ALL('quote'), '100 million (CNY, HKD, USD)', 'Total market cap: close x total shares'),
-  f('FloatMV', 'size', HS('quote'), '100 million CNY', 'Float market cap: close x float shares'),
+  f('FloatMV', 'size', ALL('quote'), '100 million (CNY, HKD, USD)', 'Float market cap: close x float shares'),
   f('TotalShares', 'size', HS('quote'), 'shares', 'Total shares: the market list\'s total cap over its price'),
   f('FloatShares', 'size', HS('quote'), 'shares', 'Float shares: the market list\'s float cap over its price'),
   f('ListDays', 'size', HS('quote'), 'days', 'Calendar days since the listing date'),
@@ -121,7 +131,8 @@ export const FACTORS: readonly Factor[] = [
   f('NetProfitYoY', 'growth', HS('finance'), '%', 'Net profit (parent) growth of the latest report over the same period a year before'),
   f('DividendYield', 'dividend', HS('dividend'), '%', 'Cash dividends per share with ex-dates in the last 12 months over the close'),
   f('DividendPerShare', 'dividend', HS('dividend'), 'CNY', 'Cash dividends per share with ex-dates in the last 12 months'),
-  ...TECHNICAL.map(([name, unit, meaning]) => f(name, 'technical', ALL('technical'), unit, meaning)),
+  // The precomputed technical table is the A-share market's only (src/jobs/day-tables.ts).
+  ...TECHNICAL.map(([name, unit, meaning]) => f(name, 'technical', HS('technical'), unit, meaning)),
 ]
 
 const BY_NAME = new Map(FACTORS.map((x) => [x.name, x]))

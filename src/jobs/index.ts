@@ -1,5 +1,6 @@
 import type { Services } from '../services'
 import { refreshCalendar } from './calendar-refresh'
+import { foreignFactorsCron } from './foreign-factors'
 import { marketDayCron } from './market-day'
 
 /** One scheduled job: gets the trigger, the bindings, and the deployment's services. */
@@ -16,6 +17,11 @@ export const JOBS: Record<string, Job> = {
   '*/10 7-10 * * 1-5': marketDayCron,
   // 04:00 Beijing: learn newly published exchange calendars (SZSE), keeping the bundled table as fallback.
   '0 20 * * *': (event, env, ctx, services) => refreshCalendar(event, env, ctx, { fetch: services.channelContext.fetch, now: services.now }),
+  // 16:40 and 17:40 Beijing on weekdays: the HK factor table of the day (HK closes 16:10; final from 16:30).
+  '40 8,9 * * 1-5': foreignFactorsCron('hk'),
+  // 21:45 and 22:45 UTC Monday–Friday = after 16:30 US Eastern in summer (20:30 UTC) and winter
+  // (21:30 UTC) alike, i.e. 05:45 / 06:45 Beijing the next day: the US factor table of the session.
+  '45 21,22 * * 1-5': foreignFactorsCron('us'),
 }
 
 /** The `scheduled` export: runs the job registered for the trigger's cron, loudly when there is none. */

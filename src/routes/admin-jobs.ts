@@ -9,6 +9,7 @@
  *   POST /__jobs/backfill/chunk           {index}: build one chunk of histories and stage its rows
  *   POST /__jobs/backfill/finish          assemble the next month's day blobs; the last call completes
  *   POST /__jobs/market-day               run the after-close job now (as the cron would)
+ *   POST /__jobs/foreign-factors          {market: hk|us, live?}: build that market's factor table now
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -16,6 +17,7 @@ import type { AppEnv } from '../http/context'
 import { notFound } from '../http/errors'
 import { ValidationError } from '../http/validation'
 import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from '../jobs/backfill'
+import { FOREIGN_MARKETS, foreignFactorsJob } from '../jobs/foreign-factors'
 import { marketDayJob } from '../jobs/market-day'
 import type { Services } from '../services'
 
@@ -81,5 +83,13 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
     const b = await body(c)
     const chunk = b.chunk === undefined ? undefined : Number(b.chunk)
     return step(c, () => marketDayJob(undefined, c.env, c.executionCtx, services, { chunk }))
+  })
+  app.post('/__jobs/foreign-factors', async (c) => {
+    const b = await body(c)
+    const market = FOREIGN_MARKETS.find((m) => m === b.market)
+    if (!market) throw new ValidationError([{ type: 'value_error', loc: ['body', 'market'], msg: `market must be one of ${FOREIGN_MARKETS.join(', ')}`, input: b.market ?? null }])
+    // The job records its own failure (status 'error'); a failed run answers 502 so a caller retries.
+    const run = await foreignFactorsJob(c.env, services, market, { live: b.live === true })
+    return c.json(run, run.status === 'error' ? 502 : 200)
   })
 }

@@ -25,7 +25,7 @@ const Query = z.object({
   market: z
     .enum([...SCREEN_MARKETS, ''], { error: `market must be one of ${SCREEN_MARKETS.join(', ')} (blank = hs)` })
     .optional()
-    .openapi({ description: 'hs = A-shares (default, also when blank), hk, us: each has its own factor table', example: 'hs' }),
+    .openapi({ description: "hs = A-shares (default, also when blank), hk (prices in HKD), us (USD): each has its own factor table; hk and us carry only the factors their whole-market list prints (market caps in 100 million of the local currency)", example: 'hs' }),
 })
 
 const Row = z.record(z.string(), z.string()).openapi('ScreenRow', {
@@ -37,7 +37,7 @@ const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ descr
     structured: z.array(Row).openapi({ description: 'The same rows as objects, all values strings' }),
     tables: z.array(z.object({ title: z.string(), columns: z.array(z.string()), rows: z.array(Row) })).openapi({ description: 'The same content as one table with its title and column order' }),
     market: z.enum(SCREEN_MARKETS).openapi({ description: 'Market screened' }),
-    date: z.string().optional().openapi({ description: 'Date of the factor table (the latest session built by the after-close job)' }),
+    date: z.string().optional().openapi({ description: "Date of the factor table: the latest session built by the after-close job, in the exchange's own calendar (US Eastern for us)" }),
     expr: z.string().openapi({ description: 'The expression run (a preset shows its own)' }),
     preset: z.string().optional().openapi({ description: 'The preset used, if any' }),
     orderby: z.string().openapi({ description: 'Sort factor' }),
@@ -82,6 +82,7 @@ const DESCRIPTION = [
   'lacks is a 422 whose msg gives the position (0-based) and, for a misspelt name, the nearest factors.\n\n',
   '**Factors** (name — unit — markets — meaning):\n',
   ...FACTORS.map((f) => `- \`${f.name}\` — ${f.unit} — ${marketsOf(f.sources)} — ${f.meaning}\n`),
+  '\nhk and us: prices and amounts in HKD / USD, TotalMV and FloatMV in 100 million HKD / USD, PE_TTM and PB as the market list prints them (none for a loss-maker); their tables are built after each close (HK 16:10 Beijing, US 16:00 Eastern).\n',
   '\n**Presets** (name — market — expression — default order):\n',
   ...PRESETS.map((p) => `- \`${p.name}\` — ${p.market} — \`${p.expr}\` — ${p.orderby} ${p.desc ? 'desc' : 'asc'}: ${p.meaning}\n`),
 ].join('')

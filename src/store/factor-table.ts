@@ -13,6 +13,12 @@ export interface StoredFactorTable {
   date: string
   /** When the job built it (ISO). */
   built_at: string
+  /**
+   * False for a table taken from a list while its session was still open (HK and US only: a first
+   * start or backfill during the session builds one so a fresh store can screen at all); the
+   * after-close run of that date replaces it. Absent = final.
+   */
+  final?: boolean
   codes: string[]
   names: string[]
   columns: Record<string, Array<number | null>>
@@ -78,10 +84,16 @@ export async function readFactorTable(bucket: R2Bucket, market: ScreenMarket, da
   return table
 }
 
+/** Whether the table of `market` and `date` is stored and final (not a provisional in-session one). */
+export async function hasFinalFactorTable(bucket: R2Bucket, market: ScreenMarket, date: string): Promise<boolean> {
+  const head = await bucket.head(factorTableKey(market, date))
+  return head !== null && head.customMetadata?.final !== 'false'
+}
+
 /** Stores a factor table and, when it is the newest, points the market's latest at it; returns its size in characters. */
 export async function writeFactorTable(bucket: R2Bucket, t: StoredFactorTable): Promise<number> {
   const body = JSON.stringify(t)
-  await bucket.put(factorTableKey(t.market, t.date), body, { httpMetadata: { contentType: 'application/json' }, customMetadata: { rows: String(t.codes.length) } })
+  await bucket.put(factorTableKey(t.market, t.date), body, { httpMetadata: { contentType: 'application/json' }, customMetadata: { rows: String(t.codes.length), final: String(t.final !== false) } })
   const latest = await getJson<{ date: string }>(bucket, latestFactorsKey(t.market))
   if (!latest || latest.date <= t.date) await putJson(bucket, latestFactorsKey(t.market), { date: t.date })
   return body.length

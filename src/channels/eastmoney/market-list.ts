@@ -109,8 +109,11 @@ function canonicalCode(row: JsonObject): string {
   throw malformed(CHANNEL, `list row ${code} has market ${JSON.stringify(market)}, not an A-share exchange`)
 }
 
-/** Trade date from `f297` (`YYYYMMDD`), else the Beijing date of `f124`. */
-function tradeDate(row: JsonObject, code: string): string {
+/**
+ * Trade date from `f297` (`YYYYMMDD`), else the date of `f124` (Unix seconds) on the exchange's
+ * clock `dateOf` (Beijing by default; the HK and US lists pass theirs).
+ */
+export function tradeDate(row: JsonObject, code: string, dateOf: (seconds: number) => string = (s) => beijing(s * 1000).date): string {
   const raw = row[F.tradeDate]
   if (raw !== undefined && raw !== null && raw !== '-' && raw !== 0) {
     const d = String(raw)
@@ -120,7 +123,7 @@ function tradeDate(row: JsonObject, code: string): string {
   }
   const seconds = optNum(CHANNEL, row[F.time], `${F.time} of ${code}`)
   if (seconds === null || seconds <= 0 || seconds > 4_102_444_800) throw malformed(CHANNEL, `no trade date for ${code}`)
-  return beijing(seconds * 1000).date
+  return dateOf(seconds)
 }
 
 function toRow(raw: unknown): MarketRow {

@@ -15,6 +15,8 @@ export interface ParseOptions {
   factors: ReadonlySet<string>
   /** Why a name the market lacks is still a known factor elsewhere (e.g. "an A-share factor"), or undefined. */
   elsewhere?: (name: string) => string | undefined
+  /** The market's name, for messages ("not available for market hk"). */
+  market?: string
 }
 
 /**
@@ -181,7 +183,7 @@ class Parser {
   private factorName(t: Token): string {
     if (this.opts.factors.has(t.text)) return t.text
     const other = this.opts.elsewhere?.(t.text)
-    if (other) throw new ExpressionError(`${t.text} is not available for this market (${other})`, t.pos)
+    if (other) throw new ExpressionError(`${t.text} is not available for ${this.opts.market ? `market ${this.opts.market}` : 'this market'} (${other})`, t.pos)
     const near = nearest(t.text, this.opts.factors)
     throw new ExpressionError(`unknown factor ${t.text}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`, t.pos)
   }

@@ -55,9 +55,10 @@ export function planScreen(q: ScreenQuery): ScreenPlan {
   try {
     tree = parseExpression(expr, {
       factors,
+      market,
       elsewhere: (name) => {
         const f = factorByName(name)
-        return f ? `${name} exists for market ${Object.keys(f.sources).join(', ')}` : undefined
+        return f ? `it exists for market ${Object.keys(f.sources).join(', ')}` : undefined
       },
     })
   } catch (e) {

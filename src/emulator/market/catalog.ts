@@ -112,64 +112,71 @@ export const ETFS: Record<string, EtfSpec> = {
   sz159845: { name: '中证1000ETF', listDate: '2021-03-19', start: 2.4, end: 2.9, units: 6e9 },
 }
 
-/** HK and US listings: levels, share counts, typical turnover %. */
+/**
+ * HK and US listings: levels, share counts, typical turnover %, and the valuation the list
+ * prints: `pe` (trailing P/E) and `pb` at the `end` price, from which the model fixes EPS = end /
+ * pe and book value per share = end / pb in the listing's currency (held constant, so the ratios
+ * move with the price); absent = the list prints none (a loss-maker, or no data).
+ */
 export interface ForeignSpec extends Levels {
   name: string
   listDate: string
   shares: number
   turnover: number
+  pe?: number
+  pb?: number
 }
 
 export const HK_STOCKS: Record<string, ForeignSpec> = {
-  '00700': { name: '腾讯控股', listDate: '2004-06-16', start: 200, end: 520, shares: 9.2e9, turnover: 0.2 },
-  '09988': { name: '阿里巴巴-W', listDate: '2019-11-26', start: 180, end: 150, shares: 1.9e10, turnover: 0.5 },
-  '03690': { name: '美团-W', listDate: '2018-09-20', start: 70, end: 110, shares: 6.1e9, turnover: 0.6 },
-  '01810': { name: '小米集团-W', listDate: '2018-07-09', start: 17, end: 45, shares: 2.5e10, turnover: 0.8 },
-  '00941': { name: '中国移动', listDate: '1997-10-23', start: 85, end: 85, shares: 2.14e10, turnover: 0.15 },
-  '00005': { name: '汇丰控股', listDate: '1991-01-02', start: 55, end: 100, shares: 1.78e10, turnover: 0.15 },
-  '01299': { name: '友邦保险', listDate: '2010-10-29', start: 50, end: 70, shares: 1.08e10, turnover: 0.3 },
-  '02318': { name: '中国平安', listDate: '2004-06-24', start: 40, end: 55, shares: 7.45e9, turnover: 0.4 },
-  '00388': { name: '香港交易所', listDate: '2000-06-27', start: 190, end: 400, shares: 1.27e9, turnover: 0.4 },
-  '09618': { name: '京东集团-SW', listDate: '2020-06-18', start: 220, end: 130, shares: 3.1e9, turnover: 0.5 },
-  '01024': { name: '快手-W', listDate: '2021-02-05', start: 250, end: 65, shares: 4.3e9, turnover: 0.6 },
-  '01211': { name: '比亚迪股份', listDate: '2002-07-31', start: 50, end: 110, shares: 1.1e9, turnover: 0.6 },
-  '00981': { name: '中芯国际', listDate: '2004-03-18', start: 8, end: 60, shares: 8.0e9, turnover: 1.0 },
-  '02020': { name: '安踏体育', listDate: '2007-07-10', start: 20, end: 90, shares: 2.8e9, turnover: 0.3 },
-  '00883': { name: '中国海洋石油', listDate: '2001-02-28', start: 9, end: 19, shares: 4.7e10, turnover: 0.2 },
-  '00939': { name: '建设银行', listDate: '2005-10-27', start: 5.3, end: 7.5, shares: 2.4e11, turnover: 0.1 },
-  '01398': { name: '工商银行', listDate: '2006-10-27', start: 4.3, end: 6, shares: 8.7e10, turnover: 0.1 },
-  '09999': { name: '网易-S', listDate: '2020-06-11', start: 130, end: 200, shares: 3.2e9, turnover: 0.3 },
-  '09888': { name: '百度集团-SW', listDate: '2021-03-23', start: 250, end: 100, shares: 2.8e9, turnover: 0.3 },
-  '02269': { name: '药明生物', listDate: '2017-06-13', start: 20, end: 25, shares: 4.1e9, turnover: 1.0 },
-  '00175': { name: '吉利汽车', listDate: '2005-01-03', start: 5, end: 18, shares: 1.0e10, turnover: 0.5 },
-  '02015': { name: '理想汽车-W', listDate: '2021-08-12', start: 130, end: 90, shares: 1.06e9, turnover: 1.0 },
+  '00700': { name: '腾讯控股', listDate: '2004-06-16', start: 200, end: 520, shares: 9.2e9, turnover: 0.2, pe: 22, pb: 4.2 },
+  '09988': { name: '阿里巴巴-W', listDate: '2019-11-26', start: 180, end: 150, shares: 1.9e10, turnover: 0.5, pe: 16, pb: 1.7 },
+  '03690': { name: '美团-W', listDate: '2018-09-20', start: 70, end: 110, shares: 6.1e9, turnover: 0.6, pe: 28, pb: 4.5 },
+  '01810': { name: '小米集团-W', listDate: '2018-07-09', start: 17, end: 45, shares: 2.5e10, turnover: 0.8, pe: 30, pb: 5.1 },
+  '00941': { name: '中国移动', listDate: '1997-10-23', start: 85, end: 85, shares: 2.14e10, turnover: 0.15, pe: 11, pb: 1.1 },
+  '00005': { name: '汇丰控股', listDate: '1991-01-02', start: 55, end: 100, shares: 1.78e10, turnover: 0.15, pe: 9, pb: 1.1 },
+  '01299': { name: '友邦保险', listDate: '2010-10-29', start: 50, end: 70, shares: 1.08e10, turnover: 0.3, pe: 17, pb: 2.3 },
+  '02318': { name: '中国平安', listDate: '2004-06-24', start: 40, end: 55, shares: 7.45e9, turnover: 0.4, pe: 7, pb: 0.8 },
+  '00388': { name: '香港交易所', listDate: '2000-06-27', start: 190, end: 400, shares: 1.27e9, turnover: 0.4, pe: 38, pb: 9.5 },
+  '09618': { name: '京东集团-SW', listDate: '2020-06-18', start: 220, end: 130, shares: 3.1e9, turnover: 0.5, pe: 9, pb: 1.3 },
+  '01024': { name: '快手-W', listDate: '2021-02-05', start: 250, end: 65, shares: 4.3e9, turnover: 0.6, pe: 13, pb: 3.2 },
+  '01211': { name: '比亚迪股份', listDate: '2002-07-31', start: 50, end: 110, shares: 1.1e9, turnover: 0.6, pe: 20, pb: 4.3 },
+  '00981': { name: '中芯国际', listDate: '2004-03-18', start: 8, end: 60, shares: 8.0e9, turnover: 1.0, pe: 55, pb: 1.9 },
+  '02020': { name: '安踏体育', listDate: '2007-07-10', start: 20, end: 90, shares: 2.8e9, turnover: 0.3, pe: 18, pb: 4.1 },
+  '00883': { name: '中国海洋石油', listDate: '2001-02-28', start: 9, end: 19, shares: 4.7e10, turnover: 0.2, pe: 6, pb: 1.2 },
+  '00939': { name: '建设银行', listDate: '2005-10-27', start: 5.3, end: 7.5, shares: 2.4e11, turnover: 0.1, pe: 4.6, pb: 0.5 },
+  '01398': { name: '工商银行', listDate: '2006-10-27', start: 4.3, end: 6, shares: 8.7e10, turnover: 0.1, pe: 5.2, pb: 0.5 },
+  '09999': { name: '网易-S', listDate: '2020-06-11', start: 130, end: 200, shares: 3.2e9, turnover: 0.3, pe: 17, pb: 3.6 },
+  '09888': { name: '百度集团-SW', listDate: '2021-03-23', start: 250, end: 100, shares: 2.8e9, turnover: 0.3, pe: 9, pb: 0.9 },
+  '02269': { name: '药明生物', listDate: '2017-06-13', start: 20, end: 25, shares: 4.1e9, turnover: 1.0, pe: 25, pb: 1.8 },
+  '00175': { name: '吉利汽车', listDate: '2005-01-03', start: 5, end: 18, shares: 1.0e10, turnover: 0.5, pe: 9, pb: 1.5 },
+  '02015': { name: '理想汽车-W', listDate: '2021-08-12', start: 130, end: 90, shares: 1.06e9, turnover: 1.0, pe: 18, pb: 1.9 },
 }
 
 export const US_STOCKS: Record<string, ForeignSpec> = {
-  AAPL: { name: '苹果', listDate: '1980-12-12', start: 26, end: 260, shares: 1.5e10, turnover: 0.35 },
-  MSFT: { name: '微软', listDate: '1986-03-13', start: 57, end: 500, shares: 7.4e9, turnover: 0.3 },
-  NVDA: { name: '英伟达', listDate: '1999-01-22', start: 6, end: 180, shares: 2.44e10, turnover: 0.8 },
-  AMZN: { name: '亚马逊', listDate: '1997-05-15', start: 38, end: 230, shares: 1.06e10, turnover: 0.4 },
-  GOOGL: { name: '谷歌-A', listDate: '2004-08-19', start: 39, end: 280, shares: 5.8e9, turnover: 0.5 },
-  META: { name: 'Meta Platforms', listDate: '2012-05-18', start: 125, end: 650, shares: 2.2e9, turnover: 0.5 },
-  TSLA: { name: '特斯拉', listDate: '2010-06-29', start: 15, end: 400, shares: 3.2e9, turnover: 2.5 },
-  NFLX: { name: '奈飞', listDate: '2002-05-23', start: 10, end: 110, shares: 4.3e9, turnover: 0.8 },
-  PDD: { name: '拼多多', listDate: '2018-07-26', start: 20, end: 120, shares: 1.4e9, turnover: 1.0 },
-  JD: { name: '京东', listDate: '2014-05-22', start: 25, end: 33, shares: 1.4e9, turnover: 1.0 },
-  BIDU: { name: '百度', listDate: '2005-08-05', start: 170, end: 120, shares: 3.5e8, turnover: 1.0 },
-  NTES: { name: '网易', listDate: '2000-06-30', start: 55, end: 140, shares: 6.4e8, turnover: 0.4 },
-  AMD: { name: '超威半导体', listDate: '1979-10-15', start: 7, end: 230, shares: 1.62e9, turnover: 2.5 },
-  INTC: { name: '英特尔', listDate: '1980-03-17', start: 35, end: 38, shares: 4.4e9, turnover: 1.5 },
-  BABA: { name: '阿里巴巴', listDate: '2014-09-19', start: 95, end: 160, shares: 2.4e9, turnover: 0.8 },
-  NIO: { name: '蔚来', listDate: '2018-09-12', start: 6, end: 6.5, shares: 2.2e9, turnover: 2.5 },
-  JPM: { name: '摩根大通', listDate: '1980-03-17', start: 64, end: 300, shares: 2.75e9, turnover: 0.4 },
-  KO: { name: '可口可乐', listDate: '1980-01-02', start: 43, end: 70, shares: 4.3e9, turnover: 0.3 },
-  XOM: { name: '埃克森美孚', listDate: '1980-01-02', start: 88, end: 115, shares: 4.3e9, turnover: 0.4 },
-  BRK: { name: '伯克希尔哈撒韦', listDate: '1980-03-17', start: 145, end: 490, shares: 2.15e9, turnover: 0.2 },
-  TME: { name: '腾讯音乐', listDate: '2018-12-12', start: 13, end: 20, shares: 1.5e9, turnover: 0.8 },
-  LI: { name: '理想汽车', listDate: '2020-07-30', start: 15, end: 20, shares: 1.0e9, turnover: 1.5 },
-  XPEV: { name: '小鹏汽车', listDate: '2020-08-27', start: 22, end: 20, shares: 9.5e8, turnover: 2.0 },
-  BILI: { name: '哔哩哔哩', listDate: '2018-03-28', start: 11, end: 25, shares: 4.2e8, turnover: 1.5 },
+  AAPL: { name: '苹果', listDate: '1980-12-12', start: 26, end: 260, shares: 1.5e10, turnover: 0.35, pe: 35, pb: 52 },
+  MSFT: { name: '微软', listDate: '1986-03-13', start: 57, end: 500, shares: 7.4e9, turnover: 0.3, pe: 37, pb: 11 },
+  NVDA: { name: '英伟达', listDate: '1999-01-22', start: 6, end: 180, shares: 2.44e10, turnover: 0.8, pe: 52, pb: 45 },
+  AMZN: { name: '亚马逊', listDate: '1997-05-15', start: 38, end: 230, shares: 1.06e10, turnover: 0.4, pe: 34, pb: 7 },
+  GOOGL: { name: '谷歌-A', listDate: '2004-08-19', start: 39, end: 280, shares: 5.8e9, turnover: 0.5, pe: 25, pb: 8 },
+  META: { name: 'Meta Platforms', listDate: '2012-05-18', start: 125, end: 650, shares: 2.2e9, turnover: 0.5, pe: 27, pb: 9 },
+  TSLA: { name: '特斯拉', listDate: '2010-06-29', start: 15, end: 400, shares: 3.2e9, turnover: 2.5, pe: 180, pb: 15 },
+  NFLX: { name: '奈飞', listDate: '2002-05-23', start: 10, end: 110, shares: 4.3e9, turnover: 0.8, pe: 45, pb: 18 },
+  PDD: { name: '拼多多', listDate: '2018-07-26', start: 20, end: 120, shares: 1.4e9, turnover: 1.0, pe: 12, pb: 3.5 },
+  JD: { name: '京东', listDate: '2014-05-22', start: 25, end: 33, shares: 1.4e9, turnover: 1.0, pe: 9, pb: 1.6 },
+  BIDU: { name: '百度', listDate: '2005-08-05', start: 170, end: 120, shares: 3.5e8, turnover: 1.0, pe: 11, pb: 0.9 },
+  NTES: { name: '网易', listDate: '2000-06-30', start: 55, end: 140, shares: 6.4e8, turnover: 0.4, pe: 18, pb: 4.2 },
+  AMD: { name: '超威半导体', listDate: '1979-10-15', start: 7, end: 230, shares: 1.62e9, turnover: 2.5, pe: 120, pb: 5 },
+  INTC: { name: '英特尔', listDate: '1980-03-17', start: 35, end: 38, shares: 4.4e9, turnover: 1.5, pb: 1.6 },
+  BABA: { name: '阿里巴巴', listDate: '2014-09-19', start: 95, end: 160, shares: 2.4e9, turnover: 0.8, pe: 17, pb: 2 },
+  NIO: { name: '蔚来', listDate: '2018-09-12', start: 6, end: 6.5, shares: 2.2e9, turnover: 2.5, pb: 8 },
+  JPM: { name: '摩根大通', listDate: '1980-03-17', start: 64, end: 300, shares: 2.75e9, turnover: 0.4, pe: 15, pb: 2.4 },
+  KO: { name: '可口可乐', listDate: '1980-01-02', start: 43, end: 70, shares: 4.3e9, turnover: 0.3, pe: 24, pb: 10 },
+  XOM: { name: '埃克森美孚', listDate: '1980-01-02', start: 88, end: 115, shares: 4.3e9, turnover: 0.4, pe: 15, pb: 1.9 },
+  BRK: { name: '伯克希尔哈撒韦', listDate: '1980-03-17', start: 145, end: 490, shares: 2.15e9, turnover: 0.2, pe: 16, pb: 1.6 },
+  TME: { name: '腾讯音乐', listDate: '2018-12-12', start: 13, end: 20, shares: 1.5e9, turnover: 0.8, pe: 22, pb: 3.1 },
+  LI: { name: '理想汽车', listDate: '2020-07-30', start: 15, end: 20, shares: 1.0e9, turnover: 1.5, pe: 25, pb: 2.2 },
+  XPEV: { name: '小鹏汽车', listDate: '2020-08-27', start: 22, end: 20, shares: 9.5e8, turnover: 2.0, pb: 3 },
+  BILI: { name: '哔哩哔哩', listDate: '2018-03-28', start: 11, end: 25, shares: 4.2e8, turnover: 1.5, pe: 90, pb: 5 },
 }
 
 export const US_INDEX_LEVELS: Record<string, IndexSpec> = {

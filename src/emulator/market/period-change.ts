@@ -19,3 +19,19 @@ export function changeOverSessions(market: MarketModel, inst: EmuInstrument, n: 
   if (!last || !base || base.close <= 0) return null
   return ((last.close - base.close) / base.close) * 100
 }
+
+/**
+ * Percent change year to date at `now` (Eastmoney's list field f25): the newest bar's close
+ * against the last close of the previous calendar year, or null when the instrument has no bar
+ * before this year.
+ */
+export function changeSinceYearStart(market: MarketModel, inst: EmuInstrument, now: number): number | null {
+  const today = beijing(now).date
+  const yearStart = `${today.slice(0, 4)}-01-01`
+  const bars = market.dailyBars(inst, addDays(yearStart, -SLACK_DAYS), today, now)
+  const last = bars[bars.length - 1]
+  let base: (typeof bars)[number] | undefined
+  for (const b of bars) if (b.date < yearStart) base = b
+  if (!last || !base || base.close <= 0) return null
+  return ((last.close - base.close) / base.close) * 100
+}

@@ -2,17 +2,18 @@
  * `push2 …/api/qt/clist/get` as the emulator answers it: every stock an `fs` filter selects among
  * those listed by the clock's Beijing date, ordered by `fid` (`po=1` descending, `po=0`
  * ascending), page `pn` of `pz` rows, each row the stock's live state in list-namespace fields
- * (halted: `"-"` prices). The A-share stock boards and the industry boards (`m:90 t:2`) carry
- * `fs` tags; `f:!50` (not a hidden board) holds for every instrument; a clause with any other
+ * (halted: `"-"` prices). The A-share stock boards, the industry boards (`m:90 t:2`), HK
+ * (`m:128 t:3`) and US shares (`m:105|106|107`) carry `fs` tags; `f:!50` (not a hidden board) holds for every instrument; a clause with any other
  * term selects nothing. Fields beyond the live quote are computed only when asked for: `f109`
- * (5-session change %) from the daily bars, `f9`/`f115` (PE dynamic / TTM) and `f23` (PB) from
+ * (5-session change %), `f24` (60-session) and `f25` (year to date) from the daily bars, `f9`/`f115` (PE dynamic / TTM) and `f23` (PB) from
  * the fundamentals (market/valuation.ts), as every other view prints them. See upstreams.md
  * §3.1, §5.11 and src/channels/README.md.
  */
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
-import type { EmuInstrument, MarketModel } from '../market/types'
-import { changeOverSessions } from '../market/period-change'
+import type { EmuInstrument, LiveQuote, MarketModel } from '../market/types'
+import { foreignValuation, isForeignStock } from '../market/foreign-valuation'
+import { changeOverSessions, changeSinceYearStart } from '../market/period-change'
 import { valuationAt } from '../market/valuation'
 import { splitSecid } from './codes'
 import { envelope, quoteFields, quoteRow, requestedFields } from './eastmoney-fields'
@@ -40,6 +41,22 @@ const BOARD_TAGS: Record<Board, Tags> = {
 
 /** Industry boards (行业板块), as `m:90 t:2` names them. */
 const SECTOR_TAGS: Tags = { m: 90, t: 2 }
+
+/**
+ * HK and US shares. HK is market 128; every emulated HK listing is a main-board stock (`t:3`; the
+ * HK-all filter `m:128 t:3,m:128 t:4,m:128 t:1,m:128 t:2` also names GEM and other types). US
+ * listings are selected by their venue's market alone (`m:105` NASDAQ, `m:106` NYSE, `m:107`
+ * AMEX, the secid's market), so they carry no type (0 matches no `t:` term).
+ */
+const HK_TAGS: Tags = { m: 128, t: 3 }
+const usTags = (inst: EmuInstrument): Tags => ({ m: Number(splitSecid(inst.secid).market), t: 0 })
+
+function tagsOf(inst: EmuInstrument): Tags {
+  if (inst.kind === 'sector') return SECTOR_TAGS
+  if (inst.kind === 'hk') return HK_TAGS
+  if (inst.kind === 'us') return usTags(inst)
+  return BOARD_TAGS[inst.board!]
+}
 
 type Term = { key: keyof Tags; value: number }
 
@@ -84,8 +101,8 @@ function stocks(market: MarketModel): Listed[] {
   if (!list) {
     list = market
       .instruments()
-      .filter((i) => (i.kind === 'stock' && i.board !== undefined) || i.kind === 'sector')
-      .map((inst) => ({ inst, tags: inst.kind === 'sector' ? SECTOR_TAGS : BOARD_TAGS[inst.board!], code: splitSecid(inst.secid).code }))
+      .filter((i) => (i.kind === 'stock' && i.board !== undefined) || i.kind === 'sector' || isForeignStock(i))
+      .map((inst) => ({ inst, tags: tagsOf(inst), code: splitSecid(inst.secid).code }))
       .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.tags.m - b.tags.m))
     cache.set(market, list)
   }
@@ -130,6 +147,14 @@ function orderedFor(market: MarketModel, now: number, fs: string, fid: string, d
   return hit
 }
 
+/**
+ * The quote a list row shows. Between sessions (before the open, a weekend or holiday) the model
+ * marks every quote halted; the HK and US lists keep showing the last session's numbers then, with
+ * that session's date, so those rows print it rather than `"-"` (the emulator models no HK or US
+ * suspensions). A-share rows are left as they are.
+ */
+const shownQuote = (inst: EmuInstrument, q: LiveQuote): LiveQuote => (q.halted && isForeignStock(inst) ? { ...q, halted: false } : q)
+
 /** Answers one `clist/get` request. */
 export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
   const today = beijing(now).date
@@ -144,11 +169,20 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
   const ids = requestedFields(params)
   const fltt2 = params.get('fltt') === '2'
   const rows = page.map((r) => {
-    const q = market.live(r.inst, now)
+    const q = shownQuote(r.inst, market.live(r.inst, now))
     const row = quoteRow(q, ids, fltt2)
     // Fields that need more than the live quote, computed only when asked for.
     const scaled = (v: number | null) => (v === null ? '-' : fltt2 ? round(v, 2) : Math.round(v * 100))
     if ('f109' in row) row.f109 = scaled(changeOverSessions(market, r.inst, 5, now))
+    if ('f24' in row) row.f24 = scaled(changeOverSessions(market, r.inst, 60, now))
+    if ('f25' in row) row.f25 = scaled(changeSinceYearStart(market, r.inst, now))
+    if (isForeignStock(r.inst) && ('f9' in row || 'f23' in row || 'f115' in row)) {
+      // HK and US: one trailing P/E (f9 and f115 alike) and P/B from the catalogue's stated ratios.
+      const v = foreignValuation(r.inst, q.bar.close)
+      if ('f9' in row) row.f9 = scaled(v.pe)
+      if ('f115' in row) row.f115 = scaled(v.pe)
+      if ('f23' in row) row.f23 = scaled(v.pb)
+    }
     if (r.inst.kind === 'stock' && ('f9' in row || 'f23' in row || 'f115' in row)) {
       const v = valuationAt(market, r.inst, q.bar.close, now)
       if ('f9' in row) row.f9 = scaled(v.peDynamic)
