@@ -9,7 +9,6 @@
  * We ask for the newest reports first instead of akshare's one fixed REPORT_DATE and keep the
  * newest period's rows.
  */
-import { isValidDate } from '../../domain/dates'
 import type { Instrument } from '../../domain/instrument'
 import { malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
@@ -17,6 +16,7 @@ import type { ChannelContext } from '../types'
 import { optNum } from '../validate'
 import { readDatacenter } from './datacenter'
 import type { JsonObject } from './envelope'
+import { dateOf, text } from './shareholders'
 import { CHANNEL } from './wire'
 
 export const HK_HOLDER_REPORT = 'RPT_HKF10_EQUITYCHG_HOLDER'
@@ -43,8 +43,6 @@ export interface HkHolder {
   noticeDate: string | null
 }
 
-const DATETIME = /^(\d{4}-\d{2}-\d{2})( \d{2}:\d{2}:\d{2})?$/
-
 /** The first page of the report for one HK stock, newest period first, largest holding first. */
 export function hkHolderUrl(inst: Instrument): string {
   if (inst.kind !== 'hk') throw unsupported(CHANNEL, `${HK_HOLDER_REPORT} is for HK stocks, not ${inst.code}`)
@@ -55,15 +53,6 @@ export function hkHolderUrl(inst: Instrument): string {
   )
 }
 
-function dateOf(row: JsonObject, col: string, where: string): string | null {
-  const raw = row[col]
-  if (raw === null || raw === undefined || raw === '') return null
-  const m = typeof raw === 'string' ? DATETIME.exec(raw) : null
-  if (!m || !isValidDate(m[1])) throw malformed(CHANNEL, `${col} of ${where} is not a date: ${JSON.stringify(raw)}`)
-  return m[1]
-}
-
-const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
 
 /**
  * The holders of the newest period on the page, largest first. A row of another stock, periods

@@ -6,6 +6,7 @@
  */
 import { addDays } from '../../domain/dates'
 import { hashString, uniform } from './random'
+import { reportedPeriods } from './shareholders'
 import type { EmuInstrument } from './types'
 
 /** One disclosed interest in one period. */
@@ -34,16 +35,7 @@ const REPORT_LAG: Record<string, number> = { '06-30': 60, '12-31': 85 }
 export const hkHolderNoticeDate = (end: string) => addDays(end, REPORT_LAG[end.slice(5)])
 
 /** Period ends (half years) whose report is out by `today`, newest first, from listing on. */
-export function hkHolderPeriods(inst: EmuInstrument, today: string): string[] {
-  const out: string[] = []
-  for (let y = Number(today.slice(0, 4)); y >= Number(inst.listDate.slice(0, 4)); y--) {
-    for (const h of [...HALF_ENDS].reverse()) {
-      const end = `${y}-${h}`
-      if (end > inst.listDate && hkHolderNoticeDate(end) <= today) out.push(end)
-    }
-  }
-  return out
-}
+export const hkHolderPeriods = (inst: EmuInstrument, today: string): string[] => reportedPeriods(inst, today, HALF_ENDS, hkHolderNoticeDate)
 
 const INSTITUTIONS = ['Prosus N.V.', 'JPMorgan Chase & Co.', 'BlackRock, Inc.', 'The Capital Group Companies, Inc.', 'Citigroup Inc.', '中央汇金投资有限责任公司', 'Temasek Holdings (Private) Limited']
 const DIRECTORS = ['陈志明', '黄国华', '林家豪', '周美玲']
