@@ -61,21 +61,21 @@ const Response = envelopeSchema('ChipEnvelopeBase', z.union([ChipSchema, z.objec
     }),
   })
   .openapi('ChipEnvelope', {
-  example: {
-    ok: true,
-    endpoint: 'chip',
-    tier: 'pro',
-    elapsed_ms: 12,
-    source: 'eastmoney',
-    history: 'store',
-    as_of: '2026-11-20',
-    data: {
-      code: 'sh600519', date: '2026-11-20', close: 1520, profit_ratio: 63.18, average_cost: 1487.35,
-      cost_90_low: 1391.2, cost_90_high: 1588.46, concentration_90: 6.62, cost_70_low: 1430.66, cost_70_high: 1550.1, concentration_70: 4.01,
-      bars: 210, first_date: '2026-01-08', distribution: [{ price: 1380.02, share: 0.000412 }, { price: 1381.75, share: 0.000533 }],
+    example: {
+      ok: true,
+      endpoint: 'chip',
+      tier: 'pro',
+      elapsed_ms: 12,
+      source: 'eastmoney',
+      history: 'store',
+      as_of: '2026-11-20',
+      data: {
+        code: 'sh600519', date: '2026-11-20', close: 1520, profit_ratio: 63.18, average_cost: 1487.35,
+        cost_90_low: 1391.2, cost_90_high: 1588.46, concentration_90: 6.62, cost_70_low: 1430.66, cost_70_high: 1550.1, concentration_70: 4.01,
+        bars: 210, first_date: '2026-01-08', distribution: [{ price: 1380.02, share: 0.000412 }, { price: 1381.75, share: 0.000533 }],
+      },
     },
-  },
-})
+  })
 
 const route = guardedRoute(POLICY, {
   method: 'get',
