@@ -113,4 +113,14 @@ describe('GET /v1/chip from the history store', () => {
     const { body } = await chip('?code=sh600519&date=2016-09-01')
     expect(body.history).toBe('channel')
   })
+
+  it('serves the latest day from the store alone while no session is under way (a Saturday)', async () => {
+    await resetWorld('2026-11-21T10:00:00+08:00')
+    await writeHistory(env.STORE, (await buildHistory(channelSource(services), 'sh600519', '2026-11-20'))!)
+    const before = await upstreamRequests()
+    const { body } = await chip('?code=sh600519')
+    expect(await upstreamRequests()).toEqual(before)
+    expect(body).toMatchObject({ ok: true, history: 'store', source: 'store', as_of: '2026-11-20' })
+    expect(body.data).toEqual((await chip('?code=sh600519&date=2026-11-20')).body.data)
+  })
 })

@@ -1,14 +1,18 @@
 /**
  * The qfq daily bars with turnover rates /v1/chip computes over. The history store first (its raw
  * bars forward-adjusted exactly as /v1/kline-full does, with each day's stored turnover rate):
- *   - a past day the store holds costs no upstream request at all;
- *   - the latest day joins the stored bars to a short channel tail (today's live bar, or a day the
+ *   - a past day the store holds costs no upstream request at all, and so does the latest day
+ *     while no session is under way and the store holds the last settled one (evenings, weekends);
+ *   - during a session, the latest day joins the stored bars to a short channel tail (today's live bar, or a day the
  *     after-close job has not appended yet), checked to agree on the days both hold (joinHistory).
  * The day-K-line channels serve the whole window when the store lacks the stock, lacks a turnover
  * rate in the window (a blob written before the rate was kept and not yet rewritten by a backfill),
  * does not reach back far enough, or does not join its tail.
  */
 import { HISTORY_START } from '../data/holidays'
+import { beijing } from '../domain/dates'
+import { isSettled, lastSettledDay } from '../domain/settled-day'
+import { isTradingDay } from '../domain/trading-calendar'
 import type { Instrument } from '../domain/instrument'
 import type { Bar } from '../domain/bar'
 import { fetchTurnoverBars, type TurnoverBar } from '../channels/turnover-bars'
@@ -32,12 +36,23 @@ const withTurnover = (bars: readonly Bar[]): bars is TurnoverBar[] => bars.lengt
  */
 const whole = (h: History, bars: readonly Bar[], count: number) => bars.length >= count || h.t[0] > dateNum(HISTORY_START)
 
+/** From the opening call auction (09:15 Beijing) a trading day has a bar of its own until it settles. */
+const AUCTION_MINUTE = 9 * 60 + 15
+
+/** The newest day whose bar may exist at `now`: today from the auction on, else the last settled day. */
+function newestDay(now: number): string {
+  const { date, minute } = beijing(now)
+  return isTradingDay(date) && minute >= AUCTION_MINUTE && !isSettled(now) ? date : lastSettledDay(now)
+}
+
 /** The last `count` qfq bars up to `date` (default: the latest, live during the session), oldest first. */
 export async function chipBars(services: Services, store: R2Bucket, inst: Instrument, count: number, date?: string): Promise<ChipBars> {
   const h = await readHistory(store, inst.code).catch(() => undefined)
   if (h && h.t.length) {
-    if (date && date <= h.last) {
-      const d = dateNum(date)
+    // No date: the latest day, which the store holds unless a session is under way or it is behind.
+    const day = date ?? (h.last >= newestDay(services.now()) ? h.last : undefined)
+    if (day && day <= h.last) {
+      const d = dateNum(day)
       let n = h.t.length
       while (n > 0 && h.t[n - 1] > d) n--
       const bars = storedQfq(h, n, [], count)

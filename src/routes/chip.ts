@@ -56,7 +56,7 @@ const Response = envelopeSchema('ChipEnvelopeBase', z.union([ChipSchema, z.objec
     history: z.enum(['store', 'channel']).optional().openapi({
       description:
         '`store`: the bars are the history store\'s (forward-adjusted as /v1/kline-full, with each day\'s stored turnover rate), ' +
-        'joined for the latest day to the channel in `source`; `source` is `store` when no upstream was asked (a past day the store holds). ' +
+        'joined during a session to the channel in `source` for the live day; `source` is `store` when no upstream was asked. ' +
         '`channel`: the store lacked the stock (or its turnover rates), so the channel in `source` served the whole window',
     }),
   })
@@ -88,8 +88,8 @@ const route = guardedRoute(POLICY, {
     'each day its turnover rate of the old chips is replaced by new ones spread as a triangle over the day\'s low..high, peaking at ' +
     `(open + high + low + close) / 4. Gives ${CHIP_BUCKETS} price buckets with their share of chips, the profit ratio at the close, the average ` +
     'cost, the 90% and 70% cost ranges and their concentration. A-share stocks only (422 otherwise). Bars come from the history store ' +
-    '(raw daily bars, corporate actions and each day\'s turnover rate; a past day costs no upstream request, the latest day adds a short ' +
-    'channel tail for the live bar) and, when the store lacks the stock, from the day K-line channels (`history` says which, `source` names ' +
+    '(raw daily bars, corporate actions and each day\'s turnover rate; a past day, or the latest one outside a session, costs no upstream ' +
+    'request, during a session the latest day adds a short channel tail for the live bar) and, when the store lacks the stock, from the day K-line channels (`history` says which, `source` names ' +
     'the channel or `store`); a channel without turnover rates is skipped.',
   request: { query: Query },
   responses: {
