@@ -59,11 +59,32 @@ describe('GET /v1/shareholder', () => {
     expect((await getJson('/v1/usage', bearer(key))).body.data.endpoints).toEqual({})
   })
 
-  it('answers ok:false NO_DATA for an HK stock (no upstream yet) and for a code the market does not have', async () => {
-    const hk = await getJson('/v1/shareholder?code=hk00700')
-    expect(hk.body).toMatchObject({ ok: false, code: 'NO_DATA', error: expect.stringContaining('institutional_holdings') })
+  it('answers an HK stock\'s disclosed shareholders in the SPEC\'s HK sections, the other two empty with a notice', async () => {
+    const { body } = await getJson('/v1/shareholder?code=hk00700')
+    expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney', as_of: '2026-06-30', notice: expect.stringContaining('institutional_holdings') })
+    expect(body.data.tables.map((t: any) => t.slug)).toEqual(['shareholders', 'holder_distribution', 'institutional_holdings'])
+    for (const t of body.data.tables) expect(body.data.data[t.slug]).toEqual(t.rows)
+    const rows = body.data.data.shareholders
+    expect(rows.length).toBeGreaterThanOrEqual(2)
+    // The holdings agree with the share count /v1/quote's market cap implies (one market, many views).
+    const total = market.byCode('hk00700')!.totalShares!
+    for (const r of rows) {
+      expect(r.ratio).toBeCloseTo((r.shares / total) * 100, 2)
+      expect(r.end_date).toBe('2026-06-30')
+      expect(['主要股东', '董事']).toContain(r.holder_type)
+    }
+    expect(body.data.data.holder_distribution).toEqual([])
+  })
+
+  it('answers ok:false NO_DATA for a code the market does not have, HK or A-share', async () => {
     const unknown = Array.from({ length: 1000 }, (_, i) => `sh60${String(i).padStart(4, '0')}`).find((c) => !market.byCode(c))!
     expect((await getJson(`/v1/shareholder?code=${unknown}`)).body).toMatchObject({ ok: false, code: 'NO_DATA' })
+    expect((await getJson('/v1/shareholder?code=hk00001')).body).toMatchObject({ ok: false, code: 'NO_DATA' })
+  })
+
+  it('is ok:false UPSTREAM_UNAVAILABLE for an HK stock when Eastmoney fails', async () => {
+    await fault('eastmoney', 'http')
+    expect((await getJson('/v1/shareholder?code=hk00700')).body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE' })
   })
 
   it.each([

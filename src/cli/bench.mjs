@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { buildWorker, ROOT, startWorker } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
-import { compareInRounds, printTable, ROUNDS } from './bench-rounds.mjs'
+import { compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 2)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8)
@@ -24,6 +24,12 @@ const TABLE_DATE = '2026-11-19'
 const TABLE_STOCKS = 1000
 const TECHNICAL = { name: '/v1/technical sh600519', path: '/v1/technical?code=sh600519', keys: 'client' }
 const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '', keys: 'client' }
+/**
+ * Issue 10: /v1/chip (the stored history of sh600519, forward-adjusted, plus a 10-bar channel tail
+ * for the live day) against one /v1/kline-full call (the same stored history, whole, as rows).
+ */
+const CHIP = { name: '/v1/chip sh600519 (store + tail)', path: '/v1/chip?code=sh600519', keys: 'client' }
+const KLINE_FULL = { name: '/v1/kline-full sh600519 (whole history)', path: '/v1/kline-full?code=sh600519', keys: 'client' }
 const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
 const IN_WORKER = [
   { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
@@ -37,6 +43,8 @@ const IN_WORKER = [
   { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'turn' },
   { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'turn' },
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'turn' },
+  { ...CHIP, keys: 'turn' },
+  { ...KLINE_FULL, keys: 'turn' },
 ]
 const END_TO_END = [
   { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' },
@@ -51,6 +59,8 @@ const END_TO_END = [
   { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'client' },
   { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' },
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' },
+  CHIP,
+  KLINE_FULL,
 ]
 
 // BENCH_ONLY=<regexp> measures only the routes whose name matches (and the baseline).
@@ -208,12 +218,23 @@ async function endToEnd(mf, target) {
   return { rps: parts.reduce((s, p) => s + p.rps, 0), n: parts.reduce((s, p) => s + p.n, 0), failed: parts.reduce((s, p) => s + p.failed, 0) }
 }
 
+const mid = (xs) => xs[Math.floor(xs.length / 2)]
+const medianRps = (rows, t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
+
+/**
+ * Issue 10: what one /v1/chip call costs in /v1/kline-full calls (below 1 is cheaper), from the
+ * median ratios to the baseline, so drift between the two rows' rounds cancels out.
+ */
+function printChipRatio(rows, view) {
+  const [chip, full] = [CHIP, KLINE_FULL].map((t) => rows.find((r) => r.name === t.name))
+  if (chip && full) console.log(`${view}: cost of one /v1/chip call in /v1/kline-full calls: ${(median(full.ratios) / median(chip.ratios)).toFixed(2)} (median ${median(chip.runs.map((r) => r.rps)).toFixed(0)} vs ${median(full.runs.map((r) => r.rps)).toFixed(0)} calls/s)`)
+}
+
 /** Issue 11's targets: a 1,000-symbol batch at most 3 × one /v1/technical call, a screen at most 2 ×. */
 function printCostRatios(rows) {
-  const rps = (t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
+  const rps = (t) => medianRps(rows, t)
   const tech = rps(TECHNICAL)
   if (!tech) return
-  const mid = (xs) => xs[Math.floor(xs.length / 2)]
   for (const [t, goal] of [[BATCH_1000, 3], [SCREEN, 2]]) {
     const other = rps(t)
     if (other) console.log(`cost of one call of ${t.name.trim()} in /v1/technical calls: ${(mid(tech) / mid(other)).toFixed(2)} (goal at most ${goal})`)
@@ -234,6 +255,11 @@ try {
     BATCH_1000.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
     console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns`)
   }
+  if (chosen([CHIP, KLINE_FULL]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
+    // The store's history of sh600519, built as the jobs build it.
+    await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&codes=sh600519`, { method: 'POST' })).text()
+    if (!(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) throw new Error('the bench seeding built no history of sh600519')
+  }
   const solving = performance.now()
   await solvePool(mf)
   console.log(`solved ${POOL_SIZE} proof-of-work challenges for the anonymous pool in ${((performance.now() - solving) / 1000).toFixed(1)} s`)
@@ -243,11 +269,16 @@ try {
   await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
 
   console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
-  if (chosen(IN_WORKER).length) printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t)))
+  if (chosen(IN_WORKER).length) {
+    const rows = await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t))
+    printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, rows)
+    printChipRatio(rows, 'in-worker')
+  }
   if (chosen(END_TO_END).length) {
     const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t))
     printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, rows)
     printCostRatios(rows)
+    printChipRatio(rows, 'end-to-end')
   }
 } finally {
   await mf.dispose()

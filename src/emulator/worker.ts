@@ -67,11 +67,13 @@ app.get('/__bench/market-kline-blob', (c) => {
   return c.body(JSON.stringify(rows), 200, { 'content-type': 'application/json', 'x-rows': String(rows.length) })
 })
 // `npm run bench`, analytics rows: the first `n` stocks' histories and the day's technicals and
-// factor tables, built as the jobs build them (histories from the model through the jobs' source).
+// factor tables, built as the jobs build them (histories from the model through the jobs' source);
+// `codes=a,b` builds those stocks instead of the first `n`.
 app.post('/__bench/day-tables', async (c) => {
   const date = c.req.query('date') ?? ''
   const n = Math.min(Number(c.req.query('n')) || 1000, 6000)
-  const codes = market.instruments().filter((i) => i.kind === 'stock' && i.listDate <= date).slice(0, n).map((i) => i.code)
+  const asked = c.req.query('codes')?.split(',')
+  const codes = market.instruments().filter((i) => i.kind === 'stock' && i.listDate <= date && (!asked || asked.includes(i.code))).slice(0, n).map((i) => i.code)
   const source = marketSource(market, codes, () => clock.now())
   const lines: string[] = []
   for (const code of codes) {

@@ -1,5 +1,6 @@
 /**
- * The shared cache of market-level answers (/v1/hot, /v1/changedist, /v1/market-overview): they are
+ * The shared cache of market-level answers (/v1/hot, /v1/changedist, /v1/market-overview, and the
+ * market's money-flow ranking behind /v1/fund's rank): they are
  * the same for every caller, so one computation per freshness window serves them all, keyed or
  * anonymous, in this isolate's memory. Concurrent misses share one computation, so a burst of
  * callers costs one round of upstream requests. Only successful answers are kept: a failure is
@@ -16,6 +17,11 @@ export const FRESHNESS_MS = {
   overviewIntraday: 20_000,
   /** Overview types from daily bars or fundamentals (interval, updown, valuation): they move with the live bar, so a little longer than intraday. */
   overviewDaily: 30_000,
+  /**
+   * The whole market ranked by main net inflow (/v1/fund): a walk of ~56 list pages, so one per
+   * minute at most however many stocks are asked about; Eastmoney's own flow figures move by the minute.
+   */
+  flowRank: 60_000,
 } as const
 
 export type Freshness = keyof typeof FRESHNESS_MS

@@ -142,6 +142,7 @@ describe('backfill steps', () => {
       expect(h.t.length, code).toBe(bars.length)
       expect(h.o, code).toEqual(bars.map((b) => b.open))
       expect(h.amt, code).toEqual(bars.map((b) => b.amount))
+      expect(h.tr, code).toEqual(bars.map((b) => b.turnover))
       expect(h.act, code).toEqual(market.actions(inst, NOW).map((a) => [a.exDate, a.cash, a.bonus]))
     }
   })

@@ -58,6 +58,8 @@ async function expectHistoriesThrough(date: string) {
     expect(h!.last, code).toBe(bars.at(-1)!.date)
     expect(h!.c, code).toEqual(bars.map((b) => b.close))
     expect(h!.vol, code).toEqual(bars.map((b) => b.volume))
+    // Each day's turnover rate: the built part from the raw bars, the appended days from the snapshot.
+    expect(h!.tr, code).toEqual(bars.map((b) => b.turnover))
     expect(h!.act.map((a) => a[0]), code).toEqual(market.actions(inst, now).map((a) => a.exDate))
   }
 }

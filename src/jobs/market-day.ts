@@ -3,7 +3,9 @@
  * Beijing),
  *   (a) takes the whole-market snapshot and writes `market-kline/<today>.json`, only when it is
  *       absent and only from a complete snapshot (never a partial day);
- *   (b) appends today's bar (read back from that blob) to each stock's history, at most `chunk`
+ *       with each stock's turnover rate beside it in `meta/turnover/<today>.json`;
+ *   (b) appends today's bar (read back from that blob, its turnover rate from the file beside it)
+ *       to each stock's history, at most `chunk`
  *       stocks per run, with a cursor in `meta/cursors/market-day.json`; today's corporate actions
  *       are fetched once and kept in `meta/actions/<today>.json`;
  *       While it holds each history, it stages the stock's point-in-time technical row of today;
@@ -20,7 +22,7 @@ import { isSettled, SETTLED_MINUTE } from '../domain/settled-day'
 import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
 import type { Services } from '../services'
 import { appendBars, mergeActions, readHistory, writeHistory, type History } from '../store/history'
-import { actionsKey, dayRowsPrefix, technicalsKey } from '../store/keys'
+import { actionsKey, dayRowsPrefix, technicalsKey, turnoverKey } from '../store/keys'
 import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type MarketKlineRow } from '../store/market-kline'
 import { profilesOf, readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
@@ -143,12 +145,16 @@ async function ensureDayBlob(bucket: R2Bucket, source: HistorySource, today: str
   const rows: MarketKlineRow[] = []
   for (const r of snapshot) if (!r.halted && r.date === today) rows.push(marketRow(r.code, r))
   if (rows.length === 0) throw new Error(`snapshot has no bars dated ${today} (${snapshot.length} stocks listed); blob not written`)
+  // The rates first: a blob that exists is never rewritten, so it must not exist without them.
+  const rates: Record<string, number> = {}
+  for (const r of snapshot) if (!r.halted && r.date === today && r.turnover != null) rates[r.code] = r.turnover
+  await putJson(bucket, turnoverKey(today), rates)
   const bytes = await writeMarketDay(bucket, today, rows)
   const names = Object.fromEntries(snapshot.filter((r) => r.name).map((r) => [r.code, r.name!]))
   await writeUniverse(bucket, { date: today, codes: snapshot.map((r) => r.code).sort(), names, profiles: profilesOf(snapshot) })
   await updateManifest(bucket, { latestMarketKline: today, universe: snapshot.length }, now)
   // The list came in pages of about 100 stocks, each a subrequest, plus the R2 calls here.
-  const subrequests = Math.ceil(snapshot.length / 100) + 5
+  const subrequests = Math.ceil(snapshot.length / 100) + 6
   return { status: 'written' as const, rows: rows.length, halted: snapshot.length - rows.length, bytes, subrequests }
 }
 
@@ -167,6 +173,9 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   if (!rows) throw new Error(`market-kline/${today}.json vanished`)
   if (!cursor || cursor.date !== today) cursor = { date: today, next: 0, total: rows.length, done: false, failures: {}, gaveUp: [] }
   const todays = await todaysActions(bucket, source, today)
+  // A day blob written before the rates were kept has none: those days store a turnover of null.
+  const rates = (await getJson<Record<string, number>>(bucket, turnoverKey(today))) ?? {}
+  const todaysBar = (row: MarketKlineRow) => ({ ...rowBar(row), turnover: rates[row.code] ?? null })
   const prev = previousTradingDay(today)
 
   const counts: Record<Outcome, number> = { appended: 0, current: 0, built: 0, 'caught-up': 0, 'no-bars': 0 }
@@ -180,7 +189,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
     await bucket.put(`${dayRowsPrefix(today)}${String(at).padStart(6, '0')}.txt`, dayLines.join('\n'))
     dayLines = []
   }
-  let spent = spentBefore + 3
+  let spent = spentBefore + 4
   let handled = 0
   let error: string | undefined
   const gaveUp = new Set(cursor.gaveUp)
@@ -193,7 +202,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
       // Not in the store yet (a new listing, or no backfill): build it whole, today included.
       const built = await buildHistory(source, code, today)
       if (!built) return 'no-bars'
-      appendBars(built, [rowBar(row)])
+      appendBars(built, [todaysBar(row)])
       mergeActions(built, acts)
       await writeHistory(bucket, built)
       stage(built)
@@ -210,7 +219,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
       await catchUp(source, h, prev)
       outcome = 'caught-up'
     }
-    appendBars(h, [rowBar(row)])
+    appendBars(h, [todaysBar(row)])
     mergeActions(h, acts)
     await writeHistory(bucket, h)
     stage(h)

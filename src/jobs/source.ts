@@ -30,6 +30,8 @@ export interface SnapshotRow {
   totalShares?: number | null
   floatShares?: number | null
   listDate?: string | null
+  /** Turnover rate in percent of float shares (null when halted or absent). */
+  turnover?: number | null
 }
 
 /** A corporate action of one stock. */

@@ -41,7 +41,7 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
         const b = q.bar
         return {
           code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.halted,
-          totalShares: inst.totalShares, floatShares: inst.floatShares, listDate: inst.listDate,
+          totalShares: inst.totalShares, floatShares: inst.floatShares, listDate: inst.listDate, turnover: q.halted ? null : b.turnover,
         }
       })
     },

@@ -1,13 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchTurnoverBars } from '../channels/turnover-bars'
 import { CHIP_BUCKETS, chipDistribution } from '../domain/chip'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
 import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { chipBars } from './chip-bars'
 import { describeAttempts } from './series-response'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
@@ -51,21 +51,31 @@ const ChipSchema = z
   })
   .openapi('Chip')
 
-const Response = envelopeSchema('ChipEnvelope', z.union([ChipSchema, z.object({})]).openapi({ description: 'The distribution; `{}` with ok:false' })).openapi({
-  example: {
-    ok: true,
-    endpoint: 'chip',
-    tier: 'pro',
-    elapsed_ms: 12,
-    source: 'eastmoney',
-    as_of: '2026-11-20',
-    data: {
-      code: 'sh600519', date: '2026-11-20', close: 1520, profit_ratio: 63.18, average_cost: 1487.35,
-      cost_90_low: 1391.2, cost_90_high: 1588.46, concentration_90: 6.62, cost_70_low: 1430.66, cost_70_high: 1550.1, concentration_70: 4.01,
-      bars: 210, first_date: '2026-01-08', distribution: [{ price: 1380.02, share: 0.000412 }, { price: 1381.75, share: 0.000533 }],
+const Response = envelopeSchema('ChipEnvelopeBase', z.union([ChipSchema, z.object({})]).openapi({ description: 'The distribution; `{}` with ok:false' }))
+  .extend({
+    history: z.enum(['store', 'channel']).optional().openapi({
+      description:
+        '`store`: the bars are the history store\'s (forward-adjusted as /v1/kline-full, with each day\'s stored turnover rate), ' +
+        'joined during a session to the channel in `source` for the live day; `source` is `store` when no upstream was asked. ' +
+        '`channel`: the store lacked the stock (or its turnover rates), so the channel in `source` served the whole window',
+    }),
+  })
+  .openapi('ChipEnvelope', {
+    example: {
+      ok: true,
+      endpoint: 'chip',
+      tier: 'pro',
+      elapsed_ms: 12,
+      source: 'eastmoney',
+      history: 'store',
+      as_of: '2026-11-20',
+      data: {
+        code: 'sh600519', date: '2026-11-20', close: 1520, profit_ratio: 63.18, average_cost: 1487.35,
+        cost_90_low: 1391.2, cost_90_high: 1588.46, concentration_90: 6.62, cost_70_low: 1430.66, cost_70_high: 1550.1, concentration_70: 4.01,
+        bars: 210, first_date: '2026-01-08', distribution: [{ price: 1380.02, share: 0.000412 }, { price: 1381.75, share: 0.000533 }],
+      },
     },
-  },
-})
+  })
 
 const route = guardedRoute(POLICY, {
   method: 'get',
@@ -77,8 +87,10 @@ const route = guardedRoute(POLICY, {
     `Computed by the service from the last ${CHIP_WINDOW} forward-adjusted daily bars up to \`date\` with Eastmoney's CYQ algorithm: ` +
     'each day its turnover rate of the old chips is replaced by new ones spread as a triangle over the day\'s low..high, peaking at ' +
     `(open + high + low + close) / 4. Gives ${CHIP_BUCKETS} price buckets with their share of chips, the profit ratio at the close, the average ` +
-    'cost, the 90% and 70% cost ranges and their concentration. A-share stocks only (422 otherwise). Bars come from the day K-line channels ' +
-    '(`source`); a channel without turnover rates is skipped.',
+    'cost, the 90% and 70% cost ranges and their concentration. A-share stocks only (422 otherwise). Bars come from the history store ' +
+    '(raw daily bars, corporate actions and each day\'s turnover rate; a past day, or the latest one outside a session, costs no upstream ' +
+    'request, during a session the latest day adds a short channel tail for the live bar) and, when the store lacks the stock, from the day K-line channels (`history` says which, `source` names ' +
+    'the channel or `store`); a channel without turnover rates is skipped.',
   request: { query: Query },
   responses: {
     200: { description: 'Distribution (ok:false when no channel had the bars; not counted)', content: { 'application/json': { schema: Response } } },
@@ -94,7 +106,7 @@ export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'chip')
-    const r = await fetchTurnoverBars(services, inst, CHIP_WINDOW, q.date)
+    const r = await chipBars(services, c.env.STORE, inst, CHIP_WINDOW, q.date)
     if (!r.ok || r.bars.length === 0) {
       const attempts = r.ok ? [] : r.attempts
       const noData = r.ok || (attempts.length > 0 && attempts.every((a) => a.kind === 'empty' || a.kind === 'unsupported'))
@@ -102,10 +114,11 @@ export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
       return c.json(envelope(c, 'chip', { ok: false, source: 'none', data: {}, code: noData ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error }), 200)
     }
     const x = chipDistribution(r.bars)
+    const source = r.channel ? services.sourcePrefix + r.channel : 'store'
     if (x.distribution.every((b) => b.share === 0)) {
       // No turnover in the whole window (a long suspension): there is no distribution to speak of.
       const error = `${inst.code}: no turnover in the ${r.bars.length} bars up to ${x.date}`
-      return c.json(envelope(c, 'chip', { ok: false, source: services.sourcePrefix + r.channel, data: {}, code: 'NO_DATA', error }), 200)
+      return c.json(envelope(c, 'chip', { ok: false, source, history: r.history, data: {}, code: 'NO_DATA', error }), 200)
     }
     const data = {
       code: inst.code,
@@ -123,6 +136,6 @@ export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
       first_date: r.bars[0].date,
       distribution: x.distribution.map((b) => ({ price: b.price, share: r6(b.share) })),
     }
-    return c.json(envelope(c, 'chip', { ok: true, source: services.sourcePrefix + r.channel, data, as_of: x.date }), 200)
+    return c.json(envelope(c, 'chip', { ok: true, source, history: r.history, data, as_of: x.date }), 200)
   })
 }

@@ -10,6 +10,7 @@ import { addDays, beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
+import { sharedAnswer } from '../http/market-cache'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
@@ -22,6 +23,11 @@ export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, c
 /** How far back the board appearances and block trades reach. */
 export const EVENT_WINDOW_DAYS = 365
 const DEFAULT_DAYS = 20
+/**
+ * How long a call without `rank` waits for a ranking nobody has computed this minute. The walk
+ * goes on after the answer (waitUntil), so the next call finds it; `rank=true` always waits.
+ */
+export const RANK_WAIT_MS = 1500
 const MAX_DAYS = 120
 
 const Query = z.object({
@@ -32,7 +38,12 @@ const Query = z.object({
   rank: z
     .enum(['true', 'false'], { error: 'rank must be true or false' })
     .optional()
-    .openapi({ description: 'true: also rank the stock in the whole A-share market by today\'s main net inflow (walks the market list; shared for a minute)', example: 'true' }),
+    .openapi({
+      description:
+        'Today\'s place in the whole A-share market by main net inflow (`main_net_rank` of `ranked`). Absent: included when the shared ' +
+        `ranking is ready within ${RANK_WAIT_MS} ms (it is computed once a minute for all callers); true: wait for it; false: leave it out`,
+      example: 'true',
+    }),
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -59,8 +70,8 @@ const MoneyFlowRow = z
     amount: cny('The day\'s turnover amount (the same as /v1/kline\'s `amount`); null on past days, where the upstream does not repeat it'),
     main_net: z.number().openapi({ description: 'Main force (super-large + large orders) net inflow, CNY' }),
     main_ratio: pct('Main-force net inflow'),
-    main_net_rank: z.number().int().nullable().openapi({ description: 'Today: the stock\'s place among all traded A-share stocks by main net inflow (1 = the largest inflow); null on past days and unless `rank=true`' }),
-    ranked: z.number().int().nullable().openapi({ description: 'Today with `rank=true`: how many stocks were ranked (halted ones are not); else null' }),
+    main_net_rank: z.number().int().nullable().openapi({ description: 'Today: the stock\'s place among all traded A-share stocks by main net inflow (1 = the largest inflow); null on past days, with `rank=false`, or while the shared ranking is not ready (see `rank`)' }),
+    ranked: z.number().int().nullable().openapi({ description: 'Today: how many stocks were ranked (halted ones are not); null when `main_net_rank` is' }),
     ...classColumns,
     close: z.number().nullable().openapi({ description: 'Close (today: last) price, CNY' }),
     change_pct: z.number().nullable().openapi({ description: 'Change of the day, percent' }),
@@ -173,8 +184,9 @@ const route = guardedRoute(POLICY, {
     'newest first, the day\'s turnover split by order size (super-large, large, medium, small; main force = super-large + large) into ' +
     'inflow (active buying), outflow (active selling), net and net ratio (percent of the day\'s amount). Each trade counts once, on its ' +
     'active side, so today\'s eight inflows and outflows add up to the day\'s amount while the four nets do not cancel out (as on Eastmoney). ' +
-    'Past sessions carry nets and ratios only (inflow/outflow null), which is all the daily upstream publishes. With `rank=true` today\'s ' +
-    'row also carries `main_net_rank`, the stock\'s place among all traded A-share stocks by main net inflow, of `ranked`. `top_traders`: the days ' +
+    'Past sessions carry nets and ratios only (inflow/outflow null), which is all the daily upstream publishes. Today\'s row also carries ' +
+    '`main_net_rank`, the stock\'s place among all traded A-share stocks by main net inflow, of `ranked`: one walk of the market list a minute ' +
+    `shared by every caller (a call waits up to ${RANK_WAIT_MS} ms for a walk under way; \`rank=true\` waits for it, \`rank=false\` skips it). \`top_traders\`: the days ` +
     'the stock was on the dragon-tiger board in the last 365 days, with reasons and the top five buying and selling seats. `block_trades`: ' +
     'its block trades in the last 365 days (the same rows as /v1/block-trade). `margin`: financing and securities lending per session. ' +
     'A-share stocks only (422 otherwise). ok:false (not counted) when the money flow cannot be had; a failed other section is listed ' +
@@ -257,21 +269,27 @@ const marginRow = (m: MarginDay): z.infer<typeof MarginRow> => ({
 })
 
 /**
- * The market's ranks by main net inflow, shared by every call in this isolate for the clock's
- * minute: the walk costs about 56 upstream requests, the answer changes by the minute.
+ * The market's ranks by main net inflow from the service's shared cache: the walk costs about 56
+ * upstream requests, so it runs once per freshness window for every caller (a failed walk is not
+ * kept: the next call tries again).
  */
-let rankMemo: { minute: number; ranks: Promise<RouteResult<FlowRanks>> } | null = null
-function marketRanks(services: Services): Promise<RouteResult<FlowRanks>> {
-  const minute = Math.floor(services.now() / 60_000)
-  if (!rankMemo || rankMemo.minute !== minute) {
-    const ranks = services.router.run('fund:rank', ['eastmoney'], () => fetchFlowRanks(services.channelContext))
-    rankMemo = { minute, ranks }
-    // A failed walk is not kept: the next call tries again.
-    void ranks.then((r) => {
-      if (!r.ok && rankMemo?.ranks === ranks) rankMemo = null
-    })
-  }
-  return rankMemo.ranks
+async function marketRanks(services: Services): Promise<RouteResult<FlowRanks>> {
+  const compute = () => services.router.run('fund:rank', ['eastmoney'], () => fetchFlowRanks(services.channelContext))
+  return (await sharedAnswer('fund:rank', 'flowRank', services.now(), compute, (r) => r.ok)).value
+}
+
+/** Not ready in time: the call answers without the rank. */
+const NOT_READY = Symbol('not ready')
+
+/** The ranks as `rank` asks: none, waited for, or whatever is ready within {@link RANK_WAIT_MS}. */
+function ranksFor(services: Services, rank: 'true' | 'false' | undefined, waitUntil: (p: Promise<unknown>) => void): Promise<RouteResult<FlowRanks> | typeof NOT_READY> | null {
+  if (rank === 'false') return null
+  const ranks = marketRanks(services)
+  if (rank === 'true') return ranks
+  waitUntil(ranks)
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const late = new Promise<typeof NOT_READY>((resolve) => (timer = setTimeout(() => resolve(NOT_READY), RANK_WAIT_MS)))
+  return Promise.race([ranks, late]).finally(() => clearTimeout(timer))
 }
 
 /** Beijing `HH:MM:SS` of Unix seconds. */
@@ -297,7 +315,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
       run('block_trades', () => fetchBlockTrades(ctx, { code: inst.code, from: since, to: today })),
       // Margin rows are per session: ask far enough back for `n` of them.
       run('margin', () => fetchMargin(ctx, inst.code, addDays(today, -Math.ceil(n * 1.6) - 14))),
-      q.rank === 'true' ? marketRanks(services) : null,
+      ranksFor(services, q.rank, (p) => c.executionCtx.waitUntil(p)),
     ])
     const source = eastmoneySource(services.sourcePrefix)
     if (!flow.ok) {
@@ -308,7 +326,8 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
       return c.json(envelope(c, 'fund', { ok: false, source, data: null, code: 'NO_DATA', error: `no money flow for ${inst.code}: not a listed A-share stock, or it has not traded` }), 200)
     }
 
-    const ranked = ranks?.ok ? ranks.value : null
+    const ready = ranks === NOT_READY ? null : ranks
+    const ranked = ready?.ok ? ready.value : null
     const place = live && ranked?.ranks.get(flowSecid(inst))
     const rows = {
       money_flow: moneyFlowRows(live, days, n, place && ranked ? { rank: place, of: ranked.ranked } : null),
@@ -317,10 +336,14 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
       margin: margin.ok ? margin.value.slice(0, n).map(marginRow) : [],
     }
     const errors = Object.fromEntries(
-      ([['top_traders', board], ['block_trades', blocks], ['margin', margin], ['rank', ranks]] as const)
+      ([['top_traders', board], ['block_trades', blocks], ['margin', margin], ['rank', ready]] as const)
         .filter(([, r]) => r !== null && !r.ok)
         .map(([slug, r]) => [slug, attemptsText((r as { attempts: Attempt[] }).attempts)])
     )
+    const notices = [
+      ...(Object.keys(errors).length ? [`parts without data because their upstream failed: ${Object.keys(errors).join(', ')}`] : []),
+      ...(ranks === NOT_READY && live ? [`main_net_rank is null: the market's money-flow ranking was not ready within ${RANK_WAIT_MS} ms; it is being computed, ask again shortly (or pass rank=true to wait)`] : []),
+    ]
     const asOf = live ? `${live.date} ${clockOf(live.time)}` : rows.money_flow[0]?.date
     const tables = FUND_SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: rows[s.slug] }))
     return c.json(
@@ -329,7 +352,8 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
         source,
         data: { code: inst.code, tables, data: rows },
         ...(asOf ? { as_of: asOf } : {}),
-        ...(Object.keys(errors).length ? { errors, notice: `parts without data because their upstream failed: ${Object.keys(errors).join(', ')}` } : {}),
+        ...(Object.keys(errors).length ? { errors } : {}),
+        ...(notices.length ? { notice: notices.join('; ') } : {}),
       }),
       200
     )

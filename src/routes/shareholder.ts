@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
+import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
 import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow } from '../channels/eastmoney/shareholders'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
@@ -18,8 +19,18 @@ export const A_SHARE_SECTIONS = [
   { slug: 'top10_float_holders', title: 'Top 10 float shareholders' },
   { slug: 'holder_count', title: 'Number of shareholders' },
 ] as const
-/** The HK sections the SPEC names; no upstream of ours serves them yet. */
-export const HK_SLUGS = ['shareholders', 'holder_distribution', 'institutional_holdings'] as const
+/**
+ * The HK sections the SPEC names, in order. `shareholders` comes from Eastmoney's HK F10
+ * (RPT_HKF10_EQUITYCHG_HOLDER); for the other two no public upstream format was found (searched:
+ * Eastmoney HK F10 reports in akshare and other public code, PC_HKF10 pages), so they stay empty
+ * with a notice rather than be made up.
+ */
+export const HK_SECTIONS = [
+  { slug: 'shareholders', title: 'Major shareholders (disclosed interests)' },
+  { slug: 'holder_distribution', title: 'Holder distribution' },
+  { slug: 'institutional_holdings', title: 'Institutional holdings' },
+] as const
+const HK_UNSERVED = ['holder_distribution', 'institutional_holdings'] as const
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock (sh, sz, bj) or HK stock (hk) with its prefix', example: 'sh600519' }),
@@ -41,6 +52,21 @@ const HolderRow = z
   })
   .openapi('HolderRow')
 
+const HkHolderRow = z
+  .object({
+    end_date: z.string().openapi({ description: 'Report period end `YYYY-MM-DD` (HK: half years)' }),
+    holder_name: z.string().openapi({ description: 'Holder name as disclosed' }),
+    holder_type: z.string().nullable().openapi({ description: 'Kind of interest as the upstream words it: 主要股东 (substantial shareholder, 5% or more) or 董事 (director)' }),
+    identity: z.string().nullable().openapi({ description: 'Capacity: 实益拥有人 (beneficial owner), 受控法团权益 (through controlled corporations), 投资经理 …' }),
+    shares_type: z.string().nullable().openapi({ description: 'Share class (e.g. 普通股)' }),
+    shares: z.number().int().openapi({ description: 'Shares of the interest (long position)' }),
+    ratio: z.number().openapi({ description: 'Percent of the issued shares. Interests held through a chain of corporations are disclosed by each, so the ratios may add up past 100' }),
+    direct_shares: z.number().nullable().openapi({ description: 'Shares held directly (the rest through others)' }),
+    change_pct: z.number().nullable().openapi({ description: 'Change of the holding since the report before, percent; null when the upstream gives none' }),
+    notice_date: z.string().nullable().openapi({ description: 'Date the period\'s holders were published' }),
+  })
+  .openapi('HkHolderRow')
+
 const HolderCount = z
   .object({
     end_date: z.string().openapi({ description: 'Report period end `YYYY-MM-DD`' }),
@@ -59,13 +85,13 @@ const HolderCount = z
 const Section = z.object({
   title: z.string().openapi({ description: 'Section title' }),
   slug: z.string().openapi({ description: 'A-share: top10_holders, top10_float_holders, holder_count. HK: shareholders, holder_distribution, institutional_holdings' }),
-  rows: z.array(z.union([HolderRow, HolderCount])).openapi({ description: 'The section\'s rows (HolderRow for the top-10 sections, HolderCountRow for holder_count)' }),
+  rows: z.array(z.union([HolderRow, HolderCount, HkHolderRow])).openapi({ description: 'The section\'s rows (HolderRow for the top-10 sections, HolderCountRow for holder_count, HkHolderRow for HK shareholders)' }),
 })
 
 const Sectioned = z
   .object({
     tables: z.array(Section).openapi({ description: 'Sections in order; do not index by position across markets' }),
-    data: z.record(z.string(), z.array(z.union([HolderRow, HolderCount]))).openapi({ description: 'slug → rows (the same rows as in tables)' }),
+    data: z.record(z.string(), z.array(z.union([HolderRow, HolderCount, HkHolderRow]))).openapi({ description: 'slug → rows (the same rows as in tables)' }),
   })
   .openapi('ShareholderData')
 
@@ -96,8 +122,10 @@ const route = guardedRoute(POLICY, {
     'Sectioned: `data.tables` is the ordered list of `{title, slug, rows}`, `data.data` maps slug → rows. A-share sections: ' +
     '`top10_holders` and `top10_float_holders` (the latest reported period) and `holder_count` (the last ' +
     `${HOLDER_COUNT_PERIODS} periods, newest first, with \`totalSHNum\` and \`avgHoldShares\`). Source: Eastmoney datacenter reports RPT_DMSK_HOLDERS, ` +
-    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET. HK codes are accepted (sections shareholders, holder_distribution, institutional_holdings) ' +
-    'but no upstream serves them yet: ok:false NO_DATA, not counted. Other codes: 422.',
+    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET. HK codes: sections `shareholders` (the newest half-year report\'s disclosed interests, ' +
+    'substantial shareholders and directors, from Eastmoney HK F10 RPT_HKF10_EQUITYCHG_HOLDER), `holder_distribution` and ' +
+    '`institutional_holdings` (always empty, with a `notice`: no upstream of ours publishes them). ' +
+    'Other codes: 422.',
   request: { query: Query },
   responses: {
     200: { description: 'Sections (ok:false when the upstream failed or had nothing; not counted)', content: { 'application/json': { schema: Response } } },
@@ -132,6 +160,19 @@ const countRow = (r: HolderCountRow) => ({
   notice_date: r.noticeDate,
 })
 
+const hkRow = (h: HkHolder) => ({
+  end_date: h.endDate,
+  holder_name: h.name,
+  holder_type: h.equityType,
+  identity: h.identity,
+  shares_type: h.sharesType,
+  shares: h.shares,
+  ratio: h.ratio,
+  direct_shares: h.directShares,
+  change_pct: h.changePct,
+  notice_date: h.noticeDate,
+})
+
 const EMPTY = { tables: [], data: {} }
 
 /** GET /v1/shareholder */
@@ -139,8 +180,18 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
     if (inst.kind === 'hk') {
-      const error = `${inst.code}: HK shareholder sections (${HK_SLUGS.join(', ')}) have no upstream channel yet`
-      return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'NO_DATA', error }), 200)
+      const hk = await services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst))
+      if (!hk.ok) {
+        return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(hk.attempts)}` }), 200)
+      }
+      const source = services.sourcePrefix + hk.channel
+      if (hk.value.length === 0) {
+        return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no disclosed shareholders of this stock` }), 200)
+      }
+      const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = { shareholders: hk.value.map(hkRow), holder_distribution: [], institutional_holdings: [] }
+      const tables = HK_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
+      const notice = `${HK_UNSERVED.join(' and ')} are empty: no upstream of ours publishes them for HK stocks`
+      return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, as_of: hk.value[0].endDate, notice }), 200)
     }
     const r = await services.router.run('datacenter:shareholder', ['eastmoney'], () => fetchShareholders(services.channelContext, inst))
     if (!r.ok) {

@@ -18,7 +18,7 @@ describe('history codec', () => {
     expect(appendBars(h, [bar('2026-11-20', 11)])).toBe(0)
     expect(h.last).toBe('2026-11-20')
     expect(h.c).toEqual([10, 10.5, 11])
-    expect(barAt(h, 1)).toEqual({ ...bar('2026-11-19', 10.5) })
+    expect(barAt(h, 1)).toEqual({ ...bar('2026-11-19', 10.5), turnover: null })
   })
 
   it('merges actions once per ex-date, ascending', () => {
@@ -44,6 +44,26 @@ describe('history codec', () => {
     expect(() => checkHistory({ ...h, c: [] })).toThrow(/column c/)
     expect(() => checkHistory({ ...h, last: '2026-11-17' })).toThrow(/last/)
     expect(checkHistory(JSON.parse(JSON.stringify(h)))).toEqual(h)
+  })
+
+  it('keeps each day\'s turnover rate, null where the bar had none', () => {
+    const h = emptyHistory('sz000001')
+    appendBars(h, [{ ...bar('2026-11-18', 10), turnover: 0.53 }, bar('2026-11-19', 10.5), { ...bar('2026-11-20', 11), turnover: null }])
+    expect(h.tr).toEqual([0.53, null, null])
+    expect(barAt(h, 0).turnover).toBe(0.53)
+    expect(() => checkHistory({ ...h, tr: [0.53] })).toThrow(/column tr/)
+  })
+
+  it('reads a blob from before the turnover column as nulls, and keeps the column from then on', async () => {
+    const h = emptyHistory('sz000002')
+    appendBars(h, [bar('2026-11-18', 10), bar('2026-11-19', 10.5)])
+    const { tr: _, ...old } = h
+    await env.STORE.put(historyKey('sz000002'), JSON.stringify(old))
+    const read = (await readHistory(env.STORE, 'sz000002'))!
+    expect(read.tr).toEqual([null, null])
+    appendBars(read, [{ ...bar('2026-11-20', 11), turnover: 1.25 }])
+    await writeHistory(env.STORE, read)
+    expect((await readHistory(env.STORE, 'sz000002'))!.tr).toEqual([null, null, 1.25])
   })
 
   it('round-trips through R2 as compact columns with the last date in metadata', async () => {

@@ -5,10 +5,18 @@
  *
  *   {"v":1,"code":"sh600519","last":"2026-11-20",
  *    "t":[20160808,…],"o":[289.35,…],"h":[…],"l":[…],"c":[…],"vol":[5189500,…],"amt":[1515448311.79,…],
- *    "act":[["2017-06-06",3.48,0],…]}
+ *    "tr":[0.32,…],"act":[["2017-06-06",3.48,0],…]}
  *
  * t: dates as YYYYMMDD numbers, ascending; o/h/l/c: raw prices; vol: shares; amt: CNY (null when
- * the upstream had none); act: [ex-date, cash per share (CNY), bonus shares per share], ascending.
+ * the upstream had none); tr: turnover rate in percent of float shares, 2 decimals as the upstream
+ * prints it (null when it had none); act: [ex-date, cash per share (CNY), bonus shares per share],
+ * ascending.
+ *
+ * `tr` came after the first stores were written, so it is optional on disk and the version stays 1:
+ * a blob without it reads as a turnover of null on every day (the chip falls back to the channel
+ * for such a stock), each later write keeps the column (nulls for the old days, real values for
+ * the days appended since), and the next backfill rewrites the blob whole with every day's rate
+ * (`kline/get` f61 of the raw bars).
  */
 import type { Bar } from '../domain/bar'
 import { historyKey } from './keys'
@@ -30,11 +38,13 @@ export interface History {
   c: number[]
   vol: number[]
   amt: Array<number | null>
+  /** Turnover rate, percent; null where unknown (see the top of this file: absent in old blobs until read). */
+  tr: Array<number | null>
   act: StoredAction[]
 }
 
-/** The bar fields a history keeps. */
-export type DayBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'amount'>
+/** The bar fields a history keeps; a bar without `turnover` stores null. */
+export type DayBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'amount'> & { turnover?: number | null }
 
 /** `2016-08-08` → 20160808. */
 export const dateNum = (date: string): number => Number(date.slice(0, 4) + date.slice(5, 7) + date.slice(8, 10))
@@ -47,7 +57,7 @@ export function numDate(n: number): string {
 
 /** A history with no bars yet. */
 export function emptyHistory(code: string): History {
-  return { v: HISTORY_VERSION, code, last: '', t: [], o: [], h: [], l: [], c: [], vol: [], amt: [], act: [] }
+  return { v: HISTORY_VERSION, code, last: '', t: [], o: [], h: [], l: [], c: [], vol: [], amt: [], tr: [], act: [] }
 }
 
 /** Bars in the history. */
@@ -55,7 +65,7 @@ export const barCount = (h: History) => h.t.length
 
 /** The bar at index `i` in domain form. */
 export function barAt(h: History, i: number): DayBar {
-  return { date: numDate(h.t[i]), open: h.o[i], high: h.h[i], low: h.l[i], close: h.c[i], volume: h.vol[i], amount: h.amt[i] }
+  return { date: numDate(h.t[i]), open: h.o[i], high: h.h[i], low: h.l[i], close: h.c[i], volume: h.vol[i], amount: h.amt[i], turnover: h.tr[i] }
 }
 
 /**
@@ -73,6 +83,7 @@ export function appendBars(h: History, bars: readonly DayBar[]): number {
     h.c.push(b.close)
     h.vol.push(b.volume)
     h.amt.push(b.amount)
+    h.tr.push(b.turnover ?? null)
     h.last = b.date
     added++
   }
@@ -109,12 +120,16 @@ export function indexOnOrAfter(h: History, date: string): number {
   return lo
 }
 
-/** Checks a parsed document's shape; throws naming what is wrong (a damaged file is never served). */
+/**
+ * Checks a parsed document's shape; throws naming what is wrong (a damaged file is never served).
+ * A blob from before the turnover column gets one of nulls (the upgrade described at the top).
+ */
 export function checkHistory(x: unknown): History {
   const h = x as History
   if (!h || typeof h !== 'object' || h.v !== HISTORY_VERSION) throw new Error(`history: unknown version ${JSON.stringify((h as { v?: unknown })?.v)}`)
   const n = h.t?.length
-  for (const k of ['o', 'h', 'l', 'c', 'vol', 'amt'] as const) {
+  if (h.tr === undefined && Array.isArray(h.t)) h.tr = new Array<null>(n).fill(null)
+  for (const k of ['o', 'h', 'l', 'c', 'vol', 'amt', 'tr'] as const) {
     if (!Array.isArray(h[k]) || h[k].length !== n) throw new Error(`history ${h.code}: column ${k} has ${h[k]?.length} values for ${n} dates`)
   }
   if (!Array.isArray(h.act)) throw new Error(`history ${h.code}: no actions list`)

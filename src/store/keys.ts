@@ -9,6 +9,7 @@
  *   meta/runs/<job>-<date>.json      what each run of a job did on that date
  *   meta/cursors/<job>.json          where a resumable job continues
  *   meta/actions/<date>.json         the corporate actions with that ex-date, fetched once a day
+ *   meta/turnover/<date>.json        every stock's turnover rate of that day (code → percent), from the same snapshot as its market-kline blob
  *   meta/backfill.json               the backfill in progress (range, universe, phase)
  *   staging/backfill/<run>/…         backfill's per-chunk rows until the day blobs are assembled
  *   technicals/<date>.json           every stock's technical columns and day factors of one date (point in time)
@@ -35,6 +36,12 @@ export const cursorKey = (job: string) => `meta/cursors/${job}.json`
 
 /** R2 key of the corporate actions that go ex on `date`. */
 export const actionsKey = (date: string) => `meta/actions/${date}.json`
+
+/**
+ * R2 key of the day's turnover rates by code, written with the day's market-kline blob: the blob's
+ * 8 columns are the /v1/market-kline contract, so the rate the history store needs rides beside it.
+ */
+export const turnoverKey = (date: string) => `meta/turnover/${date}.json`
 
 /** Prefix of everything one backfill run stages. */
 export const stagingPrefix = (run: string) => `staging/backfill/${run}/`

@@ -46,6 +46,8 @@ describe('fetchMarketSnapshot over the emulator', () => {
       expect(day, inst.code).toEqual({
         code: inst.code, name: inst.name, date: TODAY, halted: false,
         open: bar.open, high: bar.high, low: bar.low, close: bar.close, preClose: bar.preClose, ...asWire(bar.volume, bar.amount),
+        // The turnover rate the history store keeps for the day: the same two decimals as the K-line's f61.
+        turnover: bar.turnover === null ? null : round(bar.turnover, 2),
       })
       // Share counts come back from the caps the list prints (cap ÷ price), to the caps' rounding.
       expect(listDate, inst.code).toBe(inst.listDate)

@@ -5,7 +5,7 @@ import { failureKind, fakeContext } from '../testkit'
 import { fetchMarketSnapshot, marketListUrl, parseMarketPage } from './market-list'
 
 // Hand-written in the shape of upstreams.md §3.1 (np=1, fltt=2): keys out of numeric order, extras we did not ask for.
-const MOUTAI = { f12: '600519', f13: 1, f14: '贵州茅台', f2: 1520.0, f5: 21345, f6: 3243567890.0, f15: 1525.0, f16: 1505.2, f17: 1510.0, f18: 1508.5, f124: 1735801203, f297: 20250102, f3: 0.76, f20: 1909420656000, f21: 1909420656000, f26: 20010827 }
+const MOUTAI = { f12: '600519', f13: 1, f14: '贵州茅台', f2: 1520.0, f5: 21345, f6: 3243567890.0, f15: 1525.0, f16: 1505.2, f17: 1510.0, f18: 1508.5, f124: 1735801203, f297: 20250102, f3: 0.76, f8: 0.17, f20: 1909420656000, f21: 1909420656000, f26: 20010827 }
 const PINGAN = { f2: 11.32, f5: 856432, f6: 965432100.5, f12: '000001', f13: 0, f14: '平安银行', f15: 11.4, f16: 11.1, f17: 11.2, f18: 11.15, f124: 1735801203, f297: 20250102 }
 const AIRONG = { f2: 30.5, f5: 1200, f6: 3660000, f12: '830799', f13: 0, f14: '艾融软件', f15: 31, f16: 30, f17: 30.2, f18: 30.1, f124: 1735801203, f297: 20250102 }
 const HALTED = { f2: '-', f5: '-', f6: '-', f12: '000004', f13: 0, f14: '*ST国华', f15: '-', f16: '-', f17: '-', f18: 6.05, f124: 1735801203, f297: 20250102 }
@@ -18,7 +18,7 @@ describe('marketListUrl', () => {
     expect(marketListUrl(3)).toBe(
       'https://push2.eastmoney.com/api/qt/clist/get?pn=3&pz=100&po=1&np=1&fltt=2&invt=2&fid=f12' +
         '&fs=m%3A0%20t%3A6%2Cm%3A0%20t%3A80%2Cm%3A1%20t%3A2%2Cm%3A1%20t%3A23%2Cm%3A0%20t%3A81%20s%3A2048' +
-        '&fields=f2,f5,f6,f12,f13,f14,f15,f16,f17,f18,f20,f21,f26,f124,f297'
+        '&fields=f2,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f20,f21,f26,f124,f297'
     )
     expect(new URL(marketListUrl(1)).searchParams.get('fs')).toBe('m:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048')
   })
@@ -28,13 +28,14 @@ describe('parseMarketPage', () => {
   it('maps rows by key to canonical codes, volume in shares', () => {
     const { total, rows } = parseMarketPage(page(5432, [MOUTAI, PINGAN, AIRONG]))
     expect(total).toBe(5432)
-    expect(rows[0]).toEqual({ code: 'sh600519', name: '贵州茅台', date: '2025-01-02', open: 1510, high: 1525, low: 1505.2, close: 1520, preClose: 1508.5, volume: 2134500, amount: 3243567890, halted: false, totalShares: 1256197800, floatShares: 1256197800, listDate: '2001-08-27' })
+    expect(rows[0]).toEqual({ code: 'sh600519', name: '贵州茅台', date: '2025-01-02', open: 1510, high: 1525, low: 1505.2, close: 1520, preClose: 1508.5, volume: 2134500, amount: 3243567890, halted: false, totalShares: 1256197800, floatShares: 1256197800, listDate: '2001-08-27', turnover: 0.17 })
+    expect(rows[1].turnover).toBeNull()
     expect(rows.map((r) => r.code)).toEqual(['sh600519', 'sz000001', 'bj830799'])
   })
 
   it('reads a halted stock as zeros with its last close', () => {
     const [row] = parseMarketPage(page(1, [HALTED])).rows
-    expect(row).toEqual({ code: 'sz000004', name: '*ST国华', date: '2025-01-02', open: 0, high: 0, low: 0, close: 0, preClose: 6.05, volume: 0, amount: 0, halted: true, totalShares: null, floatShares: null, listDate: null })
+    expect(row).toEqual({ code: 'sz000004', name: '*ST国华', date: '2025-01-02', open: 0, high: 0, low: 0, close: 0, preClose: 6.05, volume: 0, amount: 0, halted: true, totalShares: null, floatShares: null, listDate: null, turnover: null })
   })
 
   it('reads share counts off the caps at the price they were valued at (the last close when halted)', () => {
@@ -47,6 +48,7 @@ describe('parseMarketPage', () => {
     ['a zero cap', { f20: 0 }, { totalShares: null, floatShares: 1256197800 }],
     ['a listing date that is no date', { f26: 20011327 }, { listDate: null }],
     ['no listing date (0)', { f26: 0 }, { listDate: null }],
+    ['a negative turnover rate', { f8: -0.5 }, { turnover: null }],
   ])('reads %s as null for that stock, keeping its prices', (_, patch, want) => {
     const [row] = parseMarketPage(page(1, [{ ...MOUTAI, ...patch }])).rows
     expect(row).toMatchObject({ close: 1520, ...want })

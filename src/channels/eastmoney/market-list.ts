@@ -36,6 +36,8 @@ export interface MarketRow {
   floatShares?: number | null
   /** Listing date `YYYY-MM-DD` from `f26`; null when absent. */
   listDate?: string | null
+  /** Turnover rate `f8`, percent of float shares, 2 decimals; null when halted or absent (the history store keeps it for the chip). */
+  turnover?: number | null
 }
 
 export const MARKET_LIST_URL = 'https://push2.eastmoney.com/api/qt/clist/get'
@@ -50,7 +52,7 @@ export const A_SHARE_FS = 'm:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048'
 const Q = QUOTE_FIELDS
 export const MARKET_FIELDS = {
   close: Q.last, volume: Q.volume, amount: Q.amount, code: Q.code, market: Q.market, name: Q.name,
-  high: Q.high, low: Q.low, open: Q.open, preClose: Q.preClose, time: Q.time, tradeDate: Q.tradeDate,
+  high: Q.high, low: Q.low, open: Q.open, preClose: Q.preClose, time: Q.time, tradeDate: Q.tradeDate, turnover: Q.turnover,
   totalCap: 'f20', floatCap: 'f21', listDate: 'f26',
 } as const
 const F = MARKET_FIELDS
@@ -137,9 +139,12 @@ function toRow(raw: unknown): MarketRow {
     // A stock that has never traded (listing day, before the first trade) may have no previous close either.
     preClose: optNum(CHANNEL, raw[F.preClose], field('preClose')) ?? 0,
   }
-  if (raw[F.close] === '-') return check({ ...base, ...sharesOf(raw, code, base.preClose), open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, halted: true })
+  if (raw[F.close] === '-') return check({ ...base, ...sharesOf(raw, code, base.preClose), open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, halted: true, turnover: null })
   const close = num(CHANNEL, raw[F.close], field('close'))
+  // A rate that is a number but cannot be one (negative) is null for that stock only, like the share counts.
+  const turnover = optNum(CHANNEL, raw[F.turnover], field('turnover'))
   return check({
+    turnover: turnover !== null && turnover >= 0 ? turnover : null,
     ...base,
     ...sharesOf(raw, code, close),
     open: num(CHANNEL, raw[F.open], field('open')),

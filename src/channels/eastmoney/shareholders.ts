@@ -69,7 +69,8 @@ export function holderUrl(report: keyof typeof HOLDER_REPORTS, inst: Instrument)
   return datacenterUrl({ report: HOLDER_REPORTS[report], filter, sortColumns: `END_DATE,${rank}`, sortTypes: '-1,1', page: 1, pageSize: 10 })
 }
 
-function dateOf(row: JsonObject, col: string, where: string): string | null {
+/** A `YYYY-MM-DD[ HH:MM:SS]` cell as its date; null when empty; anything else is `malformed`. */
+export function dateOf(row: JsonObject, col: string, where: string): string | null {
   const raw = row[col]
   if (raw === null || raw === undefined || raw === '') return null
   const m = typeof raw === 'string' ? DATETIME.exec(raw) : null
@@ -83,7 +84,8 @@ function checkStock(row: JsonObject, inst: Instrument, report: string) {
   if (secu !== undefined && secu !== null && secu !== `${inst.symbol}.${SUFFIX[inst.prefix]}`) throw malformed(CHANNEL, `${report} row ${JSON.stringify(secu)} is not ${inst.code}`)
 }
 
-const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
+/** A non-empty string cell, else null. */
+export const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
 /** A change column may carry a number or a word (`新进`, `不变`); only a number is a number. */
 const numberOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null)
 

@@ -42,12 +42,15 @@ const REPORT_LAG: Record<string, number> = { '03-31': 25, '06-30': 55, '09-30': 
 export const holderNoticeDate = (end: string) => addDays(end, REPORT_LAG[end.slice(5)])
 
 /** Period ends whose report is out by `today`, newest first, from the first full quarter after listing. */
-export function holderPeriods(inst: EmuInstrument, today: string): string[] {
+export const holderPeriods = (inst: EmuInstrument, today: string): string[] => reportedPeriods(inst, today, QUARTER_ENDS, holderNoticeDate)
+
+/** Period ends (`MM-DD` of each year in `ends`) after listing whose report, out on `notice(end)`, is out by `today`; newest first. */
+export function reportedPeriods(inst: EmuInstrument, today: string, ends: readonly string[], notice: (end: string) => string): string[] {
   const out: string[] = []
   for (let y = Number(today.slice(0, 4)); y >= Number(inst.listDate.slice(0, 4)); y--) {
-    for (const q of [...QUARTER_ENDS].reverse()) {
+    for (const q of [...ends].reverse()) {
       const end = `${y}-${q}`
-      if (end > inst.listDate && holderNoticeDate(end) <= today) out.push(end)
+      if (end > inst.listDate && notice(end) <= today) out.push(end)
     }
   }
   return out

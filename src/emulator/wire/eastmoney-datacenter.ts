@@ -3,7 +3,7 @@
  * answers it, for the reports of the REPORTS table: `RPT_SHAREBONUS_DET` (dividends and bonus
  * shares, §5.2, below: one row per corporate action of a stock whose plan is announced by the
  * clock's Beijing date, at its stage then), and in their own modules the shareholder reports
- * (eastmoney-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
+ * (eastmoney-holders.ts, and the HK F10 holders on the `/securities` path: eastmoney-hk-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
  * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts) and the IPO, disclosure,
  * lock-up and macro reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
  * `columns` and paging are applied generically.
@@ -12,6 +12,7 @@ import { beijing } from '../../domain/dates'
 import { planDates, planStage, type PlanStage } from '../market/dividend-plans'
 import { EVENT_REPORTS } from './eastmoney-events'
 import { HOLDER_REPORTS } from './eastmoney-holders'
+import { HK_HOLDER_REPORTS } from './eastmoney-hk-holders'
 import type { CorporateAction, EmuInstrument, MarketModel } from '../market/types'
 import { TRADING_REPORTS } from './eastmoney-datacenter-flow'
 import { MARGIN_MARKET_REPORTS } from './eastmoney-datacenter-margin'
@@ -50,6 +51,7 @@ const REPORTS: Record<string, Report> = {
   RPT_LIFT_STAGE: lockupRows,
   ...MACRO_REPORTS,
   ...HOLDER_REPORTS,
+  ...HK_HOLDER_REPORTS,
   ...EVENT_REPORTS,
   ...TRADING_REPORTS,
   ...MARGIN_MARKET_REPORTS,

@@ -11,6 +11,7 @@ import type { EmuInstrument, MarketModel, RawBar } from '../market/types'
 import { adjustBars, dailySeries, lastInRange, withBase, type Adjust, type BarWithBase, type Span } from './bars'
 import { bySecid, splitSecid } from './codes'
 import { DATACENTER_HOST, DATACENTER_PATH, datacenterEmpty, handleDatacenter } from './eastmoney-datacenter'
+import { F10_DATACENTER_PATH } from './eastmoney-hk-holders'
 import { envelope, quoteRow, requestedFields, volumeUnits, type Value } from './eastmoney-fields'
 import { CLIST_PATH, clistEmpty, handleClist } from './eastmoney-list'
 import { FFLOW_DAY_PATH, fflowEmpty, handleFflowDay } from './eastmoney-flow'
@@ -39,7 +40,7 @@ export function handleEastmoney(url: URL, request: Request, market: MarketModel,
   if (url.pathname === QUOTES_PATH && QUOTE_HOST.test(host)) return quotes(url.searchParams, market, now)
   if (url.pathname === CLIST_PATH && QUOTE_HOST.test(host)) return handleClist(url.searchParams, market, now)
   if (url.pathname === STOCK_GET_PATH && QUOTE_HOST.test(host)) return handleStockGet(url.searchParams, market, now)
-  if (url.pathname === DATACENTER_PATH && DATACENTER_HOST.test(host)) return handleDatacenter(url.searchParams, market, now)
+  if ((url.pathname === DATACENTER_PATH || url.pathname === F10_DATACENTER_PATH) && DATACENTER_HOST.test(host)) return handleDatacenter(url.searchParams, market, now)
   if (url.pathname === FFLOW_DAY_PATH && HISTORY_HOST.test(host)) return handleFflowDay(url.searchParams, market, now)
   if (url.pathname === SEARCH_PATH && SEARCH_HOST.test(host)) return handleSearch(url.searchParams, market)
   if (url.pathname === REPORT_LIST_PATH && REPORT_API_HOST.test(host)) return handleReportList(url.searchParams, market, now)
@@ -63,7 +64,7 @@ export function eastmoneyEmpty(url: URL, market: MarketModel): Response | undefi
   if (url.pathname === QUOTES_PATH) return jsonResponse(envelope(0, null))
   if (url.pathname === CLIST_PATH) return clistEmpty()
   if (url.pathname === STOCK_GET_PATH) return jsonResponse(envelope(0, null))
-  if (url.pathname === DATACENTER_PATH) return datacenterEmpty()
+  if (url.pathname === DATACENTER_PATH || url.pathname === F10_DATACENTER_PATH) return datacenterEmpty()
   if (url.pathname === FFLOW_DAY_PATH) return fflowEmpty(url.searchParams, market)
   if (url.pathname === SEARCH_PATH) return searchEmpty()
   if (url.pathname === REPORT_LIST_PATH) return jsonResponse({ hits: 0, size: 50, data: [], TotalPage: 0, pageNo: 1, currentYear: 0 })
