@@ -12,6 +12,7 @@
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
 import type { EmuInstrument, MarketModel } from '../market/types'
+import { conceptBoards, inBoard } from '../market/business'
 import { changeOverSessions } from '../market/period-change'
 import { valuationAt } from '../market/valuation'
 import { splitSecid } from './codes'
@@ -41,7 +42,8 @@ const BOARD_TAGS: Record<Board, Tags> = {
 /** Industry boards (行业板块), as `m:90 t:2` names them. */
 const SECTOR_TAGS: Tags = { m: 90, t: 2 }
 
-type Term = { key: keyof Tags; value: number }
+/** A tag test, or `b:BK0477`: membership of an industry or concept board (business.ts). */
+type Term = { key: keyof Tags; value: number } | { key: 'b'; board: string }
 
 /** Page size when `pz` is missing or not a positive integer. */
 const DEFAULT_PZ = 20
@@ -54,20 +56,24 @@ export function parseFs(fs: string): Term[][] {
     for (const raw of clause.split(/[\s+]+/).filter(Boolean)) {
       // Flag 50 marks board entries Eastmoney hides from its board pages; no emulated board has it.
       if (raw === 'f:!50') continue
+      const b = /^b:(BK\d{4})$/.exec(raw)
       const m = /^([mts]):(\d+)$/.exec(raw)
-      if (!m) {
+      if (!b && !m) {
         terms.length = 0
         break
       }
-      terms.push({ key: m[1] as keyof Tags, value: Number(m[2]) })
+      terms.push(b ? { key: 'b', board: b[1] } : { key: m![1] as keyof Tags, value: Number(m![2]) })
     }
     if (terms.length) clauses.push(terms)
   }
   return clauses
 }
 
-const matches = (tags: Tags, clause: readonly Term[]) =>
-  clause.every(({ key, value }) => (key === 's' ? ((tags.s ?? 0) & value) !== 0 : tags[key] === value))
+const matches = (r: Listed, clause: readonly Term[]) =>
+  clause.every((t) => (t.key === 'b' ? r.inst.kind === 'stock' && inBoard(r.inst, t.board) : t.key === 's' ? ((r.tags.s ?? 0) & t.value) !== 0 : r.tags[t.key] === t.value))
+
+/** `m:90 t:3`: the concept boards (概念板块), which the emulator lists but does not quote. */
+const isConceptList = (clause: readonly Term[]) => clause.some((t) => t.key === 'm' && t.value === 90) && clause.some((t) => t.key === 't' && t.value === 3)
 
 interface Listed {
   inst: EmuInstrument
@@ -134,7 +140,8 @@ function orderedFor(market: MarketModel, now: number, fs: string, fid: string, d
 export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
   const today = beijing(now).date
   const clauses = parseFs(params.get('fs') ?? '')
-  const selected = stocks(market).filter((r) => r.inst.listDate <= today && clauses.some((c) => matches(r.tags, c)))
+  if (clauses.some(isConceptList)) return conceptList(params)
+  const selected = stocks(market).filter((r) => r.inst.listDate <= today && clauses.some((c) => matches(r, c)))
   // po=1 (what every client sends) is descending, po=0 ascending.
   const ordered = orderedFor(market, now, params.get('fs') ?? '', params.get('fid') || 'f12', params.get('po') !== '0', () => selected)
   const pz = positiveInt(params.get('pz'), DEFAULT_PZ)
@@ -160,6 +167,25 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
   // np=1: diff is an array; otherwise an object keyed "0", "1", … in page order.
   const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
   return jsonResponse(envelope(0, { total: selected.length, diff }))
+}
+
+/**
+ * The concept board list, by code: `f12` code, `f13` 90, `f14` name; every other field asked for
+ * is `"-"` (the emulator keeps no concept board quotes).
+ */
+function conceptList(params: URLSearchParams): Response {
+  const all = conceptBoards()
+  const pz = positiveInt(params.get('pz'), DEFAULT_PZ)
+  const pn = positiveInt(params.get('pn'), 1)
+  const page = all.slice((pn - 1) * pz, pn * pz)
+  if (page.length === 0) return jsonResponse(envelope(0, null))
+  const ids = requestedFields(params)
+  const rows = page.map((b) => {
+    const row: Record<string, string | number> = Object.fromEntries(ids.map((id) => [id, '-']))
+    return Object.assign(row, { f12: b.code, f13: 90, f14: b.name })
+  })
+  const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
+  return jsonResponse(envelope(0, { total: all.length, diff }))
 }
 
 /** The `empty` fault's answer: Eastmoney's nothing-matched `data: null`. */
