@@ -9,6 +9,7 @@
  *   POST /__jobs/backfill/chunk           {index}: build one chunk of histories and stage its rows
  *   POST /__jobs/backfill/finish          assemble the next month's day blobs; the last call completes
  *   POST /__jobs/market-day               run the after-close job now (as the cron would)
+ *   POST /__jobs/industry-chain           {budget?}: one run of the industry-chain job
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -16,6 +17,7 @@ import type { AppEnv } from '../http/context'
 import { notFound } from '../http/errors'
 import { ValidationError } from '../http/validation'
 import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from '../jobs/backfill'
+import { runIndustryChainJob } from '../jobs/industry-chain'
 import { marketDayJob } from '../jobs/market-day'
 import type { Services } from '../services'
 
@@ -81,5 +83,10 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
     const b = await body(c)
     const chunk = b.chunk === undefined ? undefined : Number(b.chunk)
     return step(c, () => marketDayJob(undefined, c.env, c.executionCtx, services, { chunk }))
+  })
+  app.post('/__jobs/industry-chain', async (c) => {
+    const b = await body(c)
+    const budget = b.budget === undefined ? undefined : Number(b.budget) || undefined
+    return step(c, () => runIndustryChainJob({ store: c.env.STORE, ctx: services.channelContext, now: services.now, budget }))
   })
 }
