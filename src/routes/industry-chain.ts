@@ -23,8 +23,6 @@ export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, c
 const MAX_TOPIC = 40
 /** Company profiles are reference data: kept service-wide for a day. */
 const PROFILE_TTL_MS = 24 * 3600_000
-/** The members document is re-read from R2 at most this often per isolate. */
-const MEMBERS_RECHECK_MS = 60_000
 const PROFILE_CHANNELS: readonly ChannelName[] = ['eastmoney']
 
 const POSITIONS = ['upstream', 'midstream', 'downstream'] as const
@@ -197,20 +195,16 @@ const route = guardedRoute(POLICY, {
   },
 }, { check: (_c, q) => void plan(q) })
 
-let held: { etag: string; doc: MembersDoc; checked: number } | undefined
+let held: { etag: string; doc: MembersDoc } | undefined
 
-/** The members document, re-read when R2 holds a newer one; undefined before the first run. */
-async function members(store: R2Bucket, now: number): Promise<MembersDoc | undefined> {
-  if (held && now - held.checked < MEMBERS_RECHECK_MS && now >= held.checked) return held.doc
+/** The members document, parsed once per version (R2 etag); undefined before the first run. */
+async function members(store: R2Bucket): Promise<MembersDoc | undefined> {
   const head = await store.head(MEMBERS_KEY)
   if (!head) return (held = undefined)
-  if (held?.etag === head.etag) {
-    held.checked = now
-    return held.doc
-  }
+  if (held?.etag === head.etag) return held.doc
   const obj = await store.get(MEMBERS_KEY)
   if (!obj) return (held = undefined)
-  held = { etag: obj.etag, doc: (await obj.json()) as MembersDoc, checked: now }
+  held = { etag: obj.etag, doc: (await obj.json()) as MembersDoc }
   return held.doc
 }
 
@@ -222,7 +216,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
       const notice = notThisMarket('industry-chain', p.inst)
       if (notice) return c.json(envelope(c, 'industry-chain', { ok: true, source: 'none', mode: 'stock' as const, data: { code: p.inst.code, name: null, business: null, business_scope: null, chains: [] }, notice }), 200)
     }
-    const doc = await members(c.env.STORE, services.now())
+    const doc = await members(c.env.STORE)
     if (!doc) {
       return c.json(envelope(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: 'industry-chain members are not built yet: the scheduled job (or POST /__jobs/industry-chain) has not run' }), 200)
     }
