@@ -5,7 +5,7 @@
 // (src/cli/first-build.mjs; BUILD_HISTORY=0 skips it).
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { firstStartBuild } from './first-build.mjs'
+import { firstChainBuild, firstStartBuild } from './first-build.mjs'
 import { QUIET_ENV, ROOT } from './harness.mjs'
 
 const port = process.env.PORT || '8787'
@@ -54,6 +54,7 @@ for (let i = 0; i < 120; i++) {
     console.log(`\n${line}\n  SIMULATED DATA: the live upstreams ${requested === 'auto' ? 'did not answer' : 'are switched off'}; every answer comes`)
     console.log(`  from the built-in upstream emulator and says source "emulator:<channel>".\n  Serving on ${base}  (docs: ${base}/docs)\n${line}\n`)
     if (process.env.BUILD_HISTORY !== '0') await firstStartBuild(base)
+    if (process.env.BUILD_HISTORY !== '0') await firstChainBuild(base)
   } else {
     console.log(`\n${line}\n  LIVE DATA from Eastmoney, Tencent and Sina. Serving on ${base}  (docs: ${base}/docs)\n${line}\n`)
   }
