@@ -3,8 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { themeOf } from '../src/data/industry-chains'
 import { market } from '../src/emulator/market'
 import { compositionOf, companyProfileOf } from '../src/emulator/market/business'
-import { runIndustryChainToEnd } from '../src/jobs/industry-chain'
-import { getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
+import { runIndustryChainJob, runIndustryChainToEnd } from '../src/jobs/industry-chain'
+import { fault, getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
+import { deletePrefix } from '../src/store/r2-json'
 import { services } from './store-app'
 
 const NOW = Date.parse(SESSION_CLOCK)
@@ -16,7 +17,11 @@ async function build() {
 }
 
 describe('GET /v1/industry-chain', () => {
-  beforeEach(() => resetWorld())
+  beforeEach(async () => {
+    await resetWorld()
+    // R2 outlives a test here: every test starts with no members built.
+    await deletePrefix(env.STORE, 'chains/')
+  })
 
   it('answers ok:false NOT_BUILT before the job has run', async () => {
     const { status, body } = await getJson('/v1/industry-chain')
@@ -66,6 +71,23 @@ describe('GET /v1/industry-chain', () => {
     await build()
     const again = await build()
     expect(again).toMatchObject({ requests: 0, boards_fetched: 0, compositions_fetched: 0, complete: true })
+  })
+
+  it('is resumable: a small budget builds part of it, says so, and the next runs carry on; a failed fetch is retried', async () => {
+    const deps = { store: env.STORE, ctx: services.channelContext, now: () => NOW, themes: THEMES, budget: 40 }
+    const first = await runIndustryChainJob(deps)
+    expect(first.complete).toBe(false)
+    expect(first.requests).toBeLessThanOrEqual(40 + 2)
+    const partial = await getJson('/v1/industry-chain')
+    expect(partial.body).toMatchObject({ ok: true, complete: false })
+    expect(partial.body.coverage.compositions).toBeLessThan(partial.body.coverage.candidates)
+
+    await fault('eastmoney', 'garbage', { count: 3 })
+    const faulty = await runIndustryChainJob(deps)
+    expect(faulty.failures).toBeGreaterThan(0)
+    const done = await runIndustryChainToEnd({ ...deps, budget: 10_000 })
+    expect(done).toMatchObject({ complete: true, failures: 0 })
+    expect(done.coverage.compositions).toBe(done.coverage.candidates)
   })
 
   it('422s name the missing or wrong parameter; an unknown topic suggests the nearest themes', async () => {

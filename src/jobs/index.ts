@@ -17,9 +17,9 @@ export const JOBS: Record<string, Job> = {
   '*/10 7-10 * * 1-5': marketDayCron,
   // 04:00 Beijing: learn newly published exchange calendars (SZSE), keeping the bundled table as fallback.
   '0 20 * * *': (event, env, ctx, services) => refreshCalendar(event, env, ctx, { fetch: services.channelContext.fetch, now: services.now }),
-  // Every 20 minutes 00:00–04:40 Beijing: industry-chain members, 400 upstream requests a run
+  // Every 20 minutes 00:00–05:40 Beijing: industry-chain members, 400 upstream requests a run
   // (boards, then compositions); the first whole pass takes one night, later runs refresh.
-  '*/20 16-20 * * *': async (_event, env, _ctx, services) => {
+  '*/20 16-21 * * *': async (_event, env, _ctx, services) => {
     const r = await runIndustryChainJob({ store: env.STORE, ctx: services.channelContext, now: services.now })
     console.log(`industry-chain: ${JSON.stringify(r)}`)
   },

@@ -164,7 +164,7 @@ export async function runIndustryChainJob(deps: ChainJobDeps): Promise<ChainRunS
   const held = candidates.filter((c) => comps[c]).length
   const coverage = { boards: boardsHeld, boards_named: boardsNamed, compositions: held, candidates: candidates.length }
   const complete = boardsHeld >= boardsNamed && held === candidates.length
-  const previous = await getJson<MembersDoc>(store, MEMBERS_KEY)
+  const previous = await store.head(MEMBERS_KEY)
   if (boardsFetched || compsFetched || !previous) await putJson(store, MEMBERS_KEY, membersDoc(themes, work, comps, new Date(now).toISOString(), complete, coverage))
   return { requests, boards_fetched: boardsFetched, compositions_fetched: compsFetched, failures, complete, coverage }
 }
