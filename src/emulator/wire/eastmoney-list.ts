@@ -4,10 +4,11 @@
  * ascending), page `pn` of `pz` rows, each row the stock's live state in list-namespace fields
  * (halted: `"-"` prices). The A-share stock boards and the industry boards (`m:90 t:2`) carry
  * `fs` tags; `f:!50` (not a hidden board) holds for every instrument; a clause with any other
- * term selects nothing. Fields beyond the live quote are computed only when asked for: `f109`
+ * term (flags) selects nothing. Fields beyond the live quote are computed only when asked for: `f109`
  * (5-session change %) from the daily bars, `f9`/`f115` (PE dynamic / TTM) and `f23` (PB) from
- * the fundamentals (market/valuation.ts), as every other view prints them. See upstreams.md
- * §3.1, §5.11 and src/channels/README.md.
+ * the fundamentals (market/valuation.ts), as every other view prints them. `b:BK0477` selects a
+ * board's constituents (industry or concept, market/business.ts); `m:90 t:3` lists the concept
+ * boards, code and name only. See upstreams.md §3.1, §5.11 and src/channels/README.md.
  */
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
