@@ -1,6 +1,7 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { themeOf } from '../src/data/industry-chains'
+import { CHAIN_THEMES, themeOf } from '../src/data/industry-chains'
+import { scheduledHandler } from '../src/jobs'
 import { market } from '../src/emulator/market'
 import { compositionOf, companyProfileOf } from '../src/emulator/market/business'
 import { runIndustryChainJob, runIndustryChainToEnd } from '../src/jobs/industry-chain'
@@ -89,6 +90,18 @@ describe('GET /v1/industry-chain', () => {
     expect(done).toMatchObject({ complete: true, failures: 0 })
     expect(done.coverage.compositions).toBe(done.coverage.candidates)
   })
+
+  it('runs from the cron: one bounded run over every theme writes members the route serves', async () => {
+    const ctx = createExecutionContext()
+    await scheduledHandler(services)(createScheduledController({ scheduledTime: NOW, cron: '*/20 16-21 * * *' }), env, ctx)
+    await waitOnExecutionContext(ctx)
+    const { body } = await getJson('/v1/industry-chain')
+    expect(body).toMatchObject({ ok: true, complete: false })
+    expect(body.data).toHaveLength(CHAIN_THEMES.length)
+    // The run stopped at its budget: boards first, compositions of the candidates later.
+    expect(body.coverage.boards).toBeGreaterThan(0)
+    expect(body.coverage.compositions).toBeLessThan(body.coverage.candidates)
+  }, 120_000)
 
   it('422s name the missing or wrong parameter; an unknown topic suggests the nearest themes', async () => {
     const q = async (qs: string) => (await getJson(`/v1/industry-chain?${qs}`))

@@ -67,5 +67,5 @@ describe('industry-chain themes', () => {
     }
     // Nearly every node finds someone; a few narrow product nodes may be empty in one simulated market.
     expect(emptyNodes).toBeLessThan(CHAIN_THEMES.reduce((s, t) => s + t.nodes.length, 0) * 0.1)
-  })
+  }, 120_000)
 })
