@@ -16,6 +16,7 @@
  */
 import { fetchBoardDirectory, fetchBoardMembers, type BoardKind } from '../channels/eastmoney/boards'
 import { fetchComposition } from '../channels/eastmoney/f10-business'
+import { ChannelError } from '../channels/errors'
 import type { ChannelContext } from '../channels/types'
 import { CHAIN_THEMES, namedBoards, type ChainTheme, type Position } from '../data/industry-chains'
 import { describeRule, matchRule, type HeldComposition } from '../domain/chain-match'
@@ -30,6 +31,8 @@ export const COMPOSITIONS_KEY = 'chains/compositions.json'
 export const DEFAULT_BUDGET = 400
 const BOARD_MAX_AGE_MS = 7 * 86_400_000
 const COMPOSITION_MAX_AGE_MS = 90 * 86_400_000
+/** A composition that did not add up counts as none, and is asked again after a week, not every run. */
+const MALFORMED_RETRY_MS = 7 * 86_400_000
 const CONCURRENCY = 4
 
 interface HeldBoard {
@@ -45,7 +48,8 @@ interface Work {
   names: Record<string, string>
 }
 
-type HeldCompositions = Record<string, { at: number; comp: HeldComposition | null }>
+/** Per stock: the composition (null: the page has none), and `malformed` when it did not add up. */
+type HeldCompositions = Record<string, { at: number; comp: HeldComposition | null; malformed?: true }>
 
 export interface MembersDoc {
   computed_at: string
@@ -142,7 +146,7 @@ export async function runIndustryChainJob(deps: ChainJobDeps): Promise<ChainRunS
 
   // 3. Compositions of the candidates, those never fetched first, then the oldest.
   const candidates = [...new Set(Object.values(work.boards).flatMap((byName) => Object.values(byName).flatMap((b) => b.members)))].sort()
-  const due = candidates.filter((c) => !comps[c] || now - comps[c].at > COMPOSITION_MAX_AGE_MS).sort((a, b) => (comps[a]?.at ?? 0) - (comps[b]?.at ?? 0) || (a < b ? -1 : 1))
+  const due = candidates.filter((c) => !comps[c] || now - comps[c].at > (comps[c].malformed ? MALFORMED_RETRY_MS : COMPOSITION_MAX_AGE_MS)).sort((a, b) => (comps[a]?.at ?? 0) - (comps[b]?.at ?? 0) || (a < b ? -1 : 1))
   const batch = due.slice(0, Math.max(0, budget))
   await mapLimit(batch, CONCURRENCY, async (code) => {
     requests++
@@ -153,11 +157,13 @@ export async function runIndustryChainJob(deps: ChainJobDeps): Promise<ChainRunS
     } catch (e) {
       failures++
       console.error(`industry-chain: composition of ${code}: ${e instanceof Error ? e.message : e}`)
+      // Wrong data is worse than none: held as no composition, so the stock stops costing a request every run.
+      if (e instanceof ChannelError && e.kind === 'malformed') comps[code] = { at: now, comp: null, malformed: true }
     }
   })
 
   await putJson(store, WORK_KEY, work)
-  if (compsFetched) await putJson(store, COMPOSITIONS_KEY, comps)
+  if (batch.length) await putJson(store, COMPOSITIONS_KEY, comps)
 
   const boardsNamed = named.industries.length + named.concepts.length
   const boardsHeld = Object.values(work.boards).reduce((s, byName) => s + Object.keys(byName).length, 0)

@@ -33,6 +33,12 @@ describe('F10 main-business composition', () => {
     expect(parseComposition(page([r]))?.products[0]).toEqual({ name: '白酒', income: 123.5, ratio: 1 })
   })
 
+  it('keeps lines covering part of the revenue, and derives a missing ratio from the incomes', () => {
+    expect(parseComposition(page([row('2024-12-31', '2', 'A', 50, 0.5), row('2024-12-31', '2', 'B', 20, 0.2)]))?.products.map((p) => p.ratio)).toEqual([0.5, 0.2])
+    const noRatio = [{ ...row('2024-12-31', '2', 'A', 75, 0), MBI_RATIO: null }, { ...row('2024-12-31', '2', 'B', 25, 0), MBI_RATIO: null }]
+    expect(parseComposition(page(noRatio))?.products).toEqual([{ name: 'A', income: 75, ratio: 0.75 }, { name: 'B', income: 25, ratio: 0.25 }])
+  })
+
   it('is null when the page has no composition', () => {
     expect(parseComposition(page([]))).toBeNull()
     expect(parseComposition(JSON.stringify({ zyfw: [] }))).toBeNull()
@@ -42,7 +48,8 @@ describe('F10 main-business composition', () => {
   it('rejects what does not add up', () => {
     expect(() => parseComposition('<html>')).toThrow(ChannelError)
     expect(() => parseComposition(JSON.stringify({ zygcfx: {} }))).toThrow(/not an array/)
-    expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, 0.5), row('2024-12-31', '2', 'B', 1, 0.2)]))).toThrow(/sum to 0.7000/)
+    expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, 0.7), row('2024-12-31', '2', 'B', 1, 0.4)]))).toThrow(/sum to 1.1000, more than 1/)
+    expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, -0.1)]))).toThrow(/not a share/)
     expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, 1.5)]))).toThrow(/not a share/)
     expect(() => parseComposition(page([{ ...row('2024-12-31', '2', 'A', 1, 1), REPORT_DATE: null }]))).toThrow(/report date/)
     expect(() => parseComposition(page([{ ...row('2024-12-31', '2', '', 1, 1) }]))).toThrow(/item name/)

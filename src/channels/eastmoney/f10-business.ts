@@ -56,7 +56,9 @@ const finite = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string
 
 /**
  * The latest report's product lines, or null when the page has no composition (new listings,
- * some financials). Ratios must lie in [0, 1] (a little over for rounding) and sum to about 1.
+ * some financials). Ratios must lie in [0, 1]; a line without one gets its share of the lines'
+ * income. Lines may cover less than the whole revenue (some issuers list only the main ones), but
+ * ratios summing to more than 1 (beyond rounding) double-count and are `malformed`.
  */
 export function parseComposition(text: string): BusinessComposition | null {
   const body = json(text, 'business analysis')
@@ -71,17 +73,21 @@ export function parseComposition(text: string): BusinessComposition | null {
     return d
   }
   const reportDate = products.map(dateOf).sort().at(-1)!
-  const lines = products.filter((r) => dateOf(r) === reportDate).map((r) => {
+  const raw = products.filter((r) => dateOf(r) === reportDate).map((r) => {
     const name = typeof r.ITEM_NAME === 'string' ? r.ITEM_NAME.trim() : ''
     const income = finite(r.MAIN_BUSINESS_INCOME)
-    const ratio = finite(r.MBI_RATIO)
     if (!name) throw malformed(CHANNEL, 'composition row has no item name')
     if (!Number.isFinite(income)) throw malformed(CHANNEL, `composition item ${name} has no income`)
-    if (!Number.isFinite(ratio) || ratio < -0.5 || ratio > 1.01) throw malformed(CHANNEL, `composition item ${name} ratio ${r.MBI_RATIO} is not a share`)
-    return { name, income, ratio }
+    return { name, income, ratio: finite(r.MBI_RATIO) }
+  })
+  const total = raw.reduce((s, l) => s + l.income, 0)
+  const lines = raw.map((l) => {
+    const ratio = Number.isFinite(l.ratio) ? l.ratio : total > 0 ? Math.round((l.income / total) * 1e4) / 1e4 : NaN
+    if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1.01) throw malformed(CHANNEL, `composition item ${l.name} ratio ${l.ratio} is not a share`)
+    return { ...l, ratio }
   })
   const sum = lines.reduce((s, l) => s + l.ratio, 0)
-  if (Math.abs(sum - 1) > 0.02) throw malformed(CHANNEL, `composition ratios of ${reportDate} sum to ${sum.toFixed(4)}, not 1`)
+  if (sum > 1.02) throw malformed(CHANNEL, `composition ratios of ${reportDate} sum to ${sum.toFixed(4)}, more than 1`)
   return { reportDate, products: lines.sort((a, b) => b.income - a.income) }
 }
 
