@@ -4,6 +4,7 @@ import { boardsOf, compositionOf, hasBusiness } from '../emulator/market/busines
 import { matchRule, type HeldComposition, type MatchInput } from '../domain/chain-match'
 const SESSION_NOW = Date.parse('2026-11-20T10:30:00+08:00')
 import { CHAIN_THEMES, namedBoards, themeOf } from './industry-chains'
+import { theme } from './industry-chains/build'
 
 /** What the job would hold after a complete pass over the emulator: every board, every composition. */
 function emulatorInput(): MatchInput {
@@ -46,6 +47,20 @@ describe('industry-chain themes', () => {
         expect(a).not.toBe(b)
       }
     }
+  })
+
+  it('are built from tuples: theme boards apply unless a node names its own; edges run position to position', () => {
+    const t = theme('x', '测试', 'c:锂电池', ['u|甲|a,b', 'u|乙|-|i:电池', 'm|丙|c', 'd|丁|d|c:储能,i:电池'])
+    expect(t.nodes.map((n) => [n.id, n.rule])).toEqual([
+      ['u1', { industries: [], concepts: ['锂电池'], keywords: ['a', 'b'] }],
+      ['u2', { industries: ['电池'], concepts: [], keywords: [] }],
+      ['m1', { industries: [], concepts: ['锂电池'], keywords: ['c'] }],
+      ['d1', { industries: ['电池'], concepts: ['储能'], keywords: ['d'] }],
+    ])
+    expect(t.edges).toEqual([['u1', 'm1'], ['u2', 'm1'], ['m1', 'd1']])
+    expect(theme('y', '测', 'c:A', ['u|a|k', 'd|b|k']).edges).toEqual([['u1', 'd1']])
+    expect(() => theme('z', '错', 'x:A', ['u|a|k'])).toThrow(/board spec/)
+    expect(() => theme('z', '错', 'c:A', ['q|a|k'])).toThrow(/pos\|name/)
   })
 
   it('find a theme by name or id', () => {
