@@ -60,6 +60,11 @@ describe('eastmoney clist/get', () => {
     }
   })
 
+  it('answers code, market and name alone as the full rows carry them', async () => {
+    const full = (await get({})).data.diff.map((r: any) => ({ f12: r.f12, f13: r.f13, f14: r.f14 }))
+    expect((await get({ fields: 'f14,f12,f13' })).data.diff).toEqual(full.map((r: any) => ({ f14: r.f14, f12: r.f12, f13: r.f13 })))
+  })
+
   it('lists the concept boards for m:90 t:3, code and name, every other field "-"', async () => {
     const body = await get({ fs: 'm:90 t:3 f:!50', fields: 'f3,f12,f13,f14', pz: 500 })
     expect(body.data.total).toBe(conceptBoards().length)

@@ -151,6 +151,8 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
   if (page.length === 0) return jsonResponse(envelope(0, null))
   const ids = requestedFields(params)
   const fltt2 = params.get('fltt') === '2'
+  // Code, market and name only (board constituents): no live state to compute.
+  if (ids.every((id) => IDENTITY.has(id))) return listAnswer(params, selected.length, page.map((r) => identityRow(r, ids)))
   const rows = page.map((r) => {
     const q = market.live(r.inst, now)
     const row = quoteRow(q, ids, fltt2)
@@ -165,9 +167,21 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
     }
     return row
   })
-  // np=1: diff is an array; otherwise an object keyed "0", "1", … in page order.
+  return listAnswer(params, selected.length, rows)
+}
+
+const IDENTITY = new Set(['f12', 'f13', 'f14'])
+
+function identityRow(r: Listed, ids: readonly string[]): Record<string, string | number> {
+  const { market: m, code } = splitSecid(r.inst.secid)
+  const all: Record<string, string | number> = { f12: code, f13: m, f14: r.inst.name }
+  return Object.fromEntries(ids.map((id) => [id, all[id]]))
+}
+
+/** np=1: diff is an array; otherwise an object keyed "0", "1", … in page order. */
+function listAnswer(params: URLSearchParams, total: number, rows: Array<Record<string, unknown>>): Response {
   const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
-  return jsonResponse(envelope(0, { total: selected.length, diff }))
+  return jsonResponse(envelope(0, { total, diff }))
 }
 
 /**
@@ -185,8 +199,7 @@ function conceptList(params: URLSearchParams): Response {
     const row: Record<string, string | number> = Object.fromEntries(ids.map((id) => [id, '-']))
     return Object.assign(row, { f12: b.code, f13: 90, f14: b.name })
   })
-  const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
-  return jsonResponse(envelope(0, { total: all.length, diff }))
+  return listAnswer(params, all.length, rows)
 }
 
 /** The `empty` fault's answer: Eastmoney's nothing-matched `data: null`. */
