@@ -14,6 +14,7 @@ import { registerDocs } from './routes/docs'
 import { registerEvents } from './routes/events'
 import { registerShareholder } from './routes/shareholder'
 import { registerAdminJobs } from './routes/admin-jobs'
+import { registerIndustryChain } from './routes/industry-chain'
 import { registerBlockTrade } from './routes/block-trade'
 import { registerChangedist } from './routes/changedist'
 import { registerFinance } from './routes/finance'
@@ -124,6 +125,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerSnapshot(app, services)
   registerOrderbook(app, services)
   registerDehydrated(app, services)
+  registerIndustryChain(app, services)
 
   // The document only changes with the code, so it is generated on first request and kept.
   let openapi: string | undefined

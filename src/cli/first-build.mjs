@@ -42,3 +42,27 @@ export async function firstStartBuild(base) {
     say(`the history build stopped: ${e.message}. Restart \`npm start\` or run \`npm run backfill\` to resume it.`)
   }
 }
+
+/**
+ * npm start's industry-chain build on the emulator: runs the industry-chain job (POST
+ * /__jobs/industry-chain) until it holds every board and composition, so /v1/industry-chain has
+ * members at once instead of after a night of cron runs. Never throws.
+ */
+export async function firstChainBuild(base) {
+  const t0 = performance.now()
+  const say = (msg) => process.stdout.write(`[chains] ${msg}\n`)
+  try {
+    for (let run = 0; run < 50; run++) {
+      const res = await fetch(`${base}/__jobs/industry-chain`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ budget: 2000 }) })
+      if (!res.ok) throw new Error(`POST /__jobs/industry-chain → HTTP ${res.status}`)
+      const r = await res.json()
+      if (r.complete || (r.boards_fetched === 0 && r.compositions_fetched === 0)) {
+        say(`industry-chain members built (${r.coverage.compositions} compositions, ${r.coverage.boards} boards) in ${formatDuration((performance.now() - t0) / 1000)}`)
+        return
+      }
+    }
+    say('industry-chain members partly built; the cron carries on')
+  } catch (e) {
+    say(`the industry-chain build stopped: ${e.message}; /v1/industry-chain answers NOT_BUILT until the job runs`)
+  }
+}

@@ -2,10 +2,11 @@
 // UPSTREAM=live uses the real Eastmoney/Tencent/Sina hosts, UPSTREAM=emulator the built-in
 // emulator; the default, auto, probes the live hosts once and falls back to the emulator.
 // On the emulator with an empty store it then builds the recent history in the background
-// (src/cli/first-build.mjs; BUILD_HISTORY=0 skips it).
+// (src/cli/first-build.mjs; BUILD_HISTORY=0 skips it) and the industry-chain members
+// (BUILD_CHAINS=0 skips that).
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { firstStartBuild } from './first-build.mjs'
+import { firstChainBuild, firstStartBuild } from './first-build.mjs'
 import { QUIET_ENV, ROOT } from './harness.mjs'
 
 const port = process.env.PORT || '8787'
@@ -53,7 +54,11 @@ for (let i = 0; i < 120; i++) {
   if (mode === 'emulator') {
     console.log(`\n${line}\n  SIMULATED DATA: the live upstreams ${requested === 'auto' ? 'did not answer' : 'are switched off'}; every answer comes`)
     console.log(`  from the built-in upstream emulator and says source "emulator:<channel>".\n  Serving on ${base}  (docs: ${base}/docs)\n${line}\n`)
-    if (process.env.BUILD_HISTORY !== '0') await firstStartBuild(base)
+    // The industry-chain members (about half a minute) build alongside the history (minutes).
+    await Promise.all([
+      process.env.BUILD_HISTORY !== '0' ? firstStartBuild(base) : undefined,
+      process.env.BUILD_CHAINS !== '0' ? firstChainBuild(base) : undefined,
+    ])
   } else {
     console.log(`\n${line}\n  LIVE DATA from Eastmoney, Tencent and Sina. Serving on ${base}  (docs: ${base}/docs)\n${line}\n`)
   }

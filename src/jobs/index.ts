@@ -1,6 +1,7 @@
 import type { Services } from '../services'
 import { refreshCalendar } from './calendar-refresh'
 import { foreignFactorsCron } from './foreign-factors'
+import { runIndustryChainJob } from './industry-chain'
 import { marketDayCron } from './market-day'
 
 /** One scheduled job: gets the trigger, the bindings, and the deployment's services. */
@@ -22,6 +23,12 @@ export const JOBS: Record<string, Job> = {
   // 21:45 and 22:45 UTC Monday–Friday = after 16:30 US Eastern in summer (20:30 UTC) and winter
   // (21:30 UTC) alike, i.e. 05:45 / 06:45 Beijing the next day: the US factor table of the session.
   '45 21,22 * * 1-5': foreignFactorsCron('us'),
+  // Every 20 minutes 00:00–05:40 Beijing: industry-chain members, 400 upstream requests a run
+  // (boards, then compositions); the first whole pass takes one night, later runs refresh.
+  '*/20 16-21 * * *': async (_event, env, _ctx, services) => {
+    const r = await runIndustryChainJob({ store: env.STORE, ctx: services.channelContext, now: services.now })
+    console.log(`industry-chain: ${JSON.stringify(r)}`)
+  },
 }
 
 /** The `scheduled` export: runs the job registered for the trigger's cron, loudly when there is none. */

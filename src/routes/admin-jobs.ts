@@ -10,6 +10,7 @@
  *   POST /__jobs/backfill/finish          assemble the next month's day blobs; the last call completes
  *   POST /__jobs/market-day               run the after-close job now (as the cron would)
  *   POST /__jobs/foreign-factors          {market: hk|us, live?}: build that market's factor table now
+ *   POST /__jobs/industry-chain           {budget?}: one run of the industry-chain job
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -18,6 +19,7 @@ import { notFound } from '../http/errors'
 import { ValidationError } from '../http/validation'
 import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from '../jobs/backfill'
 import { FOREIGN_MARKETS, foreignFactorsJob } from '../jobs/foreign-factors'
+import { runIndustryChainJob } from '../jobs/industry-chain'
 import { marketDayJob } from '../jobs/market-day'
 import type { Services } from '../services'
 
@@ -91,5 +93,10 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
     // The job records its own failure (status 'error'); a failed run answers 502 so a caller retries.
     const run = await foreignFactorsJob(c.env, services, market, { live: b.live === true })
     return c.json(run, run.status === 'error' ? 502 : 200)
+  })
+  app.post('/__jobs/industry-chain', async (c) => {
+    const b = await body(c)
+    const budget = b.budget === undefined ? undefined : Number(b.budget) || undefined
+    return step(c, () => runIndustryChainJob({ store: c.env.STORE, ctx: services.channelContext, now: services.now, budget }))
   })
 }

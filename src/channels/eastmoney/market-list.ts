@@ -102,7 +102,7 @@ export function parseMarketPage(text: string): MarketPage {
   return { total, rows: list.map(toRow) }
 }
 
-function canonicalCode(row: JsonObject): string {
+export function canonicalCode(row: JsonObject): string {
   const market = row[F.market]
   const code = row[F.code]
   if (typeof code !== 'string' || !/^\d{6}$/.test(code)) throw malformed(CHANNEL, `list row code is not six digits: ${JSON.stringify(code)}`)

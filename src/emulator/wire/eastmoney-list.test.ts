@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock, setFault } from '../control'
 import { handleEastmoney } from './eastmoney'
+import { boardsOf, conceptBoards } from '../market/business'
 import { parseFs } from './eastmoney-list'
 import { fakeMarket, SUSPENDED } from './fake-market'
 
@@ -46,8 +47,29 @@ describe('eastmoney clist/get', () => {
     expect(codes(await get({ fs: 'm:1 t:2' }))).toEqual(['600519'])
     expect(codes(await get({ fs: 'm:0+t:81+s:2048' }))).toEqual(['830799'])
     expect(codes(await get({ fs: 'm:0 t:6,m:1 t:23' }))).toEqual(['000002', '000001'])
-    // Terms the emulator does not model (boards, flags) select nothing.
-    expect(await get({ fs: 'b:BK0477' })).toMatchObject({ rc: 0, data: null })
+    // Terms the emulator does not model (flags) select nothing.
+    expect(await get({ fs: 'm:0 f:!2' })).toMatchObject({ rc: 0, data: null })
+  })
+
+  it('selects a board\'s constituents with b:BK…, as business.ts assigns them', async () => {
+    // Moutai is on 酿酒行业 (BK0477); the constituents of its board include it and only members.
+    expect(codes(await get({ fs: 'b:BK0477 f:!50' }))).toContain('600519')
+    for (const inst of fakeMarket.instruments().filter((i) => i.kind === 'stock')) {
+      const board = boardsOf(inst)[0]
+      expect(codes(await get({ fs: `b:${board.code}` }))).toContain(inst.code.slice(2))
+    }
+  })
+
+  it('answers code, market and name alone as the full rows carry them', async () => {
+    const full = (await get({})).data.diff.map((r: any) => ({ f12: r.f12, f13: r.f13, f14: r.f14 }))
+    expect((await get({ fields: 'f14,f12,f13' })).data.diff).toEqual(full.map((r: any) => ({ f14: r.f14, f12: r.f12, f13: r.f13 })))
+  })
+
+  it('lists the concept boards for m:90 t:3, code and name, every other field "-"', async () => {
+    const body = await get({ fs: 'm:90 t:3 f:!50', fields: 'f3,f12,f13,f14', pz: 500 })
+    expect(body.data.total).toBe(conceptBoards().length)
+    expect(body.data.diff[0]).toEqual({ f3: '-', f12: conceptBoards()[0].code, f13: 90, f14: conceptBoards()[0].name })
+    expect(body.data.diff.map((r: any) => r.f14)).toContain('锂电池')
   })
 
   it('pages with pn and pz, the same total on every page, data:null past the end', async () => {
@@ -85,6 +107,7 @@ describe('parseFs', () => {
     expect(parseFs('m:0 t:6,m:1+t:23,b:BK0477,m:0 f:!2')).toEqual([
       [{ key: 'm', value: 0 }, { key: 't', value: 6 }],
       [{ key: 'm', value: 1 }, { key: 't', value: 23 }],
+      [{ key: 'b', board: 'BK0477' }],
     ])
   })
 

@@ -4,14 +4,16 @@
  * ascending), page `pn` of `pz` rows, each row the stock's live state in list-namespace fields
  * (halted: `"-"` prices). The A-share stock boards, the industry boards (`m:90 t:2`), HK
  * (`m:128 t:3`) and US shares (`m:105|106|107`) carry `fs` tags; `f:!50` (not a hidden board) holds for every instrument; a clause with any other
- * term selects nothing. Fields beyond the live quote are computed only when asked for: `f109`
+ * term (flags) selects nothing. Fields beyond the live quote are computed only when asked for: `f109`
  * (5-session change %), `f24` (60-session) and `f25` (year to date) from the daily bars, `f9`/`f115` (PE dynamic / TTM) and `f23` (PB) from
- * the fundamentals (market/valuation.ts), as every other view prints them. See upstreams.md
- * §3.1, §5.11 and src/channels/README.md.
+ * the fundamentals (market/valuation.ts), as every other view prints them. `b:BK0477` selects a
+ * board's constituents (industry or concept, market/business.ts); `m:90 t:3` lists the concept
+ * boards, code and name only. See upstreams.md §3.1, §5.11 and src/channels/README.md.
  */
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
 import type { EmuInstrument, LiveQuote, MarketModel } from '../market/types'
+import { conceptBoards, inBoard } from '../market/business'
 import { foreignValuation, isForeignStock } from '../market/foreign-valuation'
 import { changeOverSessions, changeSinceYearStart } from '../market/period-change'
 import { valuationAt } from '../market/valuation'
@@ -58,7 +60,8 @@ function tagsOf(inst: EmuInstrument): Tags {
   return BOARD_TAGS[inst.board!]
 }
 
-type Term = { key: keyof Tags; value: number }
+/** A tag test, or `b:BK0477`: membership of an industry or concept board (business.ts). */
+type Term = { key: keyof Tags; value: number } | { key: 'b'; board: string }
 
 /** Page size when `pz` is missing or not a positive integer. */
 const DEFAULT_PZ = 20
@@ -71,20 +74,24 @@ export function parseFs(fs: string): Term[][] {
     for (const raw of clause.split(/[\s+]+/).filter(Boolean)) {
       // Flag 50 marks board entries Eastmoney hides from its board pages; no emulated board has it.
       if (raw === 'f:!50') continue
+      const b = /^b:(BK\d{4})$/.exec(raw)
       const m = /^([mts]):(\d+)$/.exec(raw)
-      if (!m) {
+      if (!b && !m) {
         terms.length = 0
         break
       }
-      terms.push({ key: m[1] as keyof Tags, value: Number(m[2]) })
+      terms.push(b ? { key: 'b', board: b[1] } : { key: m![1] as keyof Tags, value: Number(m![2]) })
     }
     if (terms.length) clauses.push(terms)
   }
   return clauses
 }
 
-const matches = (tags: Tags, clause: readonly Term[]) =>
-  clause.every(({ key, value }) => (key === 's' ? ((tags.s ?? 0) & value) !== 0 : tags[key] === value))
+const matches = (r: Listed, clause: readonly Term[]) =>
+  clause.every((t) => (t.key === 'b' ? r.inst.kind === 'stock' && inBoard(r.inst, t.board) : t.key === 's' ? ((r.tags.s ?? 0) & t.value) !== 0 : r.tags[t.key] === t.value))
+
+/** `m:90 t:3`: the concept boards (概念板块), which the emulator lists but does not quote. */
+const isConceptList = (clause: readonly Term[]) => clause.some((t) => t.key === 'm' && t.value === 90) && clause.some((t) => t.key === 't' && t.value === 3)
 
 interface Listed {
   inst: EmuInstrument
@@ -159,7 +166,8 @@ const shownQuote = (inst: EmuInstrument, q: LiveQuote): LiveQuote => (q.halted &
 export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
   const today = beijing(now).date
   const clauses = parseFs(params.get('fs') ?? '')
-  const selected = stocks(market).filter((r) => r.inst.listDate <= today && clauses.some((c) => matches(r.tags, c)))
+  if (clauses.some(isConceptList)) return conceptList(params)
+  const selected = stocks(market).filter((r) => r.inst.listDate <= today && clauses.some((c) => matches(r, c)))
   // po=1 (what every client sends) is descending, po=0 ascending.
   const ordered = orderedFor(market, now, params.get('fs') ?? '', params.get('fid') || 'f12', params.get('po') !== '0', () => selected)
   const pz = positiveInt(params.get('pz'), DEFAULT_PZ)
@@ -168,6 +176,8 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
   if (page.length === 0) return jsonResponse(envelope(0, null))
   const ids = requestedFields(params)
   const fltt2 = params.get('fltt') === '2'
+  // Code, market and name only (board constituents): no live state to compute.
+  if (ids.every((id) => IDENTITY.has(id))) return listAnswer(params, selected.length, page.map((r) => identityRow(r, ids)))
   const rows = page.map((r) => {
     const q = shownQuote(r.inst, market.live(r.inst, now))
     const row = quoteRow(q, ids, fltt2)
@@ -191,9 +201,39 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
     }
     return row
   })
-  // np=1: diff is an array; otherwise an object keyed "0", "1", … in page order.
+  return listAnswer(params, selected.length, rows)
+}
+
+const IDENTITY = new Set(['f12', 'f13', 'f14'])
+
+function identityRow(r: Listed, ids: readonly string[]): Record<string, string | number> {
+  const { market: m, code } = splitSecid(r.inst.secid)
+  const all: Record<string, string | number> = { f12: code, f13: m, f14: r.inst.name }
+  return Object.fromEntries(ids.map((id) => [id, all[id]]))
+}
+
+/** np=1: diff is an array; otherwise an object keyed "0", "1", … in page order. */
+function listAnswer(params: URLSearchParams, total: number, rows: Array<Record<string, unknown>>): Response {
   const diff = params.get('np') === '1' ? rows : Object.fromEntries(rows.map((r, i) => [String(i), r]))
-  return jsonResponse(envelope(0, { total: selected.length, diff }))
+  return jsonResponse(envelope(0, { total, diff }))
+}
+
+/**
+ * The concept board list, by code: `f12` code, `f13` 90, `f14` name; every other field asked for
+ * is `"-"` (the emulator keeps no concept board quotes).
+ */
+function conceptList(params: URLSearchParams): Response {
+  const all = conceptBoards()
+  const pz = positiveInt(params.get('pz'), DEFAULT_PZ)
+  const pn = positiveInt(params.get('pn'), 1)
+  const page = all.slice((pn - 1) * pz, pn * pz)
+  if (page.length === 0) return jsonResponse(envelope(0, null))
+  const ids = requestedFields(params)
+  const rows = page.map((b) => {
+    const row: Record<string, string | number> = Object.fromEntries(ids.map((id) => [id, '-']))
+    return Object.assign(row, { f12: b.code, f13: 90, f14: b.name })
+  })
+  return listAnswer(params, all.length, rows)
 }
 
 /** The `empty` fault's answer: Eastmoney's nothing-matched `data: null`. */

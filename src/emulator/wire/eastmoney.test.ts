@@ -212,7 +212,7 @@ describe('eastmoney kline/get', () => {
     expect(onPush2.body.data).toBeNull()
     const mirror = await get(`${KLINE_URL.replace('push2his', '63.push2his')}&secid=1.600519&klt=101&lmt=1`)
     expect(mirror.body.data.klines).toHaveLength(1)
-    expect((await get('https://push2.eastmoney.com/api/qt/slist/get')).status).toBe(404)
+    expect((await get('https://push2.eastmoney.com/api/qt/nothing/get')).status).toBe(404)
     // clist/get lives on push2, the datacenter on its own host.
     expect((await get('https://push2his.eastmoney.com/api/qt/clist/get')).status).toBe(404)
     expect((await get('https://push2.eastmoney.com/api/data/v1/get?reportName=RPT_SHAREBONUS_DET')).status).toBe(404)

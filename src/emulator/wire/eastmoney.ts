@@ -19,6 +19,8 @@ import { handlePush2ex, PUSH2EX_HOST, push2exEmpty } from './eastmoney-push2ex'
 import { handleRank, RANK_HOST, rankEmpty } from './eastmoney-rank'
 import { handleSearch, SEARCH_HOST, SEARCH_PATH, searchEmpty } from './eastmoney-search'
 import { handleStockGet, STOCK_GET_PATH } from './eastmoney-stock'
+import { BUSINESS_PATH, F10_HOST, handleBusinessAnalysis, handleCompanySurvey, SURVEY_PATH } from './eastmoney-f10'
+import { handleSlist, SLIST_PATH } from './eastmoney-slist'
 import { handleReportList, handleReportPage, REPORT_API_HOST, REPORT_LIST_PATH, REPORT_PAGE_HOST, REPORT_PAGE_PATH } from './eastmoney-reports'
 import { riseSpeed } from '../market/trade-stats'
 import { fixed, pctOf, round } from './format'
@@ -40,6 +42,9 @@ export function handleEastmoney(url: URL, request: Request, market: MarketModel,
   if (url.pathname === QUOTES_PATH && QUOTE_HOST.test(host)) return quotes(url.searchParams, market, now)
   if (url.pathname === CLIST_PATH && QUOTE_HOST.test(host)) return handleClist(url.searchParams, market, now)
   if (url.pathname === STOCK_GET_PATH && QUOTE_HOST.test(host)) return handleStockGet(url.searchParams, market, now)
+  if (url.pathname === SLIST_PATH && QUOTE_HOST.test(host)) return handleSlist(url.searchParams, market, now)
+  if (url.pathname === BUSINESS_PATH && F10_HOST.test(host)) return handleBusinessAnalysis(url.searchParams, market, now)
+  if (url.pathname === SURVEY_PATH && F10_HOST.test(host)) return handleCompanySurvey(url.searchParams, market)
   if ((url.pathname === DATACENTER_PATH || url.pathname === F10_DATACENTER_PATH) && DATACENTER_HOST.test(host)) return handleDatacenter(url.searchParams, market, now)
   if (url.pathname === FFLOW_DAY_PATH && HISTORY_HOST.test(host)) return handleFflowDay(url.searchParams, market, now)
   if (url.pathname === SEARCH_PATH && SEARCH_HOST.test(host)) return handleSearch(url.searchParams, market)
@@ -63,7 +68,9 @@ export function eastmoneyEmpty(url: URL, market: MarketModel): Response | undefi
   if (url.hostname === PUSH2EX_HOST) return push2exEmpty()
   if (url.pathname === QUOTES_PATH) return jsonResponse(envelope(0, null))
   if (url.pathname === CLIST_PATH) return clistEmpty()
-  if (url.pathname === STOCK_GET_PATH) return jsonResponse(envelope(0, null))
+  if (url.pathname === STOCK_GET_PATH || url.pathname === SLIST_PATH) return jsonResponse(envelope(0, null))
+  if (url.pathname === BUSINESS_PATH) return jsonResponse({ zyfw: [], jyps: [], zygcfx: [] })
+  if (url.pathname === SURVEY_PATH) return jsonResponse({ jbzl: [], fxxg: [] })
   if (url.pathname === DATACENTER_PATH || url.pathname === F10_DATACENTER_PATH) return datacenterEmpty()
   if (url.pathname === FFLOW_DAY_PATH) return fflowEmpty(url.searchParams, market)
   if (url.pathname === SEARCH_PATH) return searchEmpty()

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { ChannelError } from '../errors'
+import { businessUrl, parseComposition, parseSurvey, surveyUrl } from './f10-business'
+
+// Shaped as the live BusinessAnalysis page answers (keys as akshare stock_zygc_em reads them).
+const row = (date: string, type: string, name: string, income: number, ratio: number) => ({
+  SECUCODE: '600519.SH', SECURITY_CODE: '600519', REPORT_DATE: `${date} 00:00:00`, MAINOP_TYPE: type, ITEM_NAME: name,
+  MAIN_BUSINESS_INCOME: income, MBI_RATIO: ratio, MAIN_BUSINESS_COST: income * 0.1, MBC_RATIO: ratio, MAIN_BUSINESS_RPOFIT: income * 0.9, MBR_RATIO: ratio, GROSS_RPOFIT_RATIO: 0.9, RANK: 1,
+})
+const page = (rows: unknown[]) => JSON.stringify({ zyfw: [], jyps: [], zygcfx: rows })
+
+describe('F10 main-business composition', () => {
+  it('builds the F10 urls from our codes', () => {
+    expect(businessUrl('sh600519')).toBe('https://emweb.securities.eastmoney.com/PC_HSF10/BusinessAnalysis/PageAjax?code=SH600519')
+    expect(surveyUrl('bj830799')).toBe('https://emweb.securities.eastmoney.com/PC_HSF10/CompanySurvey/PageAjax?code=BJ830799')
+    expect(() => businessUrl('hk00700')).toThrow(ChannelError)
+  })
+
+  it('reads the latest report\'s product lines, largest first, ignoring industry and region rows', () => {
+    const c = parseComposition(page([
+      row('2024-12-31', '1', '酒类', 1.7e11, 1),
+      row('2024-12-31', '2', '系列酒', 2.4e10, 0.1412),
+      row('2024-12-31', '2', '茅台酒', 1.46e11, 0.8588),
+      row('2024-12-31', '3', '国内', 1.65e11, 0.97),
+      row('2024-06-30', '2', '茅台酒', 7e10, 0.85),
+      row('2024-06-30', '2', '系列酒', 1.2e10, 0.15),
+    ]))
+    expect(c).toEqual({ reportDate: '2024-12-31', products: [{ name: '茅台酒', income: 1.46e11, ratio: 0.8588 }, { name: '系列酒', income: 2.4e10, ratio: 0.1412 }] })
+  })
+
+  it('accepts numbers sent as strings', () => {
+    const r = { ...row('2024-12-31', '2', '白酒', 1, 1), MAIN_BUSINESS_INCOME: '123.5', MBI_RATIO: '1' }
+    expect(parseComposition(page([r]))?.products[0]).toEqual({ name: '白酒', income: 123.5, ratio: 1 })
+  })
+
+  it('keeps lines covering part of the revenue, and derives a missing ratio from the incomes', () => {
+    expect(parseComposition(page([row('2024-12-31', '2', 'A', 50, 0.5), row('2024-12-31', '2', 'B', 20, 0.2)]))?.products.map((p) => p.ratio)).toEqual([0.5, 0.2])
+    const noRatio = [{ ...row('2024-12-31', '2', 'A', 75, 0), MBI_RATIO: null }, { ...row('2024-12-31', '2', 'B', 25, 0), MBI_RATIO: null }]
+    expect(parseComposition(page(noRatio))?.products).toEqual([{ name: 'A', income: 75, ratio: 0.75 }, { name: 'B', income: 25, ratio: 0.25 }])
+  })
+
+  it('is null when the page has no composition', () => {
+    expect(parseComposition(page([]))).toBeNull()
+    expect(parseComposition(JSON.stringify({ zyfw: [] }))).toBeNull()
+    expect(parseComposition(page([row('2024-12-31', '3', '国内', 1, 1)]))).toBeNull()
+  })
+
+  it('rejects what does not add up', () => {
+    expect(() => parseComposition('<html>')).toThrow(ChannelError)
+    expect(() => parseComposition(JSON.stringify({ zygcfx: {} }))).toThrow(/not an array/)
+    expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, 0.7), row('2024-12-31', '2', 'B', 1, 0.4)]))).toThrow(/sum to 1.1000, more than 1/)
+    expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, -0.1)]))).toThrow(/not a share/)
+    expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, 1.5)]))).toThrow(/not a share/)
+    expect(() => parseComposition(page([{ ...row('2024-12-31', '2', 'A', 1, 1), REPORT_DATE: null }]))).toThrow(/report date/)
+    expect(() => parseComposition(page([{ ...row('2024-12-31', '2', '', 1, 1) }]))).toThrow(/item name/)
+  })
+})
+
+describe('F10 company survey', () => {
+  it('reads the profile, scope and industry of jbzl[0]', () => {
+    const text = JSON.stringify({ jbzl: [{ SECUCODE: '600519.SH', ORG_NAME: '贵州茅台酒股份有限公司', EM2016: '食品饮料-饮料-白酒', ORG_PROFILE: ' 公司主要生产销售茅台酒。 ', BUSINESS_SCOPE: '茅台酒系列产品的生产与销售' }], fxxg: [{}] })
+    expect(parseSurvey(text)).toEqual({ profile: '公司主要生产销售茅台酒。', scope: '茅台酒系列产品的生产与销售', industry: '食品饮料-饮料-白酒' })
+  })
+
+  it('is null for an unknown company; empty texts are null; garbage is malformed', () => {
+    expect(parseSurvey(JSON.stringify({ jbzl: [], fxxg: [] }))).toBeNull()
+    expect(parseSurvey(JSON.stringify({ jbzl: [{ ORG_PROFILE: '' }] }))).toEqual({ profile: null, scope: null, industry: null })
+    expect(() => parseSurvey('garbage')).toThrow(ChannelError)
+    expect(() => parseSurvey(JSON.stringify({ jbzl: ['x'] }))).toThrow(/not an object/)
+  })
+})
