@@ -5,7 +5,7 @@
  * clock's Beijing date, at its stage then), and in their own modules the shareholder reports
  * (eastmoney-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
  * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts) and the IPO, disclosure,
- * lock-up and macro reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
+ * lock-up, macro and valuation reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
  * `columns` and paging are applied generically.
  */
 import { beijing } from '../../domain/dates'
@@ -19,6 +19,7 @@ import { disclosureRows } from './datacenter-disclosure'
 import { ipoApplyRows } from './datacenter-ipo'
 import { lockupRows } from './datacenter-lockup'
 import { MACRO_REPORTS } from './datacenter-macro'
+import { VALUATION_REPORTS } from './datacenter-valuation'
 import { hashOf, round } from './format'
 import { balanceRows, cashflowRows, incomeRows } from './eastmoney-finance'
 import { jsonResponse } from './respond'
@@ -53,6 +54,7 @@ const REPORTS: Record<string, Report> = {
   ...EVENT_REPORTS,
   ...TRADING_REPORTS,
   ...MARGIN_MARKET_REPORTS,
+  ...VALUATION_REPORTS,
 }
 
 /** Page size when `pageSize` is missing or not a positive integer. */

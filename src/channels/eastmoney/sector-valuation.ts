@@ -1,0 +1,124 @@
+/**
+ * An industry board's valuation history from Eastmoney's datacenter (upstreams.md §5.11):
+ * `RPT_VALUEINDUSTRY_DET`, one row per board and trading day with PE TTM, PE static, PB MRQ, PS
+ * TTM, PCF (operating cash flow TTM), the constituent count and the loss-makers. Column names as
+ * wisecon (stock/valuation/industry.py) and public dashboards reading the report name them; the
+ * report numbers boards its own way (`BOARD_CODE` `016029`) and carries the BK number as
+ * `ORIGINALCODE` (`477` → BK0477; clients pad it to four digits). A stock's board comes from
+ * `RPT_VALUEANALYSIS_DET`, the per-stock valuation rows, which name the stock's board in the same
+ * columns. The report has no dividend-yield column.
+ */
+import { isValidDate } from '../../domain/dates'
+import { empty, malformed } from '../errors'
+import { fetchText } from '../http'
+import type { ChannelContext } from '../types'
+import { optNum } from '../validate'
+import { datacenterUrl, readDatacenter } from './datacenter'
+import type { JsonObject } from './envelope'
+import { CHANNEL } from './wire'
+
+export const INDUSTRY_VALUATION_REPORT = 'RPT_VALUEINDUSTRY_DET'
+export const STOCK_VALUATION_REPORT = 'RPT_VALUEANALYSIS_DET'
+/** Rows asked in one page of a board's history: five years of trading days fit. */
+export const HISTORY_PAGE = 1500
+/** Boards times days in one page of the latest-days scan (about 500 boards exist). */
+const SCAN_PAGE = 2000
+
+/** A board as the valuation reports name it. */
+export interface ValuationBoard {
+  /** The report's own number (`016029`), the key of its history. */
+  boardCode: string
+  /** The BK number, four digits (`0477`): our `pt0477`. */
+  bk: string
+  name: string
+}
+
+/** One trading day of a board; a ratio the report lacks is null; negative when the board's sum is a loss. */
+export interface BoardValuationDay {
+  date: string
+  /** Constituents that day. */
+  count: number | null
+  lossCount: number | null
+  peTtm: number | null
+  peStatic: number | null
+  pb: number | null
+  ps: number | null
+  pcf: number | null
+}
+
+const text = (row: JsonObject, col: string) => (typeof row[col] === 'string' ? (row[col] as string).trim() : typeof row[col] === 'number' ? String(row[col]) : '')
+
+/** The board a row names; `malformed` when its numbers or name are missing. */
+export function toBoard(row: JsonObject): ValuationBoard {
+  const boardCode = text(row, 'BOARD_CODE')
+  const original = text(row, 'ORIGINALCODE')
+  const name = text(row, 'BOARD_NAME')
+  if (!/^\d{3,8}$/.test(boardCode)) throw malformed(CHANNEL, `valuation row BOARD_CODE is not a number: ${JSON.stringify(row.BOARD_CODE)}`)
+  if (!/^\d{1,4}$/.test(original)) throw malformed(CHANNEL, `valuation row of board ${boardCode} has ORIGINALCODE ${JSON.stringify(row.ORIGINALCODE)}, not a BK number`)
+  if (!name) throw malformed(CHANNEL, `valuation row of board ${boardCode} has no BOARD_NAME`)
+  return { boardCode, bk: original.padStart(4, '0'), name }
+}
+
+function tradeDate(row: JsonObject): string {
+  const m = typeof row.TRADE_DATE === 'string' ? /^(\d{4}-\d{2}-\d{2})( 00:00:00)?$/.exec(row.TRADE_DATE) : null
+  if (!m || !isValidDate(m[1])) throw malformed(CHANNEL, `valuation row TRADE_DATE is not a date: ${JSON.stringify(row.TRADE_DATE)}`)
+  return m[1]
+}
+
+const count = (row: JsonObject, col: string, at: string) => {
+  const n = optNum(CHANNEL, row[col], `${col} ${at}`)
+  if (n !== null && (!Number.isInteger(n) || n < 0)) throw malformed(CHANNEL, `${col} ${at} is not a count: ${n}`)
+  return n
+}
+
+/** One day of a board's history; `malformed` for another board, a bad date or counts that do not add up. */
+export function toBoardDay(row: JsonObject, boardCode: string): BoardValuationDay {
+  if (text(row, 'BOARD_CODE') !== boardCode) throw malformed(CHANNEL, `valuation row of board ${JSON.stringify(row.BOARD_CODE)} in the history of ${boardCode}`)
+  const date = tradeDate(row)
+  const at = `of ${boardCode} on ${date}`
+  const ratio = (col: string) => optNum(CHANNEL, row[col], `${col} ${at}`)
+  const n = count(row, 'NUM', at)
+  const loss = count(row, 'LOSS_COUNT', at)
+  if (n !== null && loss !== null && loss > n) throw malformed(CHANNEL, `LOSS_COUNT ${at} exceeds NUM`)
+  const pb = ratio('PB_MRQ')
+  // Book equity of a whole board is never negative; a negative PB is another unit or a broken row.
+  if (pb !== null && pb < 0) throw malformed(CHANNEL, `PB_MRQ ${at} is negative`)
+  return { date, count: n, lossCount: loss, peTtm: ratio('PE_TTM'), peStatic: ratio('PE_LAR'), pb, ps: ratio('PS_TTM'), pcf: ratio('PCF_OCF_TTM') }
+}
+
+async function page(ctx: ChannelContext, report: string, filter: string, sortColumns: string, sortTypes: string, pageSize: number) {
+  return readDatacenter(await fetchText(ctx, CHANNEL, datacenterUrl({ report, filter, sortColumns, sortTypes, page: 1, pageSize })))
+}
+
+/** The board of one A-share stock (six digits) from its latest valuation row since `since`; `empty` when it has none. */
+export async function fetchStockBoard(ctx: ChannelContext, symbol: string, since: string): Promise<ValuationBoard> {
+  const got = await page(ctx, STOCK_VALUATION_REPORT, `(SECURITY_CODE="${symbol}")(TRADE_DATE>='${since}')`, 'TRADE_DATE', '-1', 1)
+  const row = got?.data[0]
+  if (!row) throw empty(CHANNEL, `no valuation row of ${symbol} since ${since}`)
+  if (text(row, 'SECURITY_CODE') !== symbol) throw malformed(CHANNEL, `valuation row of ${JSON.stringify(row.SECURITY_CODE)} answers ${symbol}`)
+  tradeDate(row)
+  return toBoard(row)
+}
+
+/** The board with BK number `bk` (four digits) among the rows since `since`; null when the report has no such board. */
+export async function findBoard(ctx: ChannelContext, bk: string, since: string): Promise<ValuationBoard | null> {
+  const got = await page(ctx, INDUSTRY_VALUATION_REPORT, `(TRADE_DATE>='${since}')`, 'TRADE_DATE,BOARD_CODE', '-1,1', SCAN_PAGE)
+  if (!got) throw empty(CHANNEL, `no industry valuation rows since ${since}`)
+  for (const row of got.data) {
+    const b = toBoard(row)
+    if (b.bk === bk) return b
+  }
+  return null
+}
+
+/** A board's days from `from`, ascending; `malformed` for a day given twice. */
+export async function fetchBoardHistory(ctx: ChannelContext, boardCode: string, from: string): Promise<BoardValuationDay[]> {
+  const got = await page(ctx, INDUSTRY_VALUATION_REPORT, `(BOARD_CODE="${boardCode}")(TRADE_DATE>='${from}')`, 'TRADE_DATE', '-1', HISTORY_PAGE)
+  if (!got) return []
+  const days = got.data.map((r) => toBoardDay(r, boardCode)).reverse()
+  for (let i = 1; i < days.length; i++) {
+    if (days[i].date <= days[i - 1].date) throw malformed(CHANNEL, `history of board ${boardCode} is not one row per day at ${days[i].date}`)
+  }
+  if (days.length && days[0].date < from) throw malformed(CHANNEL, `history of board ${boardCode} starts ${days[0].date}, before ${from}`)
+  return days
+}
