@@ -12,6 +12,7 @@
  */
 import { beijing, dayNumber, fromDayNumber } from '../../domain/dates'
 import { LAST_MONTH, monthIndex } from './calendars'
+import { Lru } from './lru'
 import { bnorm, hashString, uniform } from './random'
 import type { EmuInstrument, MarketModel } from './types'
 import { profileOf } from './universe'
@@ -264,8 +265,20 @@ function quarterOf(market: MarketModel, inst: EmuInstrument, q: number): Quarter
   }
 }
 
-/** The full statements of period q (cumulative from the year's first quarter). */
+/** Statements by market, stock and quarter: pure, and asked for again and again by the TTM figures of board valuations. */
+const reports = new WeakMap<MarketModel, Lru<string, Omit<FinancialReport, 'noticeDate'>>>()
+
+/** The full statements of period q (cumulative from the year's first quarter), memoised. */
 function reportOf(market: MarketModel, inst: EmuInstrument, q: number): Omit<FinancialReport, 'noticeDate'> {
+  let memo = reports.get(market)
+  if (!memo) reports.set(market, (memo = new Lru(20_000)))
+  const key = `${inst.code}|${q}`
+  let r = memo.get(key)
+  if (!r) memo.set(key, (r = buildReport(market, inst, q)))
+  return r
+}
+
+function buildReport(market: MarketModel, inst: EmuInstrument, q: number): Omit<FinancialReport, 'noticeDate'> {
   const first = yearOf(q) * 4
   const quarters: Quarter[] = []
   for (let k = first; k <= q; k++) quarters.push(quarterOf(market, inst, k))
