@@ -100,15 +100,22 @@ export async function fetchStockBoard(ctx: ChannelContext, symbol: string, since
   return toBoard(row)
 }
 
-/** The board with BK number `bk` (four digits) among the rows since `since`; null when the report has no such board. */
+/**
+ * The board with BK number `bk` (four digits) in the rows since `since`; null when the report has no
+ * such board. Asked by `ORIGINALCODE` first (the report writes `477` for BK0477); when that finds
+ * nothing, the latest days of every board are scanned, in case the number is written otherwise.
+ */
 export async function findBoard(ctx: ChannelContext, bk: string, since: string): Promise<ValuationBoard | null> {
-  const got = await page(ctx, INDUSTRY_VALUATION_REPORT, `(TRADE_DATE>='${since}')`, 'TRADE_DATE,BOARD_CODE', '-1,1', SCAN_PAGE)
-  if (!got) throw empty(CHANNEL, `no industry valuation rows since ${since}`)
-  for (const row of got.data) {
-    const b = toBoard(row)
-    if (b.bk === bk) return b
+  const direct = await page(ctx, INDUSTRY_VALUATION_REPORT, `(ORIGINALCODE="${Number(bk)}")(TRADE_DATE>='${since}')`, 'TRADE_DATE', '-1', 1)
+  const hit = direct?.data[0]
+  if (hit) {
+    const b = toBoard(hit)
+    if (b.bk !== bk) throw malformed(CHANNEL, `ORIGINALCODE ${Number(bk)} answered with board ${b.bk}`)
+    return b
   }
-  return null
+  const all = await page(ctx, INDUSTRY_VALUATION_REPORT, `(TRADE_DATE>='${since}')`, 'TRADE_DATE,BOARD_CODE', '-1,1', SCAN_PAGE)
+  if (!all) throw empty(CHANNEL, `no industry valuation rows since ${since}`)
+  return all.data.map(toBoard).find((b) => b.bk === bk) ?? null
 }
 
 /** A board's days from `from`, ascending; `malformed` for a day given twice. */

@@ -8,7 +8,7 @@
  */
 import { addDays, beijing } from '../../domain/dates'
 import { previousTradingDay, tradingDaysBetween } from '../../domain/trading-calendar'
-import { bookValuePerShare, epsStatic, epsTtm, hasFundamentals, noticeDateOf, operatingCashFlowTtm, revenueTtm } from './fundamentals'
+import { hasFundamentals, noticeDateOf, publishedFigures } from './fundamentals'
 import { boardMembers } from './industries'
 import { Lru } from './lru'
 import type { EmuInstrument, MarketModel } from './types'
@@ -48,10 +48,9 @@ type Figures = [profit: number | null, annual: number | null, equity: number | n
 
 /** The member's figures on each day they change in [from, to], ascending: `from` first, then each report day. */
 function figureSteps(market: MarketModel, inst: EmuInstrument, from: string, to: string, now: number): Array<[string, Figures]> {
-  const shares = inst.totalShares as number
   const at = (d: string): Figures => {
-    const per = (x: number | null) => (x === null ? null : x * shares)
-    return [per(epsTtm(market, inst, d, now)), per(epsStatic(market, inst, d, now)), per(bookValuePerShare(market, inst, d, now)), revenueTtm(market, inst, d, now), operatingCashFlowTtm(market, inst, d, now)]
+    const f = publishedFigures(market, inst, d, now)
+    return [f.profitTtm, f.annualProfit, f.equity, f.revenueTtm, f.operatingCashTtm]
   }
   const days = new Set<string>()
   for (let q = (+from.slice(0, 4) - 1) * 4; q <= +to.slice(0, 4) * 4 + 3; q++) {

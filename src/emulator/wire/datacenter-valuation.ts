@@ -6,7 +6,8 @@
  * them). Rows of a day exist from 15:30 Beijing. Amounts in CNY, shares in shares.
  *
  * Bounds, as the emulator keeps the work finite: `RPT_VALUEINDUSTRY_DET` with `BOARD_CODE=` serves
- * the board's whole history (from 2017) within the `TRADE_DATE` predicates; without it, every board
+ * the board's whole history (from 2017) within the `TRADE_DATE` predicates; `ORIGINALCODE=` narrows
+ * the boards computed to that one (without leading zeros, as the report writes it); without either, every board
  * for the days the predicates give, the last 10 days when they give no lower bound.
  * `RPT_VALUEANALYSIS_DET` with `SECURITY_CODE=` serves that stock's last 45 calendar days unless bounded;
  * without it, every stock on one day (the upper bound, else the latest).
@@ -33,7 +34,11 @@ const boardColumns = (bk: string): Row => ({ BOARD_CODE: valuationBoardCode(bk),
 
 export function industryValuationRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const code = equalTo(filter, 'BOARD_CODE')
-  const boards = code === undefined ? industryBoards() : [boardOfValuationCode(code)].filter((b): b is string => b !== undefined)
+  const original = equalTo(filter, 'ORIGINALCODE')
+  const boards =
+    code !== undefined ? [boardOfValuationCode(code)].filter((b): b is string => b !== undefined)
+    : original !== undefined ? industryBoards().filter((bk) => String(Number(bk)) === original)
+    : industryBoards()
   const range = dateRange(filter, 'TRADE_DATE', lastValuationDay(now), code === undefined ? 10 : 0)
   const from = code !== undefined && !range.bounded ? BOARD_VALUATION_START : range.from
   const rows: Row[] = []
