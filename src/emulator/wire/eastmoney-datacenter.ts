@@ -5,7 +5,7 @@
  * clock's Beijing date, at its stage then), and in their own modules the shareholder reports
  * (eastmoney-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
  * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts) and the IPO, disclosure,
- * lock-up, macro and valuation reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
+ * lock-up, macro, valuation, meeting and rights-issue reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
  * `columns` and paging are applied generically.
  */
 import { beijing } from '../../domain/dates'
@@ -20,6 +20,7 @@ import { ipoApplyRows } from './datacenter-ipo'
 import { lockupRows } from './datacenter-lockup'
 import { MACRO_REPORTS } from './datacenter-macro'
 import { VALUATION_REPORTS } from './datacenter-valuation'
+import { CORPORATE_REPORTS } from './datacenter-corporate'
 import { hashOf, round } from './format'
 import { balanceRows, cashflowRows, incomeRows } from './eastmoney-finance'
 import { jsonResponse } from './respond'
@@ -55,6 +56,7 @@ const REPORTS: Record<string, Report> = {
   ...TRADING_REPORTS,
   ...MARGIN_MARKET_REPORTS,
   ...VALUATION_REPORTS,
+  ...CORPORATE_REPORTS,
 }
 
 /** Page size when `pageSize` is missing or not a positive integer. */
@@ -170,7 +172,7 @@ function stocksOf(market: MarketModel) {
 const datetime = (date: string) => `${date} 00:00:00`
 
 /** The financial period an ex-date's distribution belongs to: interim after August, else the last annual (Q1 ex-dates: last Q3). */
-function reportDate(exDate: string): string {
+export function reportDate(exDate: string): string {
   const y = Number(exDate.slice(0, 4))
   const m = Number(exDate.slice(5, 7))
   if (m >= 9) return `${y}-06-30`
