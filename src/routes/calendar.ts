@@ -157,7 +157,7 @@ const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
             resolution_date: null, vote_start: '2026-05-20', vote_end: '2026-05-20', proposals: '关于2025年度利润分配方案的议案',
           }],
           rights_issue: [{
-            code: 'sz000049', name: '德赛电池', date: '2023-11-29', ratio_per_10: 3, price: 21.16, shares: 85251672, shares_before: 300500000, shares_after: 385751672,
+            code: 'sz000049', name: '德赛电池', date: '2023-11-29', ratio_per_10: 3, price: 21.16, shares: 85251672, shares_before: null, shares_after: null,
             ex_date: '2023-12-08', payment_start: '2023-11-30', payment_end: '2023-12-06', listing_date: '2023-12-25', notice_date: '2023-11-27',
           }],
         },

@@ -44,15 +44,17 @@ export function rightsIssueOf(inst: EmuInstrument): RightsIssue | undefined {
   const [a, b] = SPAN.map(dayNumber)
   const record = tradingDayOnOrAfter(fromDayNumber(a + Math.floor(uniform(seed, 1) * (b - a))))
   if (record <= inst.listDate) return undefined
-  const ex = nextTradingDay(record)
+  const payStart = nextTradingDay(record)
+  const payEnd = step(payStart, 4, nextTradingDay)
+  const ex = step(payEnd, 2, nextTradingDay)
   return {
     ratioPer10: RATIOS[Math.floor(uniform(seed, 2) * RATIOS.length)],
     discount: 0.7 + 0.15 * uniform(seed, 3),
-    notice: step(record, 3, previousTradingDay),
+    notice: step(record, 2, previousTradingDay),
     record,
     ex,
-    payStart: ex,
-    payEnd: step(ex, 4, nextTradingDay),
-    listing: step(ex, 12, nextTradingDay),
+    payStart,
+    payEnd,
+    listing: step(ex, 11, nextTradingDay),
   }
 }
