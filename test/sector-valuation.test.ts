@@ -76,6 +76,11 @@ describe('GET /v1/sector-valuation', () => {
     const none = await getJson('/v1/sector-valuation?code=pt9999')
     expect(none.status).toBe(200)
     expect(none.body).toMatchObject({ ok: false, code: 'NO_DATA', data: null })
+    // A well-formed stock code the market does not list: the report has no row of it.
+    let n = 600000
+    while (market.byCode(`sh${n}`)) n++
+    const unknown = await getJson(`/v1/sector-valuation?code=sh${n}`)
+    expect(unknown.body).toMatchObject({ ok: false, code: 'NO_DATA', data: null })
   })
 
   it('needs a key of trial or above', async () => {

@@ -2,9 +2,11 @@
  * An industry board's valuation history from Eastmoney's datacenter (upstreams.md §5.11):
  * `RPT_VALUEINDUSTRY_DET`, one row per board and trading day with PE TTM, PE static, PB MRQ, PS
  * TTM, PCF (operating cash flow TTM), the constituent count and the loss-makers. Column names as
- * wisecon (stock/valuation/industry.py) and public dashboards reading the report name them; the
- * report numbers boards its own way (`BOARD_CODE` `016029`) and carries the BK number as
- * `ORIGINALCODE` (`477` → BK0477; clients pad it to four digits). A stock's board comes from
+ * wisecon (stock/valuation/industry.py) lists them and public clients read them (a valuation
+ * dashboard asking `(BOARD_CODE="016029")` for PE_TTM/PB_MRQ history, a market-report script
+ * turning `ORIGINALCODE` into `"BK" + zfill(4)`, a loader typing ORIGINALCODE as text and NUM,
+ * LOSS_COUNT as integers): the report numbers boards its own way (`BOARD_CODE` `016029`) and
+ * carries the BK number as `ORIGINALCODE` (`477` → BK0477). A stock's board comes from
  * `RPT_VALUEANALYSIS_DET`, the per-stock valuation rows, which name the stock's board in the same
  * columns. The report has no dividend-yield column.
  */
