@@ -32,7 +32,21 @@ describe('GET /v1/sector-valuation', () => {
         expect(m.window.days).toBeGreaterThan(1100)
       }
     }
-    expect(d.dividend_yield).toMatchObject({ value: null, percentile: null, window: null, note: expect.stringMatching(/no dividend-yield column/) })
+    expect(d.dividend_yield).toMatchObject({ value: expect.any(Number), percentile: null, window: null, note: expect.stringMatching(/constituents paid cash from 2025-10-22 to 2026-10-21/) })
+  })
+
+  it("dividend yield is the members' cash dividends of the year (the corporate actions /v1/dividend lists) over their market cap", async () => {
+    const d = (await getJson('/v1/sector-valuation?code=pt0475')).body.data
+    let paid = 0
+    let cap = 0
+    for (const inst of boardMembers(market, '0475')) {
+      if (inst.listDate > '2026-10-21') continue
+      const close = market.dailyBars(inst, '2026-09-01', '2026-10-21', DATA_DAY_END).at(-1)!.close
+      cap += close * inst.totalShares!
+      for (const a of market.actions(inst, DATA_DAY_END)) if (a.exDate >= '2025-10-22' && a.exDate <= '2026-10-21') paid += Math.round(a.cash * 1e4) / 1e4 * inst.totalShares!
+    }
+    expect(paid).toBeGreaterThan(0)
+    expect(d.dividend_yield.value).toBeCloseTo((paid / cap) * 100, 2)
   })
 
   it("agrees with the quotes: PE TTM and PB are the members' caps over the earnings and equity their own PE and PB imply", async () => {

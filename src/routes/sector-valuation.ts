@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchBoardHistory, fetchStockBoard, findBoard, type BoardValuationDay, type ValuationBoard } from '../channels/eastmoney/sector-valuation'
+import { fetchBoardDividendYield, fetchBoardHistory, fetchStockBoard, findBoard, type BoardValuationDay, type ValuationBoard } from '../channels/eastmoney/sector-valuation'
 import { CHANNEL } from '../channels/eastmoney/wire'
 import { empty } from '../channels/errors'
 import { addDays, beijing } from '../domain/dates'
@@ -21,9 +21,9 @@ export const WINDOW_YEARS = 5
 /** How far back the latest rows are looked for (a long holiday is under two weeks). */
 const RECENT_DAYS = 20
 
-/** Why dividend yield is null: the report has no column for it, and we do not make one up. */
-export const NO_DIVIDEND_YIELD =
-  "Eastmoney's industry valuation report (RPT_VALUEINDUSTRY_DET) has no dividend-yield column; the constituents' dividends over the market cap are not computed here yet, so there is no value rather than a guess"
+/** What the dividend yield is, since the valuation report has no column for it. */
+export const DIVIDEND_YIELD_NOTE =
+  "computed here (Eastmoney's industry valuation report has no such column): cash dividends with an ex-date in the twelve months to the data date (RPT_SHAREBONUS_DET) × the constituents' shares, over their market cap (RPT_VALUEANALYSIS_DET); for the data date only, so there is no history to rank it in"
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({
@@ -65,7 +65,7 @@ const Data = z
     pb_mrq: Metric.openapi({ description: 'Σ market cap / Σ parent equity of the latest balance sheets' }),
     ps_ttm: Metric.openapi({ description: 'Σ market cap / Σ revenue of the last four quarters' }),
     pcf_ttm: Metric.openapi({ description: 'Σ market cap / Σ operating cash flow of the last four quarters' }),
-    dividend_yield: Metric.openapi({ description: 'Percent; null with the reason in note (the upstream has no column for it)' }),
+    dividend_yield: Metric.openapi({ description: "Percent, trailing twelve months, computed from the constituents' cash dividends over their market cap (the report has no column for it); no percentile (no history); note says how it was made, or why it is null" }),
   })
   .openapi('SectorValuationData')
 
@@ -85,7 +85,7 @@ const Response = envelopeSchema('SectorValuationEnvelope', Data.nullable().opena
       pb_mrq: { value: 5.02, percentile: 12.5, window: EXAMPLE_WINDOW, note: null },
       ps_ttm: { value: 6.4, percentile: 40.1, window: EXAMPLE_WINDOW, note: null },
       pcf_ttm: { value: 19.7, percentile: 22.03, window: EXAMPLE_WINDOW, note: null },
-      dividend_yield: { value: null, percentile: null, window: null, note: NO_DIVIDEND_YIELD },
+      dividend_yield: { value: 2.61, percentile: null, window: null, note: `${DIVIDEND_YIELD_NOTE}: 161 of 178 constituents paid cash from 2025-10-22 to 2026-10-21` },
     },
   },
 })
@@ -101,7 +101,8 @@ const route = guardedRoute(POLICY, {
     'PE TTM, PB MRQ, PS TTM and PCF TTM on the latest data date, each with its percentile over the last ' +
     `${WINDOW_YEARS} years of daily values (the share of days with a lower value; only positive values rank) and the window it was computed over. ` +
     'Source: Eastmoney datacenter `RPT_VALUEINDUSTRY_DET` (the board per day; overall method, Σ market cap / Σ the figure) and ' +
-    "`RPT_VALUEANALYSIS_DET` (a stock's board). Dividend yield is null with the reason (the report has no such column). " +
+    "`RPT_VALUEANALYSIS_DET` (a stock's board, and the constituents' shares and caps). The report has no dividend yield: it is computed from " +
+    "the constituents' cash dividends over the twelve months to the data date (RPT_SHAREBONUS_DET) over their market cap, without a percentile; null with the reason when that fails. " +
     'A board code the report does not value, or a stock it has no row of, answers ok:false NO_DATA (not counted). Cached for the whole service for hours (`as_of`).',
   request: { query: Query },
   responses: {
@@ -150,6 +151,7 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
     const days = history.value
     const last = days[days.length - 1]
     const start = yearsBefore(last.date, WINDOW_YEARS)
+    const dy = await fetchReference(c, services, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], () => fetchBoardDividendYield(ctx, b.boardCode, last.date))
     const data = {
       board: { code: 'pt' + b.bk, name: b.name, constituents: last.count, loss_making: last.lossCount, data_date: last.date },
       stock: inst.kind === 'stock' ? inst.code : null,
@@ -157,9 +159,11 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
       pb_mrq: metric(days, (d) => d.pb, start),
       ps_ttm: metric(days, (d) => d.ps, start),
       pcf_ttm: metric(days, (d) => d.pcf, start),
-      dividend_yield: { value: null, percentile: null, window: null, note: NO_DIVIDEND_YIELD },
+      dividend_yield: dy.ok
+        ? { value: dy.value.value, percentile: null, window: null, note: `${DIVIDEND_YIELD_NOTE}: ${dy.value.payers} of ${dy.value.constituents} constituents paid cash from ${dy.value.from} to ${dy.value.to}` }
+        : { value: null, percentile: null, window: null, note: `not computed: ${dy.error}` },
     }
-    const asOf = [board.as_of, history.as_of].sort()[0]
+    const asOf = [board.as_of, history.as_of, ...(dy.ok ? [dy.as_of] : [])].sort()[0]
     return c.json(envelope(c, 'sector-valuation', { ok: true, source: history.source, data, as_of: asOf }), 200)
   })
 }

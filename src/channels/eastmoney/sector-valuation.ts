@@ -8,14 +8,16 @@
  * LOSS_COUNT as integers): the report numbers boards its own way (`BOARD_CODE` `016029`) and
  * carries the BK number as `ORIGINALCODE` (`477` → BK0477). A stock's board comes from
  * `RPT_VALUEANALYSIS_DET`, the per-stock valuation rows, which name the stock's board in the same
- * columns. The report has no dividend-yield column.
+ * columns. The report has no dividend-yield column: {@link fetchBoardDividendYield} computes one
+ * from the constituents' rows of that report and the dividends of `RPT_SHAREBONUS_DET`.
  */
-import { isValidDate } from '../../domain/dates'
+import { addDays, isValidDate } from '../../domain/dates'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { optNum } from '../validate'
-import { datacenterUrl, readDatacenter } from './datacenter'
+import { datacenterUrl, fetchDatacenterRows, readDatacenter } from './datacenter'
+import { DIVIDEND_REPORT, toAction } from './dividends'
 import type { JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
@@ -130,4 +132,87 @@ export async function fetchBoardHistory(ctx: ChannelContext, boardCode: string, 
   }
   if (days.length && days[0].date < from) throw malformed(CHANNEL, `history of board ${boardCode} starts ${days[0].date}, before ${from}`)
   return days
+}
+
+/** One constituent on one day: total shares and total market cap (CNY). */
+export interface Constituent {
+  code: string
+  shares: number
+  marketCap: number
+}
+
+const SUFFIX_PREFIX: Record<string, string> = { SH: 'sh', SZ: 'sz', BJ: 'bj' }
+
+/**
+ * One stock's valuation row as a constituent of `boardCode` on `date`. Its market cap must be its
+ * close × total shares (within 1%): that is what says the cap is in CNY (public clients divide it
+ * by 1e8 for 亿元), and a row in another unit is refused rather than rescaled.
+ */
+export function toConstituent(row: JsonObject, boardCode: string, date: string): Constituent {
+  const m = typeof row.SECUCODE === 'string' ? /^(\d{6})\.(SH|SZ|BJ)$/.exec(row.SECUCODE) : null
+  if (!m) throw malformed(CHANNEL, `valuation row SECUCODE is not a code.SH|SZ|BJ: ${JSON.stringify(row.SECUCODE)}`)
+  const code = SUFFIX_PREFIX[m[2]] + m[1]
+  if (text(row, 'BOARD_CODE') !== boardCode) throw malformed(CHANNEL, `valuation row of ${code} is of board ${JSON.stringify(row.BOARD_CODE)}, not ${boardCode}`)
+  if (tradeDate(row) !== date) throw malformed(CHANNEL, `valuation row of ${code} is of ${String(row.TRADE_DATE)}, not ${date}`)
+  const at = (col: string) => `${col} of ${code} on ${date}`
+  const shares = optNum(CHANNEL, row.TOTAL_SHARES, at('TOTAL_SHARES'))
+  const cap = optNum(CHANNEL, row.TOTAL_MARKET_CAP, at('TOTAL_MARKET_CAP'))
+  const close = optNum(CHANNEL, row.CLOSE_PRICE, at('CLOSE_PRICE'))
+  if (shares === null || shares <= 0 || cap === null || cap <= 0 || close === null || close <= 0) throw malformed(CHANNEL, `valuation row of ${code} on ${date} lacks positive shares, cap and close`)
+  if (Math.abs(close * shares - cap) > cap * 0.01) throw malformed(CHANNEL, `${at('TOTAL_MARKET_CAP')} ${cap} is not close × shares (${close} × ${shares})`)
+  return { code, shares, marketCap: cap }
+}
+
+/** The board's constituents on `date`, from their valuation rows; `empty` when there are none. */
+export async function fetchConstituents(ctx: ChannelContext, boardCode: string, date: string): Promise<Constituent[]> {
+  const url = (p: number) => datacenterUrl({ report: STOCK_VALUATION_REPORT, filter: `(BOARD_CODE="${boardCode}")(TRADE_DATE='${date}')`, sortColumns: 'SECURITY_CODE', sortTypes: '1', page: p })
+  const rows = await fetchDatacenterRows(ctx, url)
+  if (rows.length === 0) throw empty(CHANNEL, `no valuation rows of board ${boardCode} constituents on ${date}`)
+  return rows.map((r) => toConstituent(r, boardCode, date))
+}
+
+/** The board's trailing dividend yield on `date` and what it is made of. */
+export interface BoardDividendYield {
+  /** Percent: Σ cash paid per share × shares / Σ market cap. */
+  value: number
+  /** The twelve months of ex-dates counted, inclusive. */
+  from: string
+  to: string
+  constituents: number
+  /** Constituents with at least one cash dividend in those months. */
+  payers: number
+}
+
+/**
+ * The trailing twelve-month dividend yield of a board on `date`: every cash dividend with an
+ * ex-date in the year to `date` (RPT_SHAREBONUS_DET, the same rows /v1/dividend reads) of the
+ * board's constituents that day, times their total shares that day, over their total market cap.
+ * Shares are those of `date`: a bonus issue after a payment in the year overstates that payment.
+ */
+export async function fetchBoardDividendYield(ctx: ChannelContext, boardCode: string, date: string): Promise<BoardDividendYield> {
+  const from = addDays(date, -364)
+  const [members, rows] = await Promise.all([
+    fetchConstituents(ctx, boardCode, date),
+    fetchDatacenterRows(ctx, (p) => datacenterUrl({ report: DIVIDEND_REPORT, filter: `(EX_DIVIDEND_DATE>='${from}')(EX_DIVIDEND_DATE<='${date}')`, sortColumns: 'EX_DIVIDEND_DATE,SECURITY_CODE', sortTypes: '1,1', page: p })),
+  ])
+  const cash = new Map<string, number>()
+  // An exact repeat of a row is one payment (as fetchCorporateActions keeps it once).
+  const seen = new Set<string>()
+  for (const row of rows) {
+    const a = toAction(row)
+    if (!a || seen.has(`${a.code}|${a.exDate}|${a.cash}|${a.bonus}`)) continue
+    seen.add(`${a.code}|${a.exDate}|${a.cash}|${a.bonus}`)
+    if (a.exDate < from || a.exDate > date) throw malformed(CHANNEL, `dividend row ${a.code} ${a.exDate} is outside ${from}..${date}`)
+    if (a.cash > 0) cash.set(a.code, (cash.get(a.code) ?? 0) + a.cash)
+  }
+  let paid = 0
+  let cap = 0
+  let payers = 0
+  for (const m of members) {
+    const perShare = cash.get(m.code) ?? 0
+    if (perShare > 0) payers++
+    paid += perShare * m.shares
+    cap += m.marketCap
+  }
+  return { value: Math.round((paid / cap) * 1e6) / 1e4, from, to: date, constituents: members.length, payers }
 }

@@ -10,14 +10,15 @@
  * the boards computed to that one (without leading zeros, as the report writes it); without either, every board
  * for the days the predicates give, the last 10 days when they give no lower bound.
  * `RPT_VALUEANALYSIS_DET` with `SECURITY_CODE=` serves that stock's last 45 calendar days unless bounded;
- * without it, every stock on one day (the upper bound, else the latest).
+ * without it, every stock (or with `BOARD_CODE=`, every stock of that board) on one day (the upper
+ * bound, else the latest).
  */
 import { addDays } from '../../domain/dates'
 import { tradingDaysBetween } from '../../domain/trading-calendar'
 import { BOARD_VALUATION_START, boardValuation, lastValuationDay } from '../market/board-valuation'
 import { SECTORS } from '../market/catalog'
 import { hasFundamentals, operatingCashFlowTtm, revenueTtm } from '../market/fundamentals'
-import { boardOfValuationCode, industryBoards, industryOf, valuationBoardCode } from '../market/industries'
+import { boardMembers, boardOfValuationCode, industryBoards, industryOf, valuationBoardCode } from '../market/industries'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { valuationAt } from '../market/valuation'
 import { dateRange } from './eastmoney-datacenter-flow'
@@ -104,7 +105,10 @@ export function stockValuationRows(market: MarketModel, now: number, filter: rea
   const code = equalTo(filter, 'SECURITY_CODE')
   const last = lastValuationDay(now)
   const range = dateRange(filter, 'TRADE_DATE', last, 45)
-  const stocks = (code === undefined ? market.instruments() : market.instruments().filter((i) => i.symbol === code)).filter((i) => hasFundamentals(i) && SUFFIX[i.prefix])
+  const board = equalTo(filter, 'BOARD_CODE')
+  const bk = board === undefined ? undefined : boardOfValuationCode(board)
+  const candidates = code !== undefined ? market.instruments().filter((i) => i.symbol === code) : board !== undefined ? (bk ? boardMembers(market, bk) : []) : market.instruments()
+  const stocks = candidates.filter((i) => hasFundamentals(i) && SUFFIX[i.prefix])
   const days = code === undefined ? [range.to > last ? last : range.to] : tradingDaysBetween(range.from, range.to > last ? last : range.to)
   const rows: Row[] = []
   for (const inst of stocks) for (const d of days) {

@@ -229,9 +229,12 @@ function shareBonusRows(market: MarketModel, now: number, filter: readonly Predi
   const ix = stocksOf(market)
   const byCode = filter.find((p) => p.column === 'SECURITY_CODE' && p.op === '=')
   const candidates = byCode ? ix.byCode.get(byCode.value) ?? [] : ix.all
+  // An EX_DIVIDEND_DATE bound can only hold for a row with that ex-date: skip the others unbuilt.
+  const exBounds = filter.filter((p) => p.column === 'EX_DIVIDEND_DATE' && /^\d{4}-\d{2}-\d{2}/.test(p.value))
   const rows: Row[] = []
   for (const inst of candidates) {
     for (const a of market.actions(inst)) {
+      if (!exBounds.every((p) => holds(a.exDate, { ...p, value: p.value.slice(0, 10) }))) continue
       const stage = planStage(planDates(a), today)
       if (stage) rows.push(bonusRow(inst, a, stage))
     }
