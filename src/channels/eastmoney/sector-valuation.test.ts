@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import { failureKind, fakeContext } from '../testkit'
-import { fetchBoardHistory, fetchStockBoard, findBoard, toBoard, toBoardDay } from './sector-valuation'
+import { fetchBoardDividendYield, fetchBoardHistory, fetchStockBoard, findBoard, toBoard, toBoardDay, toConstituent } from './sector-valuation'
 
 /**
  * A row in the report's shape: columns and types as wisecon (stock/valuation/industry.py) lists
@@ -103,5 +103,37 @@ describe('fetching', () => {
     expect(b).toMatchObject({ bk: '0477', name: '酿酒行业' })
     expect(await findBoard(ctx, '0477', '2026-10-01')).toEqual(b)
     resetEmulator()
+  })
+})
+
+/** A constituent's valuation row (RPT_VALUEANALYSIS_DET columns as wisecon and akshare's stock_value_em read them). */
+const STOCK = { SECUCODE: '600519.SH', SECURITY_CODE: '600519', TRADE_DATE: '2026-10-21 00:00:00', CLOSE_PRICE: 1500, TOTAL_SHARES: 1.2562e9, TOTAL_MARKET_CAP: 1.8843e12, BOARD_CODE: '016029', BOARD_NAME: '酿酒行业', ORIGINALCODE: '477' }
+const bonus = (code: string, ex: string, cashPer10: number) => ({ SECUCODE: code, EX_DIVIDEND_DATE: `${ex} 00:00:00`, PRETAX_BONUS_RMB: cashPer10, ASSIGN_PROGRESS: '实施分配', SECURITY_NAME_ABBR: 'x' })
+
+describe('dividend yield', () => {
+  it('reads a constituent, refusing a cap that is not close × shares (another unit)', () => {
+    expect(toConstituent(STOCK, '016029', '2026-10-21')).toEqual({ code: 'sh600519', shares: 1.2562e9, marketCap: 1.8843e12 })
+    expect(failureKind(() => toConstituent({ ...STOCK, TOTAL_MARKET_CAP: 1.8843e8 }, '016029', '2026-10-21'))).toBe('malformed')
+    expect(failureKind(() => toConstituent({ ...STOCK, BOARD_CODE: '016030' }, '016029', '2026-10-21'))).toBe('malformed')
+    expect(failureKind(() => toConstituent(STOCK, '016029', '2026-10-20'))).toBe('malformed')
+  })
+
+  it("is the year's cash per share × shares over the cap, counting a repeated row once and other stocks not at all", async () => {
+    const other = { ...STOCK, SECUCODE: '000858.SZ', SECURITY_CODE: '000858', CLOSE_PRICE: 100, TOTAL_SHARES: 1e9, TOTAL_MARKET_CAP: 1e11 }
+    const { ctx, calls } = fakeContext((url) => ({
+      body: url.includes('RPT_VALUEANALYSIS_DET')
+        ? answer([STOCK, other])
+        : answer([bonus('600519.SH', '2026-06-19', 276.73), bonus('600519.SH', '2026-06-19', 276.73), bonus('000858.SZ', '2025-11-01', 20), bonus('600036.SH', '2026-07-01', 20)]),
+    }))
+    const got = await fetchBoardDividendYield(ctx, '016029', '2026-10-21')
+    const paid = 27.673 * 1.2562e9 + 2 * 1e9
+    expect(got).toEqual({ value: Math.round((paid / (1.8843e12 + 1e11)) * 1e6) / 1e4, from: '2025-10-22', to: '2026-10-21', constituents: 2, payers: 2 })
+    const dividendCall = calls.map((c) => new URL(c.url)).find((u) => u.searchParams.get('reportName') === 'RPT_SHAREBONUS_DET')!
+    expect(dividendCall.searchParams.get('filter')).toBe(`(EX_DIVIDEND_DATE>='2025-10-22')(EX_DIVIDEND_DATE<='2026-10-21')`)
+  })
+
+  it('is `empty` when the board has no constituents that day', async () => {
+    const { ctx } = fakeContext((url) => ({ body: url.includes('RPT_VALUEANALYSIS_DET') ? EMPTY : answer([]) }))
+    await expect(fetchBoardDividendYield(ctx, '016029', '2026-10-21')).rejects.toMatchObject({ kind: 'empty' })
   })
 })
