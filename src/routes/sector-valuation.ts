@@ -134,10 +134,12 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
     const fail = (r: { source: string; code: 'NO_DATA' | 'UPSTREAM_UNAVAILABLE'; error: string }) =>
       c.json(envelope(c, 'sector-valuation', { ok: false, source: r.source, data: null, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
 
+    // A stock's board is named by its BK number, then looked up in the industry report itself: its
+    // history is asked by that report's own board number.
     const board = await fetchReference<ValuationBoard>(c, services, `sector-valuation-board?${inst.code}&${tag}`, ['eastmoney'], async () => {
-      if (inst.kind === 'stock') return fetchStockBoard(ctx, inst.symbol, since)
-      const b = await findBoard(ctx, inst.symbol, since)
-      if (!b) throw empty(CHANNEL, `the industry valuation report values no board BK${inst.symbol}`)
+      const bk = inst.kind === 'stock' ? (await fetchStockBoard(ctx, inst.symbol, since)).bk : inst.symbol
+      const b = await findBoard(ctx, bk, since)
+      if (!b) throw empty(CHANNEL, `the industry valuation report values no board BK${bk}`)
       return b
     })
     if (!board.ok) return fail(board)
