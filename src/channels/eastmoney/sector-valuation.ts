@@ -163,7 +163,11 @@ export function toConstituent(row: JsonObject, boardCode: string, date: string):
   return { code, shares, marketCap: cap }
 }
 
-/** The board's constituents on `date`, from their valuation rows; `empty` when there are none. */
+/**
+ * The board's constituents on `date`, from their valuation rows; `empty` when there are none. The
+ * per-stock rows are asked by the industry report's board number: should the two reports number
+ * boards differently, nothing comes back and the yield is null with that reason, not a guess.
+ */
 export async function fetchConstituents(ctx: ChannelContext, boardCode: string, date: string): Promise<Constituent[]> {
   const url = (p: number) => datacenterUrl({ report: STOCK_VALUATION_REPORT, filter: `(BOARD_CODE="${boardCode}")(TRADE_DATE='${date}')`, sortColumns: 'SECURITY_CODE', sortTypes: '1', page: p })
   const rows = await fetchDatacenterRows(ctx, url)
