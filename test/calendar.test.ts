@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market'
+import { rightsIssueOf } from '../src/emulator/market/rights-issues'
 import { ANONYMOUS, fault, getJson, resetWorld } from './helpers'
 
 const CLOCK = '2026-10-22T10:30:00+08:00'
@@ -16,7 +17,7 @@ describe('GET /v1/calendar', () => {
     expect(body).toMatchObject({ ok: true, endpoint: 'calendar', source: 'emulator:eastmoney', window: { start: '2026-10-22', end: '2026-11-21' } })
     expect(body.data.tables.map((t: { slug: string }) => t.slug)).toEqual(SLUGS)
     for (const t of body.data.tables) expect(body.data.data[t.slug]).toEqual(t.rows)
-    expect(body.notice).toMatch(/meeting and rights_issue are not served/)
+    expect(body.notice ?? '').not.toMatch(/not served/)
   })
 
   it('dividend rows are the corporate actions the price adjustment uses', async () => {
@@ -27,7 +28,7 @@ describe('GET /v1/calendar', () => {
       .filter((i) => i.kind === 'stock')
       .flatMap((i) => market.actions(i, NOW).filter((a) => a.exDate >= '2026-06-01' && a.exDate <= '2026-07-01').map((a) => ({ code: i.code, ...a })))
     expect(rows.length).toBe(Math.min(500, expected.length))
-    if (expected.length > 500) expect(body.notice).toMatch(/dividend: more rows exist in the window than limit=500/)
+    if (expected.length > 500) expect(body.notice).toMatch(/\bdividend\b.*: more rows exist in the window than limit=500/)
     const byKey = new Map(expected.map((a) => [`${a.code} ${a.exDate}`, a]))
     for (const r of rows) {
       const a = byKey.get(`${r.code} ${r.date}`)
@@ -93,6 +94,57 @@ describe('GET /v1/calendar', () => {
         const bars = market.dailyBars(inst, '2026-09-01', day, NOW).filter((b) => b.date < day)
         expect(r.market_value).toBeCloseTo(r.shares * bars.at(-1)!.close, 0)
       }
+    }
+  })
+
+  it('meeting rows are the meetings that approve the dividend plans: held ones are resolved and their plans approved', async () => {
+    const { body } = await getJson('/v1/calendar?date=2026-05-01&limit=300')
+    const rows = body.data.data.meeting
+    expect(rows.length).toBeGreaterThan(100)
+    for (const r of rows) {
+      expect(r.date >= '2026-05-01' && r.date <= '2026-05-31').toBe(true)
+      expect(r.title).toBe('2025年年度股东大会')
+      expect(r.record_date < r.date && r.notice_date < r.record_date).toBe(true)
+      expect(r.resolution_date).toBe(r.date)
+    }
+    const dates = rows.map((r: { date: string }) => r.date)
+    expect(dates).toEqual([...dates].sort())
+    // The same stories /v1/dividend tells: the plan is approved (or implemented) and goes ex after the meeting.
+    for (const r of rows.slice(0, 3)) {
+      const plans = (await getJson(`/v1/dividend?code=${r.code}&years=2`)).body.data
+      const plan = plans.find((p: { report_date: string }) => p.report_date === '2025-12-31')
+      expect(plan, r.code).toBeDefined()
+      expect(['approved', 'implemented']).toContain(plan.status)
+      expect(plan.ex_date > r.date).toBe(true)
+    }
+  })
+
+  it('a meeting ahead has no resolution yet, and the plan it will vote on is still proposed', async () => {
+    await resetWorld('2026-05-15T10:30:00+08:00')
+    const rows = (await getJson('/v1/calendar?date=2026-05-20&limit=50')).body.data.data.meeting
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows) expect(r.resolution_date).toBeNull()
+    const plans = (await getJson(`/v1/dividend?code=${rows[0].code}&years=2`)).body.data
+    expect(plans.find((p: { report_date: string }) => p.report_date === '2025-12-31').status).toBe('proposed')
+  })
+
+  it('rights_issue rows are the announced rights issues, sized on the stock\'s shares and priced below its close', async () => {
+    const rows = (await getJson('/v1/calendar?date=2026-10-08')).body.data.data.rights_issue
+    const expected = market
+      .instruments()
+      .map((i) => ({ i, r: rightsIssueOf(i) }))
+      .filter(({ r }) => r && r.record >= '2026-10-08' && r.record <= '2026-11-07' && r.notice <= '2026-10-22')
+    expect(expected.length).toBeGreaterThan(0)
+    expect(rows.map((r: { code: string }) => r.code)).toEqual(expected.map(({ i }) => i.code))
+    for (const row of rows) {
+      const inst = market.byCode(row.code)!
+      const r = rightsIssueOf(inst)!
+      expect(row).toMatchObject({ date: r.record, ratio_per_10: r.ratioPer10, ex_date: r.ex, notice_date: r.notice, shares_before: inst.totalShares })
+      expect(row.shares_after).toBe(row.shares_before + row.shares)
+      expect(row.shares).toBe(Math.round((inst.totalShares! * r.ratioPer10) / 10))
+      const close = market.dailyBars(inst, '2026-09-01', r.notice, NOW).filter((b) => b.date < r.notice).at(-1)!.close
+      expect(row.price).toBeLessThan(close)
+      expect(row.price).toBeGreaterThan(close * 0.6)
     }
   })
 

@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
+import { fetchMeetingsBetween, fetchRightsIssuesBetween, type MeetingEvent, type RightsIssueEvent } from '../channels/eastmoney/calendar-corporate'
 import { fetchDisclosures, fetchDividendsBetween, fetchLockupsBetween, type DisclosureEvent, type DividendEvent, type LockupEvent } from '../channels/eastmoney/calendar'
 import { addDays, beijing } from '../domain/dates'
 import { seasonsOverlapping } from '../domain/report-seasons'
@@ -30,8 +31,6 @@ export const SECTIONS = [
 ] as const
 export type Slug = (typeof SECTIONS)[number]['slug']
 const SLUGS = SECTIONS.map((s) => s.slug) as [Slug, ...Slug[]]
-/** Sections no upstream of ours serves yet: always present, always empty, named in `notice`. */
-const NOT_SERVED: Slug[] = ['meeting', 'rights_issue']
 
 const Query = z.object({
   date: DateParam('date').optional().openapi({ description: `Window start, YYYY-MM-DD (default today, Beijing); the window runs ${WINDOW_DAYS} days from it`, example: '2026-10-08' }),
@@ -79,11 +78,42 @@ const LockupRow = z
 
 const IpoEventRow = IpoRowSchema.extend({ date: z.string().openapi({ description: 'First of its events in the window, YYYY-MM-DD' }) }).openapi('CalendarIpoRow')
 
-const OtherRow = z
-  .object({ code: z.string(), name: z.string(), date: z.string() })
-  .openapi('CalendarEventRow', { description: 'Rows of sections not served yet (always empty for now)' })
+const day = (d: string) => z.string().nullable().openapi({ description: `${d}, YYYY-MM-DD; null when the upstream has none (yet)` })
 
-const AnyRow = z.union([FinancialReportRow, DividendRow, IpoEventRow, LockupRow, OtherRow])
+const MeetingRow = z
+  .object({
+    code: z.string().openapi({ description: 'Stock with our prefix' }),
+    name: z.string().openapi({ description: 'Short name' }),
+    date: z.string().openapi({ description: 'Meeting day, YYYY-MM-DD' }),
+    title: z.string().openapi({ description: 'The meeting as the company names it, e.g. 2025年年度股东大会 (annual) or 2026年第一次临时股东大会 (extraordinary)' }),
+    record_date: day('Record date: holders that day may vote'),
+    notice_date: day('Day the meeting was called'),
+    resolution_date: day('Day its resolutions were announced (null until the meeting is held); a dividend plan it approves is approved from then (/v1/dividend status)'),
+    vote_start: day('Online voting opens'),
+    vote_end: day('Online voting closes'),
+    proposals: z.string().nullable().openapi({ description: 'The proposals as the upstream lists them' }),
+  })
+  .openapi('CalendarMeetingRow')
+
+const RightsIssueRow = z
+  .object({
+    code: z.string().openapi({ description: 'Stock with our prefix' }),
+    name: z.string().openapi({ description: 'Short name' }),
+    date: z.string().openapi({ description: 'Record date (股权登记日): holders that day get the rights, YYYY-MM-DD' }),
+    ratio_per_10: z.number().openapi({ description: 'New shares offered per 10 held (10配3 → 3)' }),
+    price: z.number().nullable().openapi({ description: 'Subscription price, CNY per new share' }),
+    shares: z.number().nullable().openapi({ description: 'New shares issued (planned until the subscription closes)' }),
+    shares_before: z.number().nullable().openapi({ description: 'Total shares before the issue' }),
+    shares_after: z.number().nullable().openapi({ description: 'Total shares after the issue' }),
+    ex_date: day('Ex-rights date'),
+    payment_start: day('Subscription payment opens'),
+    payment_end: day('Subscription payment closes'),
+    listing_date: day('New shares start trading'),
+    notice_date: day('Day the issue was announced'),
+  })
+  .openapi('CalendarRightsIssueRow')
+
+const AnyRow = z.union([FinancialReportRow, DividendRow, IpoEventRow, LockupRow, MeetingRow, RightsIssueRow])
 
 const CalendarData = z
   .object({
@@ -95,9 +125,9 @@ const CalendarData = z
         financial_report: z.array(FinancialReportRow),
         dividend: z.array(DividendRow),
         ipo: z.array(IpoEventRow),
-        meeting: z.array(OtherRow),
+        meeting: z.array(MeetingRow),
         lockup_release: z.array(LockupRow),
-        rights_issue: z.array(OtherRow),
+        rights_issue: z.array(RightsIssueRow),
       })
       .openapi({ description: 'The same rows by slug' }),
   })
@@ -114,7 +144,6 @@ const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
       source: 'eastmoney',
       as_of: '2026-10-08 10:30:00',
       window: { start: '2026-10-08', end: '2026-11-07' },
-      notice: 'meeting and rights_issue are not served yet: those sections are empty',
       data: {
         tables: [
           { title: 'Periodic report disclosures (scheduled and published)', slug: 'financial_report', rows: [{ code: 'sh600519', name: '贵州茅台', date: '2026-10-24', report_period: '2026-09-30', report: '2026年三季报', scheduled_date: '2026-10-24', revised_date: null, published_date: null }] },
@@ -122,7 +151,15 @@ const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
         ],
         data: {
           financial_report: [{ code: 'sh600519', name: '贵州茅台', date: '2026-10-24', report_period: '2026-09-30', report: '2026年三季报', scheduled_date: '2026-10-24', revised_date: null, published_date: null }],
-          dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [],
+          dividend: [], ipo: [], lockup_release: [],
+          meeting: [{
+            code: 'sh600519', name: '贵州茅台', date: '2026-05-20', title: '2025年年度股东大会', record_date: '2026-05-13', notice_date: '2026-04-30',
+            resolution_date: null, vote_start: '2026-05-20', vote_end: '2026-05-20', proposals: '关于2025年度利润分配方案的议案',
+          }],
+          rights_issue: [{
+            code: 'sz000049', name: '德赛电池', date: '2023-11-29', ratio_per_10: 3, price: 21.16, shares: 85251672, shares_before: null, shares_after: null,
+            ex_date: '2023-12-08', payment_start: '2023-11-30', payment_end: '2023-12-06', listing_date: '2023-12-25', notice_date: '2023-11-27',
+          }],
         },
       },
     },
@@ -133,14 +170,15 @@ const route = guardedRoute(POLICY, {
   path: '/v1/calendar',
   operationId: 'calendar',
   tags: ['Pro'],
-  summary: 'Corporate event calendar: report disclosures, dividends, IPOs, lock-up expiries',
+  summary: 'Corporate event calendar: report disclosures, dividends, IPOs, meetings, lock-up expiries, rights issues',
   description:
     `Per-stock corporate events from \`date\` (default today, Beijing) for ${WINDOW_DAYS} days, sectioned: \`data.tables\` lists ` +
     '`{title, slug, rows}` in the order financial_report, dividend, ipo, meeting, lockup_release, rights_issue, and `data.data` maps ' +
     'each slug to its rows. financial_report is the disclosure schedule (Eastmoney RPT_PUBLIC_BS_APPOIN); dividend the distributions ' +
     'with an ex-date in the window (RPT_SHAREBONUS_DET, the same corporate actions /v1/kline-full adjusts with); ipo the rows of /v1/ipo ' +
-    'with an event in the window; lockup_release the lock-up expiries (RPT_LIFT_STAGE). meeting and rights_issue are not served yet ' +
-    '(always empty, said in `notice`). ' +
+    'with an event in the window; meeting the shareholder meetings held in the window (RPT_GENERALMEETING_DETAIL; the meeting that ' +
+    'approves a dividend plan is the day /v1/dividend turns the plan approved); lockup_release the lock-up expiries (RPT_LIFT_STAGE); ' +
+    'rights_issue the rights issues (配股) with a record date in the window (RPT_IPO_ALLOTMENT). ' +
     'A section cut at `limit` (the upstream holds more rows in the window) is named in `notice`. ' +
     'A section whose upstream failed is empty and named in `errors`; ok:false only when every section failed. Not the trading calendar ' +
     '(/v1/trade-calendar), not macro data. Cached for the whole service for hours (`as_of`).',
@@ -155,9 +193,9 @@ type Rows = {
   financial_report: z.infer<typeof FinancialReportRow>[]
   dividend: z.infer<typeof DividendRow>[]
   ipo: z.infer<typeof IpoEventRow>[]
-  meeting: z.infer<typeof OtherRow>[]
+  meeting: z.infer<typeof MeetingRow>[]
   lockup_release: z.infer<typeof LockupRow>[]
-  rights_issue: z.infer<typeof OtherRow>[]
+  rights_issue: z.infer<typeof RightsIssueRow>[]
 }
 
 const reportRow = (e: DisclosureEvent) => ({
@@ -171,6 +209,16 @@ const dividendRow = (e: DividendEvent) => ({
 
 const lockupRow = (e: LockupEvent) => ({
   code: e.code, name: e.name, date: e.freeDate, shares: e.shares, market_value: e.marketValue, float_ratio_pct: e.floatRatio, kind: e.kind,
+})
+
+const meetingRow = (e: MeetingEvent) => ({
+  code: e.code, name: e.name, date: e.date, title: e.title, record_date: e.recordDate, notice_date: e.noticeDate, resolution_date: e.resolutionDate,
+  vote_start: e.voteStart, vote_end: e.voteEnd, proposals: e.proposals,
+})
+
+const rightsIssueRow = (e: RightsIssueEvent) => ({
+  code: e.code, name: e.name, date: e.date, ratio_per_10: e.ratioPer10, price: e.price, shares: e.shares, shares_before: e.sharesBefore, shares_after: e.sharesAfter,
+  ex_date: e.exDate, payment_start: e.paymentStart, payment_end: e.paymentEnd, listing_date: e.listingDate, notice_date: e.noticeDate,
 })
 
 const byDate = <T extends { date: string; code: string }>(rows: T[]) => rows.sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
@@ -188,18 +236,20 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     const reports = seasonsOverlapping(start, end).map((s) =>
       fetchReference(c, services, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit))
     )
-    const [reportResults, dividends, ipos, lockups] = await Promise.all([
+    const [reportResults, dividends, ipos, lockups, meetings, rights] = await Promise.all([
       Promise.all(reports),
       fetchReference(c, services, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit)),
       fetchIpoWindow(c, services, start),
       fetchReference(c, services, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit)),
+      fetchReference(c, services, `calendar-meeting?${tag}`, ['eastmoney'], () => fetchMeetingsBetween(ctx, start, end, q.limit)),
+      fetchReference(c, services, `calendar-rights?${tag}`, ['eastmoney'], () => fetchRightsIssuesBetween(ctx, start, end, q.limit)),
     ])
 
     const rows: Rows = { financial_report: [], dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [] }
     const errors: Partial<Record<Slug, string>> = {}
     /** Sections cut at `limit`: the upstream holds more rows in the window. */
     const cut = new Set<Slug>()
-    const results: ReferenceResult<unknown>[] = [...reportResults, dividends, ipos, lockups]
+    const results: ReferenceResult<unknown>[] = [...reportResults, dividends, ipos, lockups, meetings, rights]
     for (const r of reportResults) {
       if (r.ok) {
         rows.financial_report.push(...r.value.events.map(reportRow))
@@ -217,6 +267,14 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
       rows.lockup_release = lockups.value.events.map(lockupRow)
       if (lockups.value.more) cut.add('lockup_release')
     } else errors.lockup_release = lockups.error
+    if (meetings.ok) {
+      rows.meeting = meetings.value.events.map(meetingRow)
+      if (meetings.value.more) cut.add('meeting')
+    } else errors.meeting = meetings.error
+    if (rights.ok) {
+      rows.rights_issue = rights.value.events.map(rightsIssueRow)
+      if (rights.value.more) cut.add('rights_issue')
+    } else errors.rights_issue = rights.error
     byDate(rows.financial_report)
     byDate(rows.ipo)
 
@@ -224,8 +282,7 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     const sources = new Set(good.map((r) => r.source))
     const data = { tables: SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: rows[s.slug] })), data: rows }
     const window = { start, end }
-    const cutText = cut.size ? ` ${[...cut].join(', ')}: more rows exist in the window than limit=${q.limit} asked for; raise limit (up to ${MAX_LIMIT}) or shorten the window with date.` : ''
-    const notice = `${NOT_SERVED.join(' and ')} are not served yet: those sections are empty.${cutText}`
+    const notice = cut.size ? `${[...cut].join(', ')}: more rows exist in the window than limit=${q.limit} asked for; raise limit (up to ${MAX_LIMIT}) or shorten the window with date.` : undefined
     if (good.length === 0) {
       const failed = results.filter((r): r is Extract<ReferenceResult<unknown>, { ok: false }> => !r.ok)
       const code = failed.every((r) => r.code === 'NO_DATA') ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
@@ -238,7 +295,7 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
       data,
       as_of: asOf,
       window,
-      notice,
+      ...(notice ? { notice } : {}),
       ...(Object.keys(errors).length ? { errors } : {}),
     })
     // `data` is sectioned: tell admission the row count itself.

@@ -54,7 +54,8 @@ export interface DividendEvent {
 
 const DATE = /^(\d{4}-\d{2}-\d{2})( 00:00:00)?$/
 
-function optDate(row: JsonObject, col: string): string | null {
+/** A `YYYY-MM-DD[ 00:00:00]` cell as a date; null when empty; `malformed` otherwise. */
+export function optDate(row: JsonObject, col: string): string | null {
   const raw = row[col]
   if (raw === null || raw === undefined || raw === '' || raw === '-') return null
   const m = typeof raw === 'string' ? DATE.exec(raw) : null
@@ -65,14 +66,14 @@ function optDate(row: JsonObject, col: string): string | null {
 const SUFFIX_PREFIX: Record<string, string> = { SH: 'sh', SZ: 'sz', BJ: 'bj' }
 
 /** `600519.SH` → `sh600519`, checked against `SECURITY_CODE`. */
-function codeOf(row: JsonObject): string {
+export function codeOf(row: JsonObject): string {
   const m = typeof row.SECUCODE === 'string' ? /^(\d{6})\.(SH|SZ|BJ)$/.exec(row.SECUCODE) : null
   if (!m) throw malformed(CHANNEL, `SECUCODE is not a code.SH|SZ|BJ: ${JSON.stringify(row.SECUCODE)}`)
   if (row.SECURITY_CODE !== undefined && String(row.SECURITY_CODE) !== m[1]) throw malformed(CHANNEL, `SECURITY_CODE ${JSON.stringify(row.SECURITY_CODE)} disagrees with ${row.SECUCODE}`)
   return SUFFIX_PREFIX[m[2]] + m[1]
 }
 
-const nameOf = (row: JsonObject, code: string) => {
+export const nameOf = (row: JsonObject, code: string) => {
   const n = row.SECURITY_NAME_ABBR
   if (typeof n !== 'string' || !n.trim()) throw malformed(CHANNEL, `row of ${code} has no SECURITY_NAME_ABBR`)
   return n.trim()
@@ -85,7 +86,7 @@ export interface Section<T> {
 }
 
 /** One page of a report's rows ([] for the datacenter's "no rows"), and whether more exist. */
-async function onePage(ctx: ChannelContext, url: string): Promise<{ rows: JsonObject[]; more: boolean }> {
+export async function onePage(ctx: ChannelContext, url: string): Promise<{ rows: JsonObject[]; more: boolean }> {
   const page = readDatacenter(await fetchText(ctx, CHANNEL, url))
   return { rows: page?.data ?? [], more: !!page && page.count > page.data.length }
 }

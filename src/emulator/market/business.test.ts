@@ -1,3 +1,4 @@
+import { industryOf } from './industries'
 import { describe, expect, it } from 'vitest'
 import { market } from '.'
 import { boardsOf, compositionOf, conceptBoards, hasBusiness } from './business'
@@ -38,5 +39,9 @@ describe('simulated companies\' boards and business', () => {
       // Largest first.
       expect(c.products.map((p) => p.income)).toEqual([...c.products.map((p) => p.income)].sort((a, b) => b - a))
     }
+  })
+
+  it('files each stock under the one industry board the valuation reports use too', () => {
+    for (const inst of stocks) expect(boardsOf(inst)[0].code).toBe('BK' + industryOf(inst))
   })
 })

@@ -11,6 +11,7 @@
 import { beijing } from '../../domain/dates'
 import { CONCEPT_BOARDS, INDUSTRY_PRODUCTS } from './business-catalog'
 import { SECTORS } from './catalog'
+import { industryOf } from './industries'
 import { financialReport, hasFundamentals } from './fundamentals'
 import { hashString, pickIndex, uniform } from './random'
 import type { EmuInstrument, MarketModel } from './types'
@@ -63,7 +64,7 @@ const REAL_BUSINESS: Record<string, { industry: string; concepts: string[]; line
 export const hasBusiness = (inst: EmuInstrument) => inst.kind === 'stock' && inst.board !== undefined
 
 // Purpose tags local to this file.
-const S = { industry: 1, nConcepts: 2, concept: 3, product: 4, weight: 5, region: 6 } as const
+const S = { nConcepts: 2, concept: 3, product: 4, weight: 5, region: 6 } as const
 
 interface Business {
   industry: BusinessBoard
@@ -77,7 +78,8 @@ function build(inst: EmuInstrument): Business {
   const real = REAL_BUSINESS[inst.code]
   if (real) return { industry: BY_NAME.get(real.industry)!, concepts: real.concepts.map((n) => BY_NAME.get(n)!).filter(Boolean), lines: real.lines }
   const seed = hashString('business:' + inst.code)
-  const industry = INDUSTRY_BOARDS[pickIndex(seed, INDUSTRY_BOARDS.length, S.industry)]
+  // The one industry assignment of the market (industries.ts), which the valuation reports use too.
+  const industry = BY_CODE.get('BK' + industryOf(inst)!)!
   const concepts: BusinessBoard[] = []
   const want = 2 + pickIndex(seed, 3, S.nConcepts)
   for (let k = 0; concepts.length < want && k < 20; k++) {

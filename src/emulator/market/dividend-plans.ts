@@ -38,3 +38,22 @@ export function planStage(d: PlanDates, today: string): PlanStage | null {
   if (today < d.approval) return 'proposed'
   return today < d.implementationNotice ? 'approved' : 'implemented'
 }
+
+/**
+ * The shareholders' meeting that approves a plan: held on the approval day (its resolution is
+ * announced that day, when the plan's stage turns to approved), called 20 days ahead, with its
+ * own record date five trading days before it (the rules allow at most seven working days).
+ */
+export interface MeetingDates {
+  notice: string
+  record: string
+  meeting: string
+  resolution: string
+}
+
+export function meetingDates(a: CorporateAction): MeetingDates {
+  const meeting = planDates(a).approval
+  let record = meeting
+  for (let k = 0; k < 5; k++) record = previousTradingDay(record)
+  return { notice: tradingDayOnOrBefore(addDays(meeting, -20)), record, meeting, resolution: meeting }
+}

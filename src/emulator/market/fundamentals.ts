@@ -12,6 +12,7 @@
  */
 import { beijing, dayNumber, fromDayNumber } from '../../domain/dates'
 import { LAST_MONTH, monthIndex } from './calendars'
+import { Lru } from './lru'
 import { bnorm, hashString, uniform } from './random'
 import type { EmuInstrument, MarketModel } from './types'
 import { profileOf } from './universe'
@@ -264,8 +265,20 @@ function quarterOf(market: MarketModel, inst: EmuInstrument, q: number): Quarter
   }
 }
 
-/** The full statements of period q (cumulative from the year's first quarter). */
+/** Statements by market, stock and quarter: pure, and asked for again and again by the TTM figures of board valuations. */
+const reports = new WeakMap<MarketModel, Lru<string, Omit<FinancialReport, 'noticeDate'>>>()
+
+/** The full statements of period q (cumulative from the year's first quarter), memoised. */
 function reportOf(market: MarketModel, inst: EmuInstrument, q: number): Omit<FinancialReport, 'noticeDate'> {
+  let memo = reports.get(market)
+  if (!memo) reports.set(market, (memo = new Lru(20_000)))
+  const key = `${inst.code}|${q}`
+  let r = memo.get(key)
+  if (!r) memo.set(key, (r = buildReport(market, inst, q)))
+  return r
+}
+
+function buildReport(market: MarketModel, inst: EmuInstrument, q: number): Omit<FinancialReport, 'noticeDate'> {
   const first = yearOf(q) * 4
   const quarters: Quarter[] = []
   for (let k = first; k <= q; k++) quarters.push(quarterOf(market, inst, k))
@@ -346,12 +359,50 @@ export function financialReport(market: MarketModel, inst: EmuInstrument, period
  * Trailing-twelve-month sum of a cumulative line as published on `asOfDate` (capped by `now`):
  * latest period + last annual − the same period a year earlier. Null when nothing is published.
  */
-function ttm(market: MarketModel, inst: EmuInstrument, asOfDate: string, now: number, pick: (r: Omit<FinancialReport, 'noticeDate'>) => number): number | null {
+function ttm(market: MarketModel, inst: EmuInstrument, asOfDate: string, now: number, pick: Pick): number | null {
   const q = publishedQuarters(inst, cutoff(asOfDate, now))[0]
-  if (q === undefined) return null
+  return q === undefined ? null : ttmOf(market, inst, q, pick)
+}
+
+type Pick = (r: Omit<FinancialReport, 'noticeDate'>) => number
+
+/** The TTM sum of a line with period q the latest published: q + last annual − q a year earlier. */
+function ttmOf(market: MarketModel, inst: EmuInstrument, q: number, pick: Pick): number {
   const latest = pick(reportOf(market, inst, q))
   if (q % 4 === 3) return latest
   return latest + pick(reportOf(market, inst, q - (q % 4) - 1)) - pick(reportOf(market, inst, q - 4))
+}
+
+/** What a whole company earned, owned, sold and took in, as published by a day (CNY); null fields where nothing is. */
+export interface PublishedFigures {
+  /** Attributable net profit, last four quarters. */
+  profitTtm: number | null
+  /** Attributable net profit of the last annual report. */
+  annualProfit: number | null
+  /** Parent equity of the latest balance sheet. */
+  equity: number | null
+  revenueTtm: number | null
+  /** Operating net cash flow, last four quarters. */
+  operatingCashTtm: number | null
+}
+
+/**
+ * The figures behind epsTtm, epsStatic, bookValuePerShare, revenueTtm and operatingCashFlowTtm
+ * (× total shares where per share) in one pass over the published quarters: a board's valuation
+ * asks for all of them for every member at every report day.
+ */
+export function publishedFigures(market: MarketModel, inst: EmuInstrument, asOfDate: string, now: number): PublishedFigures {
+  const qs = publishedQuarters(inst, cutoff(asOfDate, now))
+  const q = qs[0]
+  if (q === undefined) return { profitTtm: null, annualProfit: null, equity: null, revenueTtm: null, operatingCashTtm: null }
+  const annual = qs.find((k) => k % 4 === 3)
+  return {
+    profitTtm: ttmOf(market, inst, q, (r) => r.income.parentNetProfit),
+    annualProfit: annual === undefined ? null : reportOf(market, inst, annual).income.parentNetProfit,
+    equity: reportOf(market, inst, q).balance.parentEquity,
+    revenueTtm: ttmOf(market, inst, q, (r) => r.income.revenue),
+    operatingCashTtm: ttmOf(market, inst, q, (r) => r.cashflow.operatingNetCash),
+  }
 }
 
 const perShare = (inst: EmuInstrument, x: number | null) => (x === null ? null : x / (inst.totalShares as number))

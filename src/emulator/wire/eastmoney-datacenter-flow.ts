@@ -44,7 +44,7 @@ function namedStocks(market: MarketModel, filter: readonly Predicate[], column: 
 }
 
 /** The date bounds of `column` in the filter, cut at the last published session. */
-function dateRange(filter: readonly Predicate[], column: string, lastPublished: string, defaultDays: number) {
+export function dateRange(filter: readonly Predicate[], column: string, lastPublished: string, defaultDays: number) {
   let from: string | undefined
   let to = lastPublished
   for (const p of filter) {

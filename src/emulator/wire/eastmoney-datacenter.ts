@@ -5,7 +5,7 @@
  * clock's Beijing date, at its stage then), and in their own modules the shareholder reports
  * (eastmoney-holders.ts, and the HK F10 holders on the `/securities` path: eastmoney-hk-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
  * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts) and the IPO, disclosure,
- * lock-up and macro reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
+ * lock-up, macro, valuation, meeting and rights-issue reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
  * `columns` and paging are applied generically.
  */
 import { beijing } from '../../domain/dates'
@@ -20,6 +20,8 @@ import { disclosureRows } from './datacenter-disclosure'
 import { ipoApplyRows } from './datacenter-ipo'
 import { lockupRows } from './datacenter-lockup'
 import { MACRO_REPORTS } from './datacenter-macro'
+import { VALUATION_REPORTS } from './datacenter-valuation'
+import { CORPORATE_REPORTS } from './datacenter-corporate'
 import { hashOf, round } from './format'
 import { balanceRows, cashflowRows, incomeRows } from './eastmoney-finance'
 import { jsonResponse } from './respond'
@@ -55,6 +57,8 @@ const REPORTS: Record<string, Report> = {
   ...EVENT_REPORTS,
   ...TRADING_REPORTS,
   ...MARGIN_MARKET_REPORTS,
+  ...VALUATION_REPORTS,
+  ...CORPORATE_REPORTS,
 }
 
 /** Page size when `pageSize` is missing or not a positive integer. */
@@ -170,7 +174,7 @@ function stocksOf(market: MarketModel) {
 const datetime = (date: string) => `${date} 00:00:00`
 
 /** The financial period an ex-date's distribution belongs to: interim after August, else the last annual (Q1 ex-dates: last Q3). */
-function reportDate(exDate: string): string {
+export function reportDate(exDate: string): string {
   const y = Number(exDate.slice(0, 4))
   const m = Number(exDate.slice(5, 7))
   if (m >= 9) return `${y}-06-30`
@@ -227,9 +231,12 @@ function shareBonusRows(market: MarketModel, now: number, filter: readonly Predi
   const ix = stocksOf(market)
   const byCode = filter.find((p) => p.column === 'SECURITY_CODE' && p.op === '=')
   const candidates = byCode ? ix.byCode.get(byCode.value) ?? [] : ix.all
+  // An EX_DIVIDEND_DATE bound can only hold for a row with that ex-date: skip the others unbuilt.
+  const exBounds = filter.filter((p) => p.column === 'EX_DIVIDEND_DATE' && /^\d{4}-\d{2}-\d{2}/.test(p.value))
   const rows: Row[] = []
   for (const inst of candidates) {
     for (const a of market.actions(inst)) {
+      if (!exBounds.every((p) => holds(a.exDate, { ...p, value: p.value.slice(0, 10) }))) continue
       const stage = planStage(planDates(a), today)
       if (stage) rows.push(bonusRow(inst, a, stage))
     }
