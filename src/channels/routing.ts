@@ -51,7 +51,8 @@ const KLINE_TABLE: Record<KindGroup, Partial<Record<Period, ChannelPlan[]>>> = {
   },
   us: {},
   'us-index': { day: [native('eastmoney', 'day'), native('tencent', 'day')] },
-  future: { day: [native('eastmoney', 'day')], week: [native('eastmoney', 'week')], month: [native('eastmoney', 'month')] },
+  // Sina's getDailyKLine serves day bars only (contracts and main continuous contracts alike).
+  future: { day: [native('eastmoney', 'day'), native('sina', 'day')], week: [native('eastmoney', 'week')], month: [native('eastmoney', 'month')] },
   forex: { day: [native('eastmoney', 'day')], week: [native('eastmoney', 'week')], month: [native('eastmoney', 'month')] },
 }
 KLINE_TABLE.us = KLINE_TABLE.hk
@@ -63,7 +64,7 @@ const QUOTE_TABLE: Record<KindGroup, ChannelName[]> = {
   hk: ['eastmoney', 'tencent'],
   us: ['eastmoney', 'tencent'],
   'us-index': ['eastmoney', 'tencent'],
-  future: ['eastmoney'],
+  future: ['eastmoney', 'sina'],
   forex: ['eastmoney'],
 }
 

@@ -7,6 +7,7 @@ import { checkBars, num, optNum } from '../validate'
 import { isAShare } from './codes'
 import { applyFactors, fetchFactors, priceDecimals, type Factor } from './factors'
 import { CHANNEL, sinaText } from './fetch'
+import { fetchFuturesKline } from './futures-kline'
 
 const KLINE = 'https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData'
 
@@ -54,10 +55,11 @@ export function parseKline(text: string, scale: number): Bar[] {
 
 /**
  * K-lines from Sina for sh/sz/bj: raw minute bars, and qfq day bars built from raw scale-240
- * bars and `qfq.js`. Week and longer are not native here: `unsupported`.
+ * bars and `qfq.js`; futures day bars from getDailyKLine (futures-kline.ts). Week and longer are not native here: `unsupported`.
  */
 export async function fetchKline(req: KlineRequest, ctx: ChannelContext): Promise<Bar[]> {
   const { instrument: inst, period } = req
+  if (inst.kind === 'future') return fetchFuturesKline(req, ctx)
   if (!isAShare(inst)) throw unsupported(CHANNEL, `no Sina K-lines for ${inst.code}`)
   const scale = SCALES[period]
   if (scale === undefined) throw unsupported(CHANNEL, `${period} bars are not native to Sina`)
