@@ -55,4 +55,14 @@ describe('futures main continuous contracts (fuRB0)', () => {
     expect(status).toBe(422)
     expect(JSON.stringify(body)).toContain('code')
   })
+
+  it('documents futures and forex examples for code on quote and kline, and each example answers', async () => {
+    const doc = (await getJson('/openapi.json')).body
+    for (const path of ['/v1/quote', '/v1/kline']) {
+      const code = doc.paths[path].get.parameters.find((p: any) => p.name === 'code')
+      const values = Object.values<any>(code.examples).map((e) => e.value)
+      expect(values).toEqual(expect.arrayContaining(['fuRB0', 'fxUSDCNH']))
+      for (const v of values) expect((await getJson(`${path}?code=${v}&count=2`)).body, `${path} ${v}`).toMatchObject({ ok: true })
+    }
+  })
 })
