@@ -23,6 +23,7 @@ describe('routing', () => {
   it('maps hosts to channels', () => {
     expect(channelOfHost('push2.eastmoney.com')).toBe('eastmoney')
     expect(channelOfHost('82.push2his.eastmoney.com')).toBe('eastmoney')
+    expect(channelOfHost('dq.10jqka.com.cn')).toBe('ths')
     expect(channelOfHost('qt.gtimg.cn')).toBe('tencent')
     expect(channelOfHost('web.ifzq.gtimg.cn')).toBe('tencent')
     expect(channelOfHost('proxy.finance.qq.com')).toBe('tencent')
@@ -143,8 +144,8 @@ describe('faults', () => {
     setFault('sina', { kind: 'http' })
     await fetchEmu(SINA_QUOTE, SINA)
     resetEmulator()
-    expect(faults()).toEqual({ eastmoney: null, tencent: null, sina: null })
-    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0 })
+    expect(faults()).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null })
+    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0 })
     expect(isClockFixed()).toBe(false)
   })
 })
