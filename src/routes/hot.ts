@@ -162,7 +162,7 @@ function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source
 export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
-    const { value } = await sharedAnswer('hot', 'hot', services.now(), () => computeHot(services), (b) => b.ok)
+    const { value } = await sharedAnswer('hot', 'hot', services.now(), () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     return c.json(envelope(c, 'hot', { ...value, data: value.data.slice(0, limit) }), 200)
   })
 }
