@@ -84,7 +84,7 @@ let keyTurn = 0
 async function storeBenchKeys(mf) {
   const kv = await mf.getKVNamespace('KEYS')
   const record = JSON.stringify({ tier: 'unlimited', label: 'bench', created: new Date().toISOString(), status: 'active' })
-  for (const key of [...BENCH_KEYS, ...CLIENT_KEYS]) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
+  for (const key of [...BENCH_KEYS, ...CLIENT_KEYS, WARM_KEY]) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
   // Every key's KeyGuard exists before timing (one /v1/usage call each, which counts nothing), as
   // for a caller who keeps calling: creating an object is a once-per-key cost, not a per-call one.
   for (const key of [...BENCH_KEYS, ...CLIENT_KEYS]) await (await mf.dispatchFetch(`${BASE}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).text()
@@ -143,12 +143,37 @@ async function setMinute(mf, m) {
   })
 }
 
+// The shared-cache rows (/v1/hot, /v1/changedist) measure the cached path. Each minute the bench
+// moves its clock expires the market cache at once (a jump of 60 s, past the 30 s an answer may be
+// served stale), and the cold recompute that follows (the whole-market list, 56 pages: 4–12 s of
+// the in-process emulator on a loaded machine) would land inside a 2 s measurement. In real time a
+// refresh runs in the background every 10–15 s while callers get the previous answer; so the bench
+// recomputes the answer right after each clock move, outside the timing like the proof-of-work
+// solving, and prints what the recompute costs upstream below the tables.
+const SHARED_PATHS = new Set(['/v1/hot', '/v1/changedist'])
+const WARM_KEY = 'mk_bench_warm'
+/** The shared-cache path being measured, if any. */
+let measuringShared = null
+
+async function warmShared(mf, path) {
+  const t0 = performance.now()
+  await (await mf.dispatchFetch(BASE + path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).text()
+  pausedMs += performance.now() - t0
+}
+
+/** Before measuring a target: a shared-cache path gets its answer computed for the current minute. */
+async function prepare(mf, target) {
+  measuringShared = SHARED_PATHS.has(target.path) ? target.path : null
+  if (measuringShared) await warmShared(mf, measuringShared)
+}
+
 /** Reserves `n` calls of a caller's minute, moving to the next minute when this one is spent. */
 async function budget(mf, kind, n, who = kind) {
   while ((spent[who] ?? 0) + n > ALLOWANCE[kind]) {
     minuteTurn ??= (async () => {
       await setMinute(mf, minute + 1)
       if (minute - solvedAt >= 9) await solvePool(mf)
+      if (measuringShared) await warmShared(mf, measuringShared)
     })().finally(() => (minuteTurn = null))
     await minuteTurn
   }
@@ -167,6 +192,7 @@ function loopRequest(target) {
 let reported = 0
 
 async function inWorker(mf, target) {
+  await prepare(mf, target)
   return forSeconds(async () => {
     if (target.anonymous === 'pool') await budget(mf, 'pool', BATCH)
     // The 400 rotating keys share one minute too: a long run of keyed rows would otherwise fill it.
@@ -179,6 +205,7 @@ async function inWorker(mf, target) {
 
 let e2eTurn = 1
 async function endToEnd(mf, target) {
+  await prepare(mf, target)
   const parts = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, client) =>
       forSeconds(async () => {
