@@ -14,6 +14,7 @@ import type { ChannelContext, KlineRequest } from '../types'
 import { checkBars, num } from '../validate'
 import { quoteCode } from './codes'
 import { CHANNEL, sinaText } from './fetch'
+import { jsonpRows } from './jsonp-rows'
 
 const DAILY = 'https://stock2.finance.sina.com.cn/futures/api/jsonp.php/var%20_=/InnerFuturesNewService.getDailyKLine'
 const DAY = /^\d{4}-\d{2}-\d{2}$/
@@ -25,18 +26,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
  * no amount (Sina does not send it), no turnover. `(null)` and `([])` are `empty`.
  */
 export function parseFuturesDaily(text: string): Bar[] {
-  const open = text.indexOf('=(')
-  const close = text.lastIndexOf(')')
-  if (open < 0 || close < open) throw malformed(CHANNEL, 'futures K-line answer has no =(…) wrapper')
-  let rows: unknown
-  try {
-    rows = JSON.parse(text.slice(open + 2, close))
-  } catch {
-    throw malformed(CHANNEL, 'futures K-line payload is not JSON')
-  }
-  if (rows === null) throw empty(CHANNEL, 'unknown futures symbol')
-  if (!Array.isArray(rows)) throw malformed(CHANNEL, 'futures K-line payload is not an array')
-  if (rows.length === 0) throw empty(CHANNEL, 'no futures bars')
+  const rows = jsonpRows(text, 'futures K-line')
   const bars = rows.map((r): Bar => {
     if (!isObject(r) || typeof r.d !== 'string' || !DAY.test(r.d)) throw malformed(CHANNEL, `bad futures K-line row ${JSON.stringify(r)}`)
     const f = (k: string) => num(CHANNEL, r[k], `${k} at ${r.d}`)
