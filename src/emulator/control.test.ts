@@ -39,7 +39,9 @@ describe('routing', () => {
     expect(new TextDecoder('gbk').decode(await (await fetchEmu(TX_QUOTE)).arrayBuffer())).toContain('贵州茅台')
     expect(new TextDecoder('gbk').decode(await (await fetchEmu(SINA_QUOTE, SINA)).arrayBuffer())).toContain('贵州茅台')
     await fetchEmu(new Request(EM_KLINE))
-    expect(requestCounts()).toEqual({ eastmoney: 2, tencent: 1, sina: 1 })
+    const ths = (await (await fetchEmu('https://dq.10jqka.com.cn/fuyao/hot_list_data/out/hot_list/v1/stock?stock_type=a&type=hour&list_type=normal')).json()) as any
+    expect(ths.data.stock_list[0]).toMatchObject({ order: 1 })
+    expect(requestCounts()).toEqual({ eastmoney: 2, tencent: 1, sina: 1, ths: 1 })
   })
 
   it('rejects unknown hosts like a DNS failure and 404s unknown paths', async () => {
