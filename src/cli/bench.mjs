@@ -188,6 +188,41 @@ function loopRequest(target) {
   return [url, { headers }]
 }
 
+/** The shared-cache routes whose upstream cost is counted: 1,000 keyed calls each. */
+const SHARED_COST = [
+  { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot' },
+  { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist' },
+]
+const COST_CALLS = 1000
+
+/**
+ * Upstream requests (counted at the emulator, per channel) caused by {@link COST_CALLS} keyed calls
+ * to a shared-cache route, CONCURRENCY in flight, each call the next of the 400 keys, starting
+ * cold: the clock moves on a minute first, so the cached answer has expired. The clock then stands
+ * still, as for a burst inside one freshness window (hot 15 s, changedist 10 s).
+ */
+async function upstreamCost(mf, target) {
+  await setMinute(mf, minute + 1)
+  const counts = async () => (await (await mf.dispatchFetch(`${BASE}/__emulator`)).json()).requests
+  const before = await counts()
+  let next = 0
+  let failed = 0
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < COST_CALLS) {
+      next++
+      const res = await mf.dispatchFetch(BASE + target.path, { headers: { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` } })
+      const body = await res.text()
+      if (res.status !== 200 || body.startsWith('{"ok":false')) failed++
+    }
+  }))
+  const after = await counts()
+  const per = Object.fromEntries(Object.keys(after).map((c) => [c, after[c] - (before[c] ?? 0)]).filter(([, n]) => n > 0))
+  const total = Object.values(per).reduce((a, b) => a + b, 0)
+  console.log(`${target.name}: ${COST_CALLS} keyed calls caused ${total} upstream requests (${Object.entries(per).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'})${failed ? `, ${failed} calls failed` : ''}`)
+  // The next minute starts clean for the keys' allowances.
+  await setMinute(mf, minute + 1)
+}
+
 /** Failed calls are counted in the tables; the first one is shown, to say why. */
 let reported = 0
 
@@ -235,41 +270,6 @@ async function endToEnd(mf, target) {
   return { rps: parts.reduce((s, p) => s + p.rps, 0), n: parts.reduce((s, p) => s + p.n, 0), failed: parts.reduce((s, p) => s + p.failed, 0) }
 }
 
-/** The shared-cache routes whose upstream cost is counted: 1,000 keyed calls each. */
-const SHARED_COST = [
-  { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot' },
-  { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist' },
-]
-const COST_CALLS = 1000
-
-/**
- * Upstream requests (counted at the emulator, per channel) caused by {@link COST_CALLS} keyed calls
- * to a shared-cache route, CONCURRENCY in flight, each call the next of the 400 keys, starting
- * cold: the clock moves on a minute first, so the cached answer has expired. The clock then stands
- * still, as for a burst inside one freshness window (hot 15 s, changedist 10 s).
- */
-async function upstreamCost(mf, target) {
-  await setMinute(mf, minute + 1)
-  const counts = async () => (await (await mf.dispatchFetch(`${BASE}/__emulator`)).json()).requests
-  const before = await counts()
-  let next = 0
-  let failed = 0
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < COST_CALLS) {
-      next++
-      const res = await mf.dispatchFetch(BASE + target.path, { headers: { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` } })
-      const body = await res.text()
-      if (res.status !== 200 || body.startsWith('{"ok":false')) failed++
-    }
-  }))
-  const after = await counts()
-  const per = Object.fromEntries(Object.keys(after).map((c) => [c, after[c] - (before[c] ?? 0)]).filter(([, n]) => n > 0))
-  const total = Object.values(per).reduce((a, b) => a + b, 0)
-  console.log(`${target.name}: ${COST_CALLS} keyed calls caused ${total} upstream requests (${Object.entries(per).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'})${failed ? `, ${failed} calls failed` : ''}`)
-  // The next minute starts clean for the keys' allowances.
-  await setMinute(mf, minute + 1)
-}
-
 /** Issue 11's targets: a 1,000-symbol batch at most 3 × one /v1/technical call, a screen at most 2 ×. */
 function printCostRatios(rows) {
   const rps = (t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
@@ -303,6 +303,10 @@ try {
   for (const target of [BASELINE, ...IN_WORKER]) await (await mf.dispatchFetch(...loopRequest(target))).text()
   await endToEnd(mf, BASELINE)
   await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
+  if (chosen(SHARED_COST).length) {
+    console.log('upstream requests per 1,000 keyed calls, counted at the emulator (a cold start, then one freshness window)')
+    for (const t of chosen(SHARED_COST)) await upstreamCost(mf, t)
+  }
 
   console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
   if (chosen(IN_WORKER).length) printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t)))
@@ -310,10 +314,6 @@ try {
     const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t))
     printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, rows)
     printCostRatios(rows)
-  }
-  if (chosen(SHARED_COST).length) {
-    console.log('\nupstream requests per 1,000 keyed calls, counted at the emulator (a cold start, then one freshness window)')
-    for (const t of chosen(SHARED_COST)) await upstreamCost(mf, t)
   }
 } finally {
   await mf.dispose()
