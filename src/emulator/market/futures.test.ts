@@ -66,6 +66,13 @@ describe('futures main continuous contracts', () => {
     }
   })
 
+  it('quotes nothing traded before the product’s first contract lists: halted, no volume', () => {
+    const q = market.live(get('fuRB0'), bj('2022-06-01', 10, 0))
+    expect(q).toMatchObject({ halted: true, instrument: { code: 'fuRB0' } })
+    expect(q.bar.volume).toBe(0)
+    expect(market.dailyBars(get('fuRB0'), '2022-01-01', '2022-12-31', NOW)).toEqual([])
+  })
+
   it('has open interest only for futures inside a contract’s life', () => {
     expect(market.openInterest(get('sh600519'), '2026-11-20')).toBe(0)
     expect(market.openInterest(get('fuRB2501'), '2025-06-02')).toBe(0)

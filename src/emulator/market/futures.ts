@@ -78,3 +78,6 @@ export function mainContractOn(inst: EmuInstrument, day: number): EmuInstrument 
   return best ?? undefined
 }
 
+
+/** The first-listed contract of a main continuous contract's product (its quote before anything trades). */
+export const firstContract = (inst: EmuInstrument): EmuInstrument | undefined => contractsOf(futuresProduct(inst.symbol)!)[0]

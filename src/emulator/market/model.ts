@@ -5,7 +5,7 @@
 import { dayNumber, fromDayNumber } from '../../domain/dates'
 import { isMainContract } from '../../domain/futures'
 import { actionsOf, hfqFactor, qfqFactor } from './actions'
-import { mainContractOn, openInterest } from './futures'
+import { firstContract, mainContractOn, openInterest } from './futures'
 import { monthDays, monthOfDay, sessionDayOnOrBefore } from './calendars'
 import { monthBars, rawBar } from './history'
 import { dayMinuteBars, MINUTE_LENGTHS, partialBar } from './intraday'
@@ -109,8 +109,8 @@ function minuteBars(inst: EmuInstrument, minutes: number, from: string, to: stri
 /** The live quote; a main continuous contract's is its main contract's of today, under its own name. */
 function live(inst: EmuInstrument, now: number): LiveQuote {
   if (!isMainContract(inst)) return liveQuote(inst, now)
-  const c = mainContractOn(inst, exchangeTime(sessionFor(inst.kind).clock, now).day)
-  if (!c) return { ...liveQuote(inst, now), halted: true }
+  // Before any contract trades: the first contract's listing reference (flat, no volume, halted).
+  const c = mainContractOn(inst, exchangeTime(sessionFor(inst.kind).clock, now).day) ?? firstContract(inst)!
   return { ...liveQuote(c, now), instrument: inst }
 }
 
