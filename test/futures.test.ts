@@ -48,6 +48,7 @@ describe('futures main continuous contracts (fuRB0)', () => {
   it.each(['fuIF0', 'fuSR0', 'fuau0', 'fuM0'])('serves %s on quote and kline', async (code) => {
     expect((await getJson(`/v1/quote?code=${code}&count=2`)).body).toMatchObject({ ok: true })
     expect((await getJson(`/v1/kline?code=${code}&count=5`)).body.data).toHaveLength(5)
+    expect((await getJson(`/v1/kline?code=${code}&period=week&count=3`)).body).toMatchObject({ ok: true, data: expect.any(Array) })
   })
 
   it.each(['fuZZ0', 'fuRB00', 'fuRB1'])('refuses %s with a 422 naming code', async (code) => {
