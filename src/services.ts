@@ -3,7 +3,7 @@ import { RecentBarsCache } from './channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from './channels/router'
 import { sina } from './channels/sina'
 import { tencent } from './channels/tencent'
-import type { Channel, ChannelContext, ChannelName } from './channels/types'
+import type { Channel, ChannelContext, SeriesChannelName } from './channels/types'
 import { REQUEST_DEADLINE_MS } from './http/deadline'
 
 /**
@@ -12,7 +12,7 @@ import { REQUEST_DEADLINE_MS } from './http/deadline'
  * wires the emulator's fetch and clock and labels sources `emulator:<channel>`.
  */
 export interface Services {
-  channels: Record<ChannelName, Channel>
+  channels: Record<SeriesChannelName, Channel>
   channelContext: ChannelContext
   router: ChannelRouter
   /** Past daily bars /v1/quote reuses for a minute (this isolate only). */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { limitPrices, market } from '../src/emulator/market/index'
-import { ANONYMOUS, fault, getJson, resetWorld, SESSION_CLOCK, upstreamRequests } from './helpers'
+import { ANONYMOUS, call, fault, getJson, resetWorld, SESSION_CLOCK, upstreamRequests } from './helpers'
 
 /** The emulator's own truth about the session at `clock`: what the whole-market list shows, counted without our parser or rules. */
 function groundTruth(clock: string) {
@@ -74,6 +74,24 @@ describe('GET /v1/changedist', () => {
     expect((await getJson('/v1/changedist', ANONYMOUS)).body).toMatchObject({ ok: true, tier: 'free' })
     expect(await upstreamRequests()).toEqual(before)
   }, 90_000)
+
+  it('serves an answer up to 30 s old at once while one refresh runs, then the refreshed one', async () => {
+    const first = (await getJson('/v1/changedist')).body
+    const setClock = (now: string) => call('/__emulator/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now }) })
+    await setClock('2026-11-20T10:30:20+08:00')
+    const stale = (await getJson('/v1/changedist')).body
+    expect(stale.data.computed_at).toBe(first.data.computed_at)
+    // The refresh runs in the background; the next call past it gets the new count.
+    let next = stale
+    for (let i = 0; i < 400 && next.data.computed_at === first.data.computed_at; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      next = (await getJson('/v1/changedist')).body
+    }
+    expect(next.data.computed_at).toBe('2026-11-20 10:30:20')
+    // Past the stale limit the answer is computed in the open.
+    await setClock('2026-11-20T10:31:00+08:00')
+    expect((await getJson('/v1/changedist')).body.data.computed_at).toBe('2026-11-20 10:31:00')
+  })
 
   it('answers NO_DATA before anything has traded', async () => {
     await resetWorld('2026-11-21T10:30:00+08:00') // a Saturday

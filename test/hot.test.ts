@@ -18,6 +18,7 @@ describe('GET /v1/hot', () => {
       expect(r.code).toMatch(r.market === 'us' ? /^us[A-Z]/ : /^(sh|sz|bj)\d{6}$/)
       expect(typeof r.name).toBe('string')
       expect(Number.isInteger(r.rank_change)).toBe(true)
+      expect(r.rank_source).toBe('eastmoney')
     }
     // Prices are /v1/quote's, for a stock and a US row.
     const picks = [body.data.find((r: any) => r.market === 'cn'), body.data.find((r: any) => r.market === 'us')]
@@ -54,16 +55,44 @@ describe('GET /v1/hot', () => {
     expect(await upstreamRequests()).toEqual(before)
   })
 
-  it('answers ok:false, not counted, when the rank upstream fails', async () => {
+  it('fails over to the THS hot list when Eastmoney fails: same popularity, prices equal to /v1/quote', async () => {
+    const em = (await getJson('/v1/hot?limit=100')).body
+    await resetWorld()
     await fault('eastmoney', 'http')
+    const { status, body } = await getJson('/v1/hot?limit=100')
+    expect(status).toBe(200)
+    expect(body.ok).toBe(true)
+    expect(body.notice).toMatch(/US list unavailable/)
+    expect(body.data.length).toBeGreaterThan(50)
+    for (const r of body.data) expect(r).toMatchObject({ rank_source: 'ths', market: 'cn', kind: 'stock' })
+    // One popularity model: THS ranks the same stocks in the same order (it lists no ETFs).
+    const emStocks = em.data.filter((r: any) => r.kind === 'stock').map((r: any) => r.code)
+    const thsCodes = body.data.map((r: any) => r.code)
+    expect(thsCodes.slice(0, emStocks.length)).toEqual(emStocks)
+    expect(body.data.map((r: any) => r.rank)).toEqual(body.data.map((_: any, k: number) => k + 1))
+    // The rank change is THS's own (hot_rank_chg), an integer here.
+    expect(body.data.every((r: any) => Number.isInteger(r.rank_change))).toBe(true)
+    // Prices are the quotes' prices.
+    const r = body.data[3]
+    const q = (await getJson(`/v1/quote?code=${r.code}&count=1`)).body
+    expect(r.last).toBe(Number(q.data[0].last))
+    const stock = em.data.find((x: any) => x.code === r.code)
+    expect(r.last).toBe(stock.last)
+    expect(r.change_pct).toBe(stock.change_pct)
+  })
+
+  it('answers ok:false, not counted, when both rank upstreams fail', async () => {
+    await fault('eastmoney', 'http')
+    await fault('ths', 'http')
     const { status, body } = await getJson('/v1/hot')
     expect(status).toBe(200)
     expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: [] })
-    expect(body.error).toMatch(/popularity rank: eastmoney/)
+    expect(body.error).toMatch(/popularity rank: eastmoney.*ths/)
   })
 
-  it('says NO_DATA when the rank list is empty', async () => {
+  it('says NO_DATA when both rank lists are empty', async () => {
     await fault('eastmoney', 'empty')
+    await fault('ths', 'empty')
     const { body } = await getJson('/v1/hot')
     expect(body).toMatchObject({ ok: false, code: 'NO_DATA' })
   })

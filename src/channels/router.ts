@@ -9,8 +9,8 @@ export interface Attempt {
   message: string
 }
 
-export type RouteResult<T> =
-  | { ok: true; value: T; channel: ChannelName; attempts: Attempt[] }
+export type RouteResult<T, C extends ChannelName = ChannelName> =
+  | { ok: true; value: T; channel: C; attempts: Attempt[] }
   | { ok: false; attempts: Attempt[] }
 
 export interface RouterOptions {
@@ -60,13 +60,14 @@ export class ChannelRouter {
   }
 
   /** The order to try for `key`: the last good channel first while it is fresh. */
-  order(key: string, chain: readonly ChannelName[]): ChannelName[] {
+  order<C extends ChannelName>(key: string, chain: readonly C[]): C[] {
     const good = this.lastGood.get(key)
-    if (!good || this.opts.now() - good.at > this.opts.stickyMs || !chain.includes(good.channel)) return [...chain]
-    return [good.channel, ...chain.filter((c) => c !== good.channel)]
+    const first = chain.find((c) => c === good?.channel)
+    if (!good || this.opts.now() - good.at > this.opts.stickyMs || first === undefined) return [...chain]
+    return [first, ...chain.filter((c) => c !== first)]
   }
 
-  async run<T>(key: string, chain: readonly ChannelName[], call: (channel: ChannelName) => Promise<T>): Promise<RouteResult<T>> {
+  async run<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C) => Promise<T>): Promise<RouteResult<T, C>> {
     const attempts: Attempt[] = []
     const ordered = this.order(key, chain)
     let tried = 0
@@ -89,12 +90,12 @@ export class ChannelRouter {
     return { ok: false, attempts }
   }
 
-  private async attempt<T>(
+  private async attempt<T, C extends ChannelName>(
     key: string,
-    channel: ChannelName,
-    call: (channel: ChannelName) => Promise<T>,
+    channel: C,
+    call: (channel: C) => Promise<T>,
     attempts: Attempt[]
-  ): Promise<RouteResult<T> | null> {
+  ): Promise<RouteResult<T, C> | null> {
     const b = this.breaker(channel)
     try {
       const value = await call(channel)

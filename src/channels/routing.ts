@@ -1,13 +1,13 @@
 import type { InstrumentKind } from '../domain/instrument'
 import type { Period } from '../domain/period'
-import type { ChannelName, NativePeriod } from './types'
+import type { NativePeriod, SeriesChannelName } from './types'
 
 /**
  * How one channel serves a requested period: fetch `fetch` bars and, when `aggregate` is set,
  * combine them into the requested period (season/year from months, m120 from m60).
  */
 export interface ChannelPlan {
-  channel: ChannelName
+  channel: SeriesChannelName
   fetch: NativePeriod
   aggregate?: 'season' | 'year' | 'm120'
 }
@@ -22,7 +22,7 @@ const GROUP_OF: Record<InstrumentKind, KindGroup> = {
 /** The route key the router remembers its last good channel under. */
 export const routeGroup = (kind: InstrumentKind): KindGroup => GROUP_OF[kind]
 
-const native = (channel: ChannelName, fetch: NativePeriod): ChannelPlan => ({ channel, fetch })
+const native = (channel: SeriesChannelName, fetch: NativePeriod): ChannelPlan => ({ channel, fetch })
 const MINUTES = ['m1', 'm5', 'm15', 'm30', 'm60'] as const
 
 /** Channel order per kind group and period, as data. Absent = no channel serves it. */
@@ -51,19 +51,20 @@ const KLINE_TABLE: Record<KindGroup, Partial<Record<Period, ChannelPlan[]>>> = {
   },
   us: {},
   'us-index': { day: [native('eastmoney', 'day'), native('tencent', 'day')] },
-  future: { day: [native('eastmoney', 'day')], week: [native('eastmoney', 'week')], month: [native('eastmoney', 'month')] },
+  // Sina's getDailyKLine serves day bars only (contracts and main continuous contracts alike).
+  future: { day: [native('eastmoney', 'day'), native('sina', 'day')], week: [native('eastmoney', 'week')], month: [native('eastmoney', 'month')] },
   forex: { day: [native('eastmoney', 'day')], week: [native('eastmoney', 'week')], month: [native('eastmoney', 'month')] },
 }
 KLINE_TABLE.us = KLINE_TABLE.hk
 
 /** Channels that serve a quote (real-time price plus recent daily bars) per kind group. */
-const QUOTE_TABLE: Record<KindGroup, ChannelName[]> = {
+const QUOTE_TABLE: Record<KindGroup, SeriesChannelName[]> = {
   cn: ['tencent', 'eastmoney', 'sina'],
   sector: ['eastmoney'],
   hk: ['eastmoney', 'tencent'],
   us: ['eastmoney', 'tencent'],
   'us-index': ['eastmoney', 'tencent'],
-  future: ['eastmoney'],
+  future: ['eastmoney', 'sina'],
   forex: ['eastmoney'],
 }
 
@@ -71,9 +72,9 @@ export function klinePlans(kind: InstrumentKind, period: Period): ChannelPlan[] 
   return KLINE_TABLE[GROUP_OF[kind]][period] ?? []
 }
 
-export function quoteChannels(kind: InstrumentKind): ChannelName[] {
+export function quoteChannels(kind: InstrumentKind): SeriesChannelName[] {
   return QUOTE_TABLE[GROUP_OF[kind]]
 }
 
 /** Every channel named anywhere in the tables (health reports on these). */
-export const ALL_CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina']
+export const ALL_CHANNELS: readonly SeriesChannelName[] = ['eastmoney', 'tencent', 'sina']

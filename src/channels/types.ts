@@ -1,8 +1,8 @@
 import type { Bar, Quote } from '../domain/bar'
-import type { ChannelName } from '../domain/channel-name'
+import type { ChannelName, SeriesChannelName } from '../domain/channel-name'
 import type { Instrument } from '../domain/instrument'
 
-export type { ChannelName }
+export type { ChannelName, SeriesChannelName }
 
 /** What a channel needs from the outside world; injected so tests and the emulator can stand in. */
 export interface ChannelContext {
@@ -31,7 +31,7 @@ export interface KlineRequest {
  * Bars come back oldest first.
  */
 export interface Channel {
-  readonly name: ChannelName
+  readonly name: SeriesChannelName
   /** Real-time quotes for several instruments; instruments the upstream does not know are absent from the map. */
   quotes(instruments: Instrument[], ctx: ChannelContext): Promise<Map<string, Quote>>
   kline(req: KlineRequest, ctx: ChannelContext): Promise<Bar[]>

@@ -1,2 +1,8 @@
 /** The upstreams the API reads from. Shared by the channels and the emulator, which must not import each other. */
-export type ChannelName = 'eastmoney' | 'tencent' | 'sina'
+export type ChannelName = 'eastmoney' | 'tencent' | 'sina' | 'ths'
+
+/**
+ * The upstreams that serve quotes and K-lines (the {@link ChannelName}s with a full channel); THS
+ * (10jqka) only serves its hot list, as a second source for /v1/hot.
+ */
+export type SeriesChannelName = Exclude<ChannelName, 'ths'>

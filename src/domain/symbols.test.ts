@@ -32,10 +32,13 @@ describe('parseSymbol', () => {
     expect(parseSymbol('hk00700')).toMatchObject({ kind: 'hk', symbol: '00700' })
     expect(parseSymbol('pt0477')).toMatchObject({ kind: 'sector', symbol: '0477' })
     expect(parseSymbol('furb2501')).toMatchObject({ kind: 'future', code: 'fuRB2501' })
+    // Product plus 0: the main continuous contract (Sina nf_RB0).
+    expect(parseSymbol('furb0')).toMatchObject({ kind: 'future', code: 'fuRB0', symbol: 'RB0' })
+    expect(parseSymbol('fuIF0')).toMatchObject({ kind: 'future', code: 'fuIF0' })
     expect(parseSymbol('fxusdcnh')).toMatchObject({ kind: 'forex', code: 'fxUSDCNH' })
   })
 
-  it.each(['600519', 'sh60051', 'sh900901', 'xx600519', 'hk700', 'us.AAPL', 'fuZZ2501', 'fxABCDEF', 'pt12', ''])(
+  it.each(['600519', 'sh60051', 'sh900901', 'xx600519', 'hk700', 'us.AAPL', 'fuZZ2501', 'fuZZ0', 'fuRB00', 'fuRB1', 'fxABCDEF', 'pt12', ''])(
     'refuses %j with a reason',
     (code) => {
       expect(() => parseSymbol(code)).toThrow(SymbolError)

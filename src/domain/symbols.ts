@@ -68,12 +68,14 @@ export function parseSymbol(raw: string): Instrument {
       if (/^\d{4}$/.test(rest)) return { code: 'pt' + rest, prefix: 'pt', symbol: rest, kind: 'sector' }
       throw new SymbolError(raw, `'${raw}': sector codes are pt plus four digits, e.g. pt0477`)
     case 'fu': {
-      const c = /^([A-Za-z]{1,2})(\d{3,4})$/.exec(rest)
+      // Product plus contract month (RB2501, CZCE also SR501), or product plus 0: the main
+      // continuous contract as Sina names it (nf_RB0), see src/domain/futures.ts.
+      const c = /^([A-Za-z]{1,2})(0|\d{3,4})$/.exec(rest)
       if (c && FUTURES_PRODUCTS[c[1].toUpperCase()]) {
         const symbol = c[1].toUpperCase() + c[2]
         return { code: 'fu' + symbol, prefix: 'fu', symbol, kind: 'future' }
       }
-      throw new SymbolError(raw, `'${raw}': futures codes are fu plus product and contract month, e.g. fuRB2501; products: ${Object.keys(FUTURES_PRODUCTS).join(', ')}`)
+      throw new SymbolError(raw, `'${raw}': futures codes are fu plus product and contract month (fuRB2501), or product plus 0 for the main continuous contract (fuRB0); products: ${Object.keys(FUTURES_PRODUCTS).join(', ')}`)
     }
     case 'fx': {
       const pair = rest.toUpperCase()

@@ -5,6 +5,12 @@
  * anonymous, in this isolate's memory. Concurrent misses share one computation, so a burst of
  * callers costs one round of upstream requests. Only successful answers are kept: a failure is
  * retried by the next caller. DESIGN §12, freshness classes.
+ *
+ * Stale while revalidating: a handler that passes `waitUntil` is answered from an expired answer
+ * still inside its class's stale limit at once, while one refresh runs in the background. Without
+ * it a refresh blocks every caller that arrives during it, for as long as the upstream round takes
+ * (the whole-market list is 56 pages; in the emulator a refresh took 4–12 s of a loaded machine).
+ * The answer's own `as_of` / `computed_at` still say when its data was true.
  */
 
 /** How long a computed answer may be served, per kind of answer, in milliseconds (DESIGN §12). */
@@ -24,44 +30,91 @@ export const FRESHNESS_MS = {
   flowRank: 60_000,
 } as const
 
+/**
+ * The oldest answer (from the start of its computation) served while a refresh runs: DESIGN §12
+ * keeps intraday market data within about 30 s.
+ */
+export const STALE_LIMIT_MS: Record<Freshness, number> = {
+  hot: 30_000,
+  changedist: 30_000,
+  overviewIntraday: 30_000,
+  overviewDaily: 60_000,
+  /** A rank (not a price): two minutes old at most. */
+  flowRank: 120_000,
+}
+
 export type Freshness = keyof typeof FRESHNESS_MS
 
 interface Entry {
   /** Clock (ms) when the computation started. */
   at: number
   value: Promise<unknown>
+  /** Set once `value` resolved to an answer worth keeping. */
+  ready: boolean
+  /** A background refresh of this entry is running. */
+  refreshing: boolean
 }
 
 const entries = new Map<string, Entry>()
 /** Keys are a handful (endpoint × type × limit); this bounds a misuse, not normal traffic. */
 const MAX_ENTRIES = 64
 
+/** Options of {@link sharedAnswer}. */
+export interface SharedOptions {
+  /** Keeps a background refresh alive past the response (the request's `executionCtx.waitUntil`); enables serving stale. */
+  waitUntil?: (p: Promise<unknown>) => void
+}
+
 /**
  * The cached answer under `key` if it was computed within its freshness window on `now`'s clock,
- * else a fresh one from `compute`. `keep` says whether an answer may be cached (ok answers only).
- * `hit` tells the caller the answer was shared.
+ * else a fresh one from `compute`; with `waitUntil`, an expired answer inside the stale limit is
+ * served at once and refreshed in the background. `keep` says whether an answer may be cached
+ * (ok answers only). `hit` tells the caller the answer was shared.
  */
 export async function sharedAnswer<T>(
   key: string,
   freshness: Freshness,
   now: number,
   compute: () => Promise<T>,
-  keep: (value: T) => boolean
+  keep: (value: T) => boolean,
+  opts: SharedOptions = {}
 ): Promise<{ value: T; hit: boolean }> {
   const e = entries.get(key)
   // A clock that moved backwards (the emulator's) also misses.
-  if (e && e.at <= now && now - e.at < FRESHNESS_MS[freshness]) return { value: (await e.value) as T, hit: true }
+  if (e && e.at <= now) {
+    const age = now - e.at
+    if (age < FRESHNESS_MS[freshness]) return { value: (await e.value) as T, hit: true }
+    if (opts.waitUntil && e.ready && age < STALE_LIMIT_MS[freshness]) {
+      if (!e.refreshing) opts.waitUntil(refresh(key, e, now, compute, keep))
+      return { value: (await e.value) as T, hit: true }
+    }
+  }
   const value = compute()
-  const entry: Entry = { at: now, value }
+  const entry: Entry = { at: now, value, ready: false, refreshing: false }
   if (entries.size >= MAX_ENTRIES) entries.clear()
   entries.set(key, entry)
   try {
     const v = await value
-    if (!keep(v) && entries.get(key) === entry) entries.delete(key)
+    if (!keep(v)) {
+      if (entries.get(key) === entry) entries.delete(key)
+    } else entry.ready = true
     return { value: v, hit: false }
   } catch (err) {
     if (entries.get(key) === entry) entries.delete(key)
     throw err
+  }
+}
+
+/** One background refresh of `stale`: replaces it when the new answer is worth keeping, else leaves it to age out. */
+async function refresh<T>(key: string, stale: Entry, now: number, compute: () => Promise<T>, keep: (value: T) => boolean): Promise<void> {
+  stale.refreshing = true
+  try {
+    const v = await compute()
+    if (keep(v) && entries.get(key) === stale) entries.set(key, { at: now, value: Promise.resolve(v), ready: true, refreshing: false })
+  } catch {
+    // The stale answer stays until its limit; the next caller after that computes in the open.
+  } finally {
+    stale.refreshing = false
   }
 }
 

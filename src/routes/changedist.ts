@@ -8,7 +8,7 @@ import { beijing } from '../domain/dates'
 import { tradingDayOnOrBefore } from '../domain/trading-calendar'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
-import { sharedAnswer } from '../http/market-cache'
+import { sharedAnswer, type SharedOptions } from '../http/market-cache'
 import type { Services } from '../services'
 import { failureBody } from './market-failure'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
@@ -152,15 +152,18 @@ export async function computeChangedist(services: Services): Promise<ChangedistB
   }
 }
 
-/** The cached count (10 s), shared by /v1/changedist and /v1/market-overview. */
-export function sharedChangedist(services: Services) {
-  return sharedAnswer('changedist', 'changedist', services.now(), () => computeChangedist(services), (b) => b.ok)
+/**
+ * The cached count (10 s), shared by /v1/changedist and /v1/market-overview. With `waitUntil`
+ * (the changedist handler), an answer up to 30 s old is served while one refresh runs.
+ */
+export function sharedChangedist(services: Services, opts: SharedOptions = {}) {
+  return sharedAnswer('changedist', 'changedist', services.now(), () => computeChangedist(services), (b) => b.ok, opts)
 }
 
 /** GET /v1/changedist */
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const { value } = await sharedChangedist(services)
+    const { value } = await sharedChangedist(services, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     const body = envelope(c, 'changedist', value)
     // One answer is one row (the envelope would count the arrays inside it).
     recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })

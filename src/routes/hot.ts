@@ -3,6 +3,7 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastmoney/hot-rank'
 import { fetchLiveQuotes } from '../channels/live-quotes'
+import { fetchThsHotList } from '../channels/ths/hot-list'
 import type { Attempt } from '../channels/router'
 import type { Quote } from '../domain/bar'
 import { changePct } from '../domain/change-distribution'
@@ -30,7 +31,8 @@ const HotQuery = z.object({
 const HotRowSchema = z
   .object({
     rank: z.number().int().openapi({ description: 'Rank in its list (1 = most attention)' }),
-    rank_change: z.number().int().nullable().openapi({ description: 'Places moved since the previous day (positive = up), as Eastmoney reports it; null when it does not say' }),
+    rank_change: z.number().int().nullable().openapi({ description: 'Places moved (positive = up) as the ranking source reports it: Eastmoney since the previous day, THS its own `hot_rank_chg`; null when the source does not say' }),
+    rank_source: z.enum(['eastmoney', 'ths']).openapi({ description: 'Which ranking the row comes from: `eastmoney` (Guba popularity rank; the US list always) or `ths` (同花顺 hot list, A-share stocks only, used when Eastmoney\'s A-share list fails)' }),
     market: z.enum(['cn', 'us']).openapi({ description: 'Which list the row comes from: `cn` A-shares and ETFs, `us` US stocks' }),
     code: z.string().openapi({ description: 'Code with our prefix (`sh600519`, `sz159915`, `usAAPL`)' }),
     kind: z.enum(['stock', 'etf', 'us']).openapi({ description: 'stock (A-share), etf, or us (US stock)' }),
@@ -51,9 +53,9 @@ const HotResponse = envelopeSchema('HotEnvelope', z.array(HotRowSchema).openapi(
     source: 'multi',
     as_of: '2026-11-20 10:29:57',
     data: [
-      { rank: 1, rank_change: 2, market: 'cn', code: 'sh600519', kind: 'stock', name: '贵州茅台', last: 1520, change_pct: 0.76 },
-      { rank: 1, rank_change: 0, market: 'us', code: 'usNVDA', kind: 'us', name: '英伟达', last: 181.2, change_pct: -1.05 },
-      { rank: 2, rank_change: -1, market: 'cn', code: 'sh510300', kind: 'etf', name: '沪深300ETF', last: 4.012, change_pct: 0.3 },
+      { rank: 1, rank_change: 2, rank_source: 'eastmoney', market: 'cn', code: 'sh600519', kind: 'stock', name: '贵州茅台', last: 1520, change_pct: 0.76 },
+      { rank: 1, rank_change: 0, rank_source: 'eastmoney', market: 'us', code: 'usNVDA', kind: 'us', name: '英伟达', last: 181.2, change_pct: -1.05 },
+      { rank: 2, rank_change: -1, rank_source: 'eastmoney', market: 'cn', code: 'sh510300', kind: 'etf', name: '沪深300ETF', last: 4.012, change_pct: 0.3 },
     ],
   },
 })
@@ -68,7 +70,8 @@ const route = guardedRoute(POLICY, {
   tags: ['Free'],
   summary: 'Hot list: the most-followed A-shares, ETFs and US stocks',
   description:
-    'Eastmoney Guba\'s popularity rank (人气榜) of A-shares with ETFs, and of US stocks, merged by rank (the A-share row first at equal rank), ' +
+    'Eastmoney Guba\'s popularity rank (人气榜) of A-shares with ETFs, and of US stocks, merged by rank (the A-share row first at equal rank); ' +
+    'when Eastmoney\'s A-share list fails, THS\'s hot list (同花顺热股, stocks only) takes its place, each row naming its ranking in `rank_source`. ' +
     'each row joined with its real-time quote from the same channels as /v1/quote, so `last` equals /v1/quote\'s `data[0].last`. ' +
     'The answer is the same for every caller and is computed at most every 15 seconds for the whole service; `as_of` is the newest quote time (Beijing). ' +
     'When the US list is unavailable the A-share list is served alone with a `notice`. ok:false (not counted) when the A-share list or every quote failed.',
@@ -83,8 +86,13 @@ type HotBody = { ok: boolean; source: string; data: HotRow[] } & Record<string, 
 
 const LISTS: readonly HotList[] = ['cn', 'us']
 
+/** The channels that rank each list, in order: THS has an A-share stock list, no US list. */
+const RANKERS = { cn: ['eastmoney', 'ths'], us: ['eastmoney'] } as const satisfies Record<HotList, readonly ('eastmoney' | 'ths')[]>
+
 async function rankList(services: Services, list: HotList) {
-  return services.router.run(`hot-rank:${list}`, ['eastmoney'], () => fetchHotRank(services.channelContext, list))
+  return services.router.run(`hot-rank:${list}`, RANKERS[list], (channel) =>
+    channel === 'ths' ? fetchThsHotList(services.channelContext) : fetchHotRank(services.channelContext, list)
+  )
 }
 
 /** Both lists joined with quotes, the top {@link MAX_LIMIT} rows. */
@@ -94,8 +102,8 @@ async function computeHot(services: Services): Promise<HotBody> {
   const notices: string[] = []
   if (!us.ok) notices.push(`US list unavailable (${describeAttempts(us.attempts)}); A-shares and ETFs only`)
   const tagged = [
-    ...cn.value.map((e) => ({ e, market: 'cn' as const })),
-    ...(us.ok ? us.value.map((e) => ({ e, market: 'us' as const })) : []),
+    ...cn.value.map((e) => ({ e, market: 'cn' as const, ranker: cn.channel })),
+    ...(us.ok ? us.value.map((e) => ({ e, market: 'us' as const, ranker: us.channel })) : []),
   ]
   // The lists are of stocks and ETFs; anything else they might name (a bond, an index) is left out rather than mislabelled.
   const top = tagged
@@ -110,20 +118,20 @@ async function computeHot(services: Services): Promise<HotBody> {
   }
   if (failed.length) notices.push(`no quotes for ${failed.map((f) => f.group).join(', ')}: ${failed.map((f) => describeAttempts(f.attempts)).join('; ')}`)
 
-  const channels = new Set<string>(['eastmoney'])
+  const channels = new Set<string>([cn.channel, ...(us.ok ? [us.channel] : [])])
   let asOf = ''
-  const data = top.map(({ e, market }) => {
+  const data = top.map(({ e, market, ranker }) => {
     const q = quotes.get(e.instrument.code)
     if (q) {
       channels.add(q.channel)
       const stamp = q.quote.time ? `${q.quote.date} ${q.quote.time}` : q.quote.date
       if (stamp > asOf) asOf = stamp
     }
-    return toRow(e, market, q?.quote)
+    return toRow(e, market, ranker, q?.quote)
   })
   return {
     ok: true,
-    source: channels.size === 1 ? services.sourcePrefix + 'eastmoney' : 'multi',
+    source: channels.size === 1 ? services.sourcePrefix + [...channels][0] : 'multi',
     data,
     as_of: asOf || beijing(services.now()).date,
     ...(notices.length ? { notice: notices.join('; ') } : {}),
@@ -133,13 +141,14 @@ async function computeHot(services: Services): Promise<HotBody> {
 /** Row `kind` per instrument kind the hot list serves. */
 const KIND_OF: Partial<Record<InstrumentKind, HotRow['kind']>> = { stock: 'stock', etf: 'etf', us: 'us' }
 
-function toRow(e: HotRankEntry, market: 'cn' | 'us', q: Quote | undefined): HotRow {
+function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source'], q: Quote | undefined): HotRow {
   const kind = KIND_OF[e.instrument.kind]!
   const d = PRICE_DECIMALS[e.instrument.kind]
   const traded = q && !q.halted && q.preClose > 0
   return {
     rank: e.rank,
     rank_change: e.rankChange,
+    rank_source: ranker,
     market,
     code: e.instrument.code,
     kind,
@@ -153,7 +162,7 @@ function toRow(e: HotRankEntry, market: 'cn' | 'us', q: Quote | undefined): HotR
 export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
-    const { value } = await sharedAnswer('hot', 'hot', services.now(), () => computeHot(services), (b) => b.ok)
+    const { value } = await sharedAnswer('hot', 'hot', services.now(), () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     return c.json(envelope(c, 'hot', { ...value, data: value.data.slice(0, limit) }), 200)
   })
 }

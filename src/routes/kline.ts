@@ -9,13 +9,15 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { CODE_EXAMPLES, COMMON_ERRORS, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const KlineQuery = z.object({
   code: z.string({ error: 'code is required' }).openapi({
-    description: 'Stock, index, sector, ETF, HK, US, convertible bond, futures or forex code with prefix; comma-separated for several (anonymous at most 5)',
+    description: 'Stock, index, sector, ETF, HK, US, convertible bond, futures or forex code with prefix (futures: fuRB2701 a contract, fuRB0 the main continuous contract; forex: fxUSDCNH); comma-separated for several (anonymous at most 5)',
     example: 'sh600519',
+    // Named examples per instrument class (futures main contract, forex), listed in the document.
+    param: { examples: CODE_EXAMPLES },
   }),
   period: z
     .enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` })

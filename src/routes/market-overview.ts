@@ -513,7 +513,9 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]
-    const { value } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok)
+    const { value } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok, {
+      waitUntil: (p) => c.executionCtx.waitUntil(p),
+    })
     const body = envelope(c, 'market-overview', value)
     // One answer is one row (the envelope would count the arrays inside it).
     recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })

@@ -9,13 +9,15 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { COMMON_ERRORS, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { CODE_EXAMPLES, COMMON_ERRORS, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const QuoteQuery = z.object({
   code: z.string({ error: 'code is required' }).openapi({
-    description: 'One code or several comma-separated codes with market prefix (sh, sz, bj, hk, us, pt, fu, fx); anonymous callers at most 5',
+    description: 'One code or several comma-separated codes with market prefix (sh, sz, bj, hk, us, pt, fu, fx; futures fuRB2701 or the main continuous contract fuRB0, forex fxUSDCNH); anonymous callers at most 5',
     example: 'sh600519',
+    // Named examples per instrument class (futures main contract, forex), listed in the document.
+    param: { examples: CODE_EXAMPLES },
   }),
   count: IntParam('count', 1, 1212)
     .optional()

@@ -36,6 +36,17 @@ export const BarRowsSchema = z.array(BarRowSchema).openapi({ description: 'Bars,
 /** `data` of quote and kline: bars for one symbol, or a map from each requested code to its bars. */
 export const SeriesDataSchema = z.union([BarRowsSchema, z.record(z.string(), BarRowsSchema)])
 
+/**
+ * Named examples of the `code` parameter of quote and kline, one per instrument class users ask
+ * about: an A-share, a futures main continuous contract, a dated futures contract and a forex pair.
+ */
+export const CODE_EXAMPLES = {
+  stock: { summary: 'A-share stock (贵州茅台)', value: 'sh600519' },
+  futures_main: { summary: 'Futures main continuous contract: product plus 0 (螺纹钢连续, Sina nf_RB0; day, week, month)', value: 'fuRB0' },
+  futures_contract: { summary: 'Futures contract: product plus YYMM delivery month', value: 'fuRB2701' },
+  forex: { summary: 'Forex pair (offshore yuan; day, week, month)', value: 'fxUSDCNH' },
+}
+
 /** The standard envelope around an endpoint's `data`. */
 export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
   return z

@@ -46,6 +46,10 @@ describe('secids', () => {
     ['fuSR501', '115.SR501'],
     ['futa509', '115.TA509'],
     ['fuIF2501', '8.IF2501'], // CFFEX: upper-case, YYMM
+    ['fuRB0', '113.rbm'], // main continuous contracts: product + m in the exchange's case
+    ['fuM0', '114.mm'],
+    ['fuSR0', '115.SRM'],
+    ['fuIF0', '8.IFM'],
     ['fuim2503', '8.IM2503'],
   ])('futures %s → %s', (code, secid) => {
     expect(secids(parseSymbol(code))).toEqual([secid])

@@ -51,14 +51,21 @@ function usSecids(inst: Instrument): string[] {
 /**
  * `<market>.<contract>`: lower-case product + YYMM on SHFE, DCE, INE and GFEX (`113.rb2501`),
  * upper-case product + YMM on CZCE (`115.SR501`), upper-case + YYMM on CFFEX (`8.IF2501`).
+ * The main continuous contract (`fuRB0`) is the product plus `m` in the exchange's case:
+ * `113.rbm` 螺纹钢主连, `114.mm`, `115.SRM` (efinance get_futures_base_info lists `114.jmm`
+ * 焦煤主力 and `115.ZCM` 动力煤主力); CFFEX `8.IFM` by the same rule (inferred, no capture seen).
  */
 function futuresSecid(inst: Instrument): string {
-  const m = /^([A-Za-z]{1,2})(\d{3,4})$/.exec(inst.symbol)
+  const m = /^([A-Za-z]{1,2})(0|\d{3,4})$/.exec(inst.symbol)
   const product = m && FUTURES_PRODUCTS[m[1].toUpperCase()]
   if (!m || !product) throw unsupported(CHANNEL, `unknown futures contract ${inst.code}`)
   const code = m[1].toUpperCase()
   const month = m[2]
   const market = FUTURES_EXCHANGES[product.exchange].eastmoney
+  if (month === '0') {
+    const upper = product.exchange === 'CZCE' || product.exchange === 'CFFEX'
+    return `${market}.${upper ? code + 'M' : code.toLowerCase() + 'm'}`
+  }
   switch (product.exchange) {
     case 'CZCE':
       // CZCE drops the decade digit; accept either spelling.

@@ -15,6 +15,9 @@ describe('sina quoteCode', () => {
     ['fuSR2501', 'nf_SR501'],
     ['fuSR501', 'nf_SR501'],
     ['fuIF2501', 'nf_IF2501'],
+    ['fuRB0', 'nf_RB0'], // main continuous contract
+    ['fuSR0', 'nf_SR0'],
+    ['fuIF0', 'nf_IF0'],
     ['pt0477', undefined],
     ['fxUSDCNH', undefined],
   ])('%s → %s', (code, expected) => {

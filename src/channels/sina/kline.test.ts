@@ -99,10 +99,21 @@ describe('sina.kline', () => {
     ['year bars', req('sh600519', 'year')],
     ['HK', req('hk00700', 'day')],
     ['US', req('usAAPL', 'day')],
-    ['futures', req('fuRB2501', 'day')],
+    ['futures week bars', req('fuRB2501', 'week')],
+    ['futures minute bars', req('fuRB0', 'm5')],
   ])('refuses %s without fetching', async (_, r) => {
     const { ctx, calls } = fakeContext(() => ({ body: '' }))
     await expect(sina.kline(r, ctx)).rejects.toMatchObject({ kind: 'unsupported' })
     expect(calls).toHaveLength(0)
+  })
+
+  it('fetches futures day bars from getDailyKLine, main continuous contracts by their Sina symbol', async () => {
+    const body = 'var _=([{"d":"2026-09-01","o":"3197.000","h":"3200.000","l":"3158.000","c":"3174.000","v":"710896","p":"1290303.000","s":"3175.000"}]);'
+    const { ctx, calls } = fakeContext(() => ({ body }))
+    const bars = await sina.kline(req('fuRB0', 'day'), ctx)
+    expect(bars).toEqual([{ date: '2026-09-01', open: 3197, close: 3174, high: 3200, low: 3158, volume: 710896, amount: null, turnover: null }])
+    expect(calls[0].url).toBe('https://stock2.finance.sina.com.cn/futures/api/jsonp.php/var%20_=/InnerFuturesNewService.getDailyKLine?symbol=RB0')
+    await sina.kline(req('fuSR2501', 'day'), ctx)
+    expect(calls[1].url).toMatch(/symbol=SR501$/)
   })
 })

@@ -7,6 +7,8 @@ import { checkBars, num, optNum } from '../validate'
 import { isAShare } from './codes'
 import { applyFactors, fetchFactors, priceDecimals, type Factor } from './factors'
 import { CHANNEL, sinaText } from './fetch'
+import { jsonpRows } from './jsonp-rows'
+import { fetchFuturesKline } from './futures-kline'
 
 const KLINE = 'https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData'
 
@@ -28,19 +30,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
  * (bar end). `=(null);` (unknown symbol) and `=([]);` are `empty`.
  */
 export function parseKline(text: string, scale: number): Bar[] {
-  // A leading comment line may precede the wrapper: the payload sits between `=(` and the last `)`.
-  const open = text.indexOf('=(')
-  const close = text.lastIndexOf(')')
-  if (open < 0 || close < open) throw malformed(CHANNEL, 'K-line answer has no =(…) wrapper')
-  let rows: unknown
-  try {
-    rows = JSON.parse(text.slice(open + 2, close))
-  } catch {
-    throw malformed(CHANNEL, 'K-line payload is not JSON')
-  }
-  if (rows === null) throw empty(CHANNEL, 'unknown symbol')
-  if (!Array.isArray(rows)) throw malformed(CHANNEL, 'K-line payload is not an array')
-  if (rows.length === 0) throw empty(CHANNEL, 'no bars')
+  const rows = jsonpRows(text, 'K-line')
   const bars = rows.map((r): Bar => {
     if (!isObject(r) || typeof r.day !== 'string') throw malformed(CHANNEL, `bad K-line row ${JSON.stringify(r)}`)
     const m = scale === DAY_SCALE ? (DAY.test(r.day) ? [r.day, r.day] : null) : MINUTE.exec(r.day)
@@ -54,10 +44,11 @@ export function parseKline(text: string, scale: number): Bar[] {
 
 /**
  * K-lines from Sina for sh/sz/bj: raw minute bars, and qfq day bars built from raw scale-240
- * bars and `qfq.js`. Week and longer are not native here: `unsupported`.
+ * bars and `qfq.js`; futures day bars from getDailyKLine (futures-kline.ts). Week and longer are not native here: `unsupported`.
  */
 export async function fetchKline(req: KlineRequest, ctx: ChannelContext): Promise<Bar[]> {
   const { instrument: inst, period } = req
+  if (inst.kind === 'future') return fetchFuturesKline(req, ctx)
   if (!isAShare(inst)) throw unsupported(CHANNEL, `no Sina K-lines for ${inst.code}`)
   const scale = SCALES[period]
   if (scale === undefined) throw unsupported(CHANNEL, `${period} bars are not native to Sina`)

@@ -21,6 +21,15 @@ const SUGAR =
   'var hq_str_nf_SR501="白糖2501,150000,5900.000,5950.000,5880.000,5910.000,5920.000,5921.000,5920.000,5915.000,5905.000,10,20,412345.000,234567,郑,白糖,2025-01-02,1,,,,,,,,,5915.500,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0";'
 const IF =
   'var hq_str_nf_IF2501="3800.000,3830.000,3790.000,3820.400,48813,224594285.400,140177.000,3820.400,0.000,4180.800,3420.800,0.000,0.000,3805.200,3800.800,142880.000,3820.000,1,0.000,0,0.000,0,0.000,0,0.000,0,3820.600,1,0.000,0,0.000,0,0.000,0,0.000,0,2025-01-02,15:00:00,300,1,,,,,,,,,3811.116,沪深300指数期货2501";'
+// Verbatim hq.sinajs.cn captures of main continuous contracts, kept in public projects' tests:
+// nf_RB0 and nf_IF0 at the 2026-09-01 close (a futures board's test suite), nf_RB0 in the night
+// session of 2026-08-28 (a quote-collector's recorded payload; field 5 is 0.000 there).
+const RB0_CLOSE =
+  'var hq_str_nf_RB0="螺纹钢连续,150000,3197.000,3200.000,3158.000,3174.000,3174.000,3175.000,3174.000,3175.000,3186.000,24,129,1290303.000,710896,沪,螺纹钢,2026-09-01,1,,,,,,,,,3175.669,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0";'
+const RB0_NIGHT =
+  'var hq_str_nf_RB0="螺纹钢连续,230000,3160.000,3180.000,3159.000,0.000,3177.000,3178.000,3178.000,0.000,3151.000,6,8,1152964.000,221502,沪,螺纹钢,2026-08-28,1,,,,,,,,,3172.461,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0,0.000,0";'
+const IF0_CLOSE =
+  'var hq_str_nf_IF0="4602.000,4617.800,4576.000,4597.200,59140,271657781.600,137290.000,4597.200,0.000,5059.600,4140.000,0.000,0.000,4601.600,4599.800,145044.000,4597.000,3,0.000,0,0.000,0,0.000,0,0.000,0,4597.800,1,0.000,0,0.000,0,0.000,0,0.000,0,2026-09-01,15:00:00,200,1,,,,,,,,,4593.469,沪深300指数期货连续";'
 
 /** Replaces comma fields of a line: the samples above stay the single source of each layout. */
 function edit(line: string, changes: Record<number, string>): string {
@@ -83,6 +92,18 @@ describe('sina parseQuotes', () => {
     expect(m.get('fuRB2501')).toMatchObject({ name: '螺纹钢2501', time: '14:59:59', open: 3560, high: 3588, low: 3552, preClose: 3561, last: 3575, volume: 987_654, date: '2025-01-02', amount: null })
     expect(m.get('fuSR2501')).toMatchObject({ name: '白糖2501', last: 5920 })
     expect(m.get('fuIF2501')).toMatchObject({ name: '沪深300指数期货2501', open: 3800, high: 3830, low: 3790, last: 3820.4, volume: 48_813, amount: 224_594_285.4, preClose: 3805.2, date: '2025-01-02', time: '15:00:00' })
+  })
+
+  it('reads real main continuous contract lines (nf_RB0, nf_IF0), day and night session', () => {
+    const m = parseQuotes(decode([RB0_CLOSE, IF0_CLOSE].join('\n')), wanted(['nf_RB0', 'fuRB0'], ['nf_IF0', 'fuIF0']))
+    // Commodity futures change against the previous settlement (field 10).
+    expect(m.get('fuRB0')).toEqual({
+      code: 'fuRB0', name: '螺纹钢连续', date: '2026-09-01', time: '15:00:00', last: 3174, open: 3197, high: 3200, low: 3158,
+      preClose: 3186, volume: 710_896, amount: null, turnover: null, halted: false,
+    })
+    expect(m.get('fuIF0')).toMatchObject({ name: '沪深300指数期货连续', last: 4597.2, preClose: 4601.6, volume: 59_140, amount: 271_657_781.6, time: '15:00:00' })
+    // In the night session field 5 is 0.000; the line still parses, against the settlement.
+    expect(parseQuotes(decode(RB0_NIGHT), wanted(['nf_RB0', 'fuRB0'])).get('fuRB0')).toMatchObject({ date: '2026-08-28', time: '23:00:00', last: 3178, preClose: 3151 })
   })
 
   it('leaves =""-lines (unknown or halted) and short lines out', () => {

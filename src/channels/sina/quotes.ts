@@ -41,7 +41,9 @@ export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us' | 'commodity' | 'cffex
   hk: { name: 1, open: 2, preClose: 3, high: 4, low: 5, last: 6, amount: 11, volume: 12, date: 17, time: 18, dateForm: 'ymd', timeForm: 'hms', minFields: 19 },
   // Field 3 is Beijing time, not exchange time: only the session date is derived from it.
   us: { name: 0, last: 1, date: 3, open: 5, high: 6, low: 7, volume: 10, preClose: 26, amount: null, time: null, dateForm: 'us', timeForm: 'hms', minFields: 27 },
-  commodity: { name: 0, time: 1, open: 2, high: 3, low: 4, preClose: 5, last: 8, volume: 14, date: 17, amount: null, dateForm: 'ymd', timeForm: 'compact', minFields: 18 },
+  // The reference price is the previous settlement at 10 (Chinese futures quote change against
+  // it); 5 is 0.000 in night-session captures (nf_RB0 at 23:00, 2026-08-28), so it cannot be it.
+  commodity: { name: 0, time: 1, open: 2, high: 3, low: 4, preClose: 10, last: 8, volume: 14, date: 17, amount: null, dateForm: 'ymd', timeForm: 'compact', minFields: 18 },
   // Previous close at 13 is not in the README: live CFFEX lines carry it there (14 is the previous settlement).
   cffex: { open: 0, high: 1, low: 2, last: 3, volume: 4, amount: 5, preClose: 13, date: 36, time: 37, name: -1, dateForm: 'ymd', timeForm: 'hms', minFields: 39 },
 }

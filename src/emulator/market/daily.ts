@@ -7,6 +7,7 @@
  */
 import { dateOf, monthDays, monthStartDay } from './calendars'
 import { eventSpecs, specInMonth } from './events'
+import { liquidity } from './futures'
 import { limitOn, limitPrices, roundTo } from './limits'
 import type { Profile } from './profiles'
 import { bnorm, SALT, uniform } from './random'
@@ -201,8 +202,7 @@ export function computeMonth(inst: EmuInstrument, p: Profile, m: number, factor:
         amount = roundTo(volume * vwap, 2)
       } else if (p.volumeMode === 'contracts') {
         const toDelivery = p.delivery - m - i / n
-        const liquidity = Math.exp(-Math.abs(toDelivery - 2.5) / 1.8)
-        volume = Math.max(1, Math.round(p.volBase * liquidity * Math.exp(0.4 * zv) * (1 + 4 * ret)))
+        volume = Math.max(1, Math.round(p.volBase * liquidity(toDelivery) * Math.exp(0.4 * zv) * (1 + 4 * ret)))
         amount = roundTo(volume * vwap, 2)
       } else {
         volume = Math.max(p.lot, Math.round((p.volBase * Math.exp(0.25 * zv) * (1 + 4 * ret)) / p.lot) * p.lot)

@@ -3,17 +3,48 @@
  * generators, with the clock rules (what has closed by `now`, the minute window) applied here.
  */
 import { dayNumber, fromDayNumber } from '../../domain/dates'
+import { isMainContract } from '../../domain/futures'
 import { actionsOf, hfqFactor, qfqFactor } from './actions'
+import { firstContract, mainContractOn, openInterest } from './futures'
 import { monthDays, monthOfDay, sessionDayOnOrBefore } from './calendars'
 import { monthBars, rawBar } from './history'
 import { dayMinuteBars, MINUTE_LENGTHS, partialBar } from './intraday'
 import { liveQuote } from './quote'
 import { exchangeTime, phase, sessionFor } from './sessions'
-import type { EmuInstrument, MarketModel, RawBar } from './types'
+import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from './types'
 import { profileOf, universe } from './universe'
+
+/**
+ * A main continuous contract's bars in [from, to]: each session day's bars come from that day's
+ * main contract (futures.ts), so the series is the main contracts' own bars spliced at each roll.
+ */
+function spliced(inst: EmuInstrument, from: string, to: string, now: number, barsOf: (c: EmuInstrument, from: string, to: string) => RawBar[]): RawBar[] {
+  const clock = exchangeTime(sessionFor(inst.kind).clock, now)
+  const first = Math.max(dayNumber(from), profileOf(inst).firstDay)
+  const last = Math.min(dayNumber(to), clock.day)
+  const out: RawBar[] = []
+  let run: { c: EmuInstrument; from: number; to: number } | undefined
+  const flush = () => {
+    if (run) for (const b of barsOf(run.c, fromDayNumber(run.from), fromDayNumber(run.to))) out.push(b)
+  }
+  for (let m = monthOfDay(Math.min(first, last)), end = monthOfDay(last); first <= last && m <= end; m++) {
+    for (const d of monthDays('cn', m)) {
+      if (d < first || d > last) continue
+      const c = mainContractOn(inst, d)
+      if (run && c === run.c) run.to = d
+      else {
+        flush()
+        run = c && { c, from: d, to: d }
+      }
+    }
+  }
+  flush()
+  return out
+}
 
 /** Daily bars in [from, to] as seen at `now`. */
 function dailyBars(inst: EmuInstrument, from: string, to: string, now: number): RawBar[] {
+  if (isMainContract(inst)) return spliced(inst, from, to, now, (c, f, t) => dailyBars(c, f, t, now))
   const p = profileOf(inst)
   const s = sessionFor(inst.kind)
   const clock = exchangeTime(s.clock, now)
@@ -56,6 +87,10 @@ function minuteWindowStart(inst: EmuInstrument, now: number): string {
 /** Minute bars in [from, to] (date part), inside the window, ended by `now`. */
 function minuteBars(inst: EmuInstrument, minutes: number, from: string, to: string, now: number): RawBar[] {
   if (!MINUTE_LENGTHS.includes(minutes)) return []
+  if (isMainContract(inst)) {
+    const start = minuteWindowStart(inst, now)
+    return spliced(inst, from > start ? from : start, to, now, (c, f, t) => minuteBars(c, minutes, f, t, now))
+  }
   const p = profileOf(inst)
   const clock = exchangeTime(sessionFor(inst.kind).clock, now)
   const first = Math.max(dayNumber(from), dayNumber(minuteWindowStart(inst, now)), p.firstDay)
@@ -71,6 +106,14 @@ function minuteBars(inst: EmuInstrument, minutes: number, from: string, to: stri
   return out
 }
 
+/** The live quote; a main continuous contract's is its main contract's of today, under its own name. */
+function live(inst: EmuInstrument, now: number): LiveQuote {
+  if (!isMainContract(inst)) return liveQuote(inst, now)
+  // Before any contract trades: the first contract's listing reference (flat, no volume, halted).
+  const c = mainContractOn(inst, exchangeTime(sessionFor(inst.kind).clock, now).day) ?? firstContract(inst)!
+  return { ...liveQuote(c, now), instrument: inst }
+}
+
 /** The model. Nothing is built until the first call. */
 export function createMarket(): MarketModel {
   return {
@@ -82,6 +125,8 @@ export function createMarket(): MarketModel {
     minuteWindowStart,
     qfqFactor,
     hfqFactor,
-    live: liveQuote,
+    live,
+    openInterest: (inst, date) => openInterest(inst, dayNumber(date)),
+    mainContract: (inst, date) => mainContractOn(inst, dayNumber(date)),
   }
 }

@@ -97,4 +97,11 @@ export interface MarketModel {
   /** Backward-adjustment multiplier: hfq price = raw × hfqFactor (1 before the first ex-date). `now` as for qfqFactor. */
   hfqFactor(inst: EmuInstrument, date: string, now?: number): number
   live(inst: EmuInstrument, now: number): LiveQuote
+  /** Futures: open interest (contracts) at the close of `date`; 0 for other kinds and outside a contract's life. */
+  openInterest(inst: EmuInstrument, date: string): number
+  /**
+   * The contract a main continuous contract (`fuRB0`) follows on `date`: the largest open interest
+   * at the previous session's close. Any other instrument is its own; undefined before the product trades.
+   */
+  mainContract(inst: EmuInstrument, date: string): EmuInstrument | undefined
 }

@@ -123,7 +123,9 @@ describe('universe', () => {
     expect(byCode.get('us.DJI')).toMatchObject({ kind: 'us-index', secid: '100.DJIA' })
     expect(byCode.get('us.SPX')?.secid).toBe('100.SPX')
     const futures = list.filter((i) => i.kind === 'future')
-    expect(futures).toHaveLength(Object.keys(FUTURES_PRODUCTS).length * 48)
+    // 48 monthly contracts per product plus its main continuous contract (fuRB0).
+    expect(futures).toHaveLength(Object.keys(FUTURES_PRODUCTS).length * 49)
+    expect(byCode.get('fuRB0')).toMatchObject({ secid: '113.rbm', name: '螺纹钢连续', listDate: byCode.get('fuRB2401')!.listDate })
     expect(byCode.get('fuRB2501')).toMatchObject({ secid: '113.rb2501', listDate: '2024-01-02', lastDate: '2025-01-15', limit: 0.07, name: '螺纹钢2501' })
     expect(byCode.get('fuSR2501')?.secid).toBe('115.SR501')
     expect(byCode.get('fuIF2506')?.secid).toBe('8.IF2506')

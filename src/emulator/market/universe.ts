@@ -309,6 +309,19 @@ function build(): Universe {
     }
   }
 
+  // Main continuous contracts (`fuRB0`): listed with the product's first contract; their bars and
+  // quotes are the main contract's (futures.ts, model.ts), the profile only gives the calendar.
+  // Eastmoney names them product + m in the exchange's case (`113.rbm`, `115.SRM`, `8.IFM`).
+  for (const [product, { exchange, name }] of Object.entries(FUTURES_PRODUCTS)) {
+    const code = `fu${product}0`
+    const first = list.find((i) => i.code === `fu${product}2401`)!
+    const upper = exchange === 'CZCE' || exchange === 'CFFEX'
+    const secid = `${FUTURES_EXCHANGES[exchange].eastmoney}.${upper ? product + 'M' : product.toLowerCase() + 'm'}`
+    // Sina's name for it: the product plus 连续 (螺纹钢连续, captured nf_RB0 lines).
+    add(code, { name: name + '连续', listDate: first.listDate, decimals: 2, limit: first.limit, floatShares: null, totalShares: null, currency: 'CNY', secid },
+      { ...profiles.get(first.code)!, seed: hashString(code), lastDay: Infinity })
+  }
+
   // Forex.
   for (const [pair, { eastmoney, name }] of Object.entries(FOREX_PAIRS)) {
     const code = 'fx' + pair

@@ -4,6 +4,7 @@
  * indexes over `market.instruments()`, built once per market on first use.
  */
 import { US_EXCHANGES, US_INDEXES } from '../../data/markets'
+import { isMainContract } from '../../domain/futures'
 import type { EmuInstrument, MarketModel } from '../market/types'
 
 /** sh/sz/bj stocks, indexes, ETFs and bonds. */
@@ -49,8 +50,9 @@ export function sinaCode(i: EmuInstrument): string | undefined {
     case 'us-index':
       return US_INDEXES[i.symbol]?.sina
     case 'future':
-      // The contract as its exchange spells it (CZCE drops the decade digit), upper-case.
-      return 'nf_' + splitSecid(i.secid).code.toUpperCase()
+      // A main continuous contract is product + 0 (nf_RB0); a contract as its exchange spells it
+      // (CZCE drops the decade digit), upper-case.
+      return 'nf_' + (isMainContract(i) ? i.symbol : splitSecid(i.secid).code.toUpperCase())
     default:
       return undefined
   }

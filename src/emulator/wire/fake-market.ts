@@ -147,6 +147,9 @@ export const fakeMarket: MarketModel = {
     const t = beijing(now).time
     return { instrument: i, date: traded, time: s.open && t < '15:00:00' ? t : '15:00:00', bar, book: book(i, bar.close), halted: !s.open }
   },
+  // One and a half days' volume, as the wire used to print it; no main continuous contracts here.
+  openInterest: (i, date) => (i.kind === 'future' ? Math.round(dailyBar(i, date).volume * 1.5) : 0),
+  mainContract: (i) => i,
 }
 
 function book(i: EmuInstrument, price: number): Book {

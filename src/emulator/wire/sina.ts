@@ -18,6 +18,7 @@ import { handleSinaSuggest, isSinaSuggest, sinaSuggestEmpty } from './sina-sugge
 const QUOTE_CONTENT_TYPE = 'application/javascript; charset=GB18030'
 const KLINE_PATH = /^\/cn\/api\/jsonp(?:_v2)?\.php\/([^/]*)=\/CN_MarketDataService\.getKLineData$/
 const QFQ_PATH = /^\/realstock\/company\/([a-z]{2}\d{6})\/qfq\.js$/
+const FUTURES_DAILY_PATH = /^\/futures\/api\/jsonp\.php\/([^/]*)=\/InnerFuturesNewService\.getDailyKLine$/
 
 /** Sina's refusal page for requests without a sina.com.cn Referer. */
 const FORBIDDEN = 'Kinsoku jikou desu!'
@@ -50,6 +51,8 @@ export function handleSina(url: URL, request: Request, market: MarketModel, now:
       return qfqScript(route.code, market, now)
     case 'finance':
       return handleSinaFinance(url.searchParams, market, now)
+    case 'futuresDaily':
+      return textResponse(`${route.varName}=(${JSON.stringify(futuresDailyRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
   }
 }
 
@@ -67,10 +70,17 @@ export function sinaEmpty(url: URL): Response | undefined {
       return textResponse(`var ${route.code}qfq={"total":0,"data":[]}`, 'application/x-javascript')
     case 'finance':
       return sinaFinanceEmpty()
+    case 'futuresDaily':
+      return textResponse(`${route.varName}=(null);`, 'application/javascript; charset=utf-8')
   }
 }
 
-type Route = { kind: 'quotes'; codes: string[] } | { kind: 'kline'; varName: string } | { kind: 'qfq'; code: string } | { kind: 'finance' }
+type Route =
+  | { kind: 'quotes'; codes: string[] }
+  | { kind: 'kline'; varName: string }
+  | { kind: 'qfq'; code: string }
+  | { kind: 'finance' }
+  | { kind: 'futuresDaily'; varName: string }
 
 function routeOf(url: URL): Route | undefined {
   const host = url.hostname
@@ -90,6 +100,10 @@ function routeOf(url: URL): Route | undefined {
     const m = QFQ_PATH.exec(url.pathname)
     if (m) return { kind: 'qfq', code: m[1] }
   }
+  if (host === 'stock2.finance.sina.com.cn') {
+    const m = FUTURES_DAILY_PATH.exec(url.pathname)
+    if (m) return { kind: 'futuresDaily', varName: decodeURIComponent(m[1]) }
+  }
   return undefined
 }
 
@@ -101,14 +115,16 @@ function quoteLine(code: string, market: MarketModel, now: number): string {
   const inst = bySinaCode(market, code)
   const q = inst && market.live(inst, now)
   if (!inst || !q || q.halted) return `var hq_str_${code}="";`
-  return `var hq_str_${code}="${fieldsOf(inst, q).join(',')}";`
+  return `var hq_str_${code}="${fieldsOf(inst, q, market).join(',')}";`
 }
 
-function fieldsOf(inst: EmuInstrument, q: LiveQuote): string[] {
+function fieldsOf(inst: EmuInstrument, q: LiveQuote, market: MarketModel): string[] {
   if (isAShare(inst)) return aShareFields(q)
   if (inst.kind === 'hk') return hkFields(q)
   if (inst.kind === 'us' || inst.kind === 'us-index') return usFields(q)
-  return splitSecid(inst.secid).market === 8 ? financialFuturesFields(q) : commodityFuturesFields(q)
+  // Open interest as of the quote's date (the model keeps it per close).
+  const oi = market.openInterest(inst, q.date)
+  return splitSecid(inst.secid).market === 8 ? financialFuturesFields(q, oi) : commodityFuturesFields(q, oi)
 }
 
 const p3 = (n: number) => fixed(n, 3)
@@ -173,13 +189,13 @@ function productOf(inst: EmuInstrument) {
 }
 
 /** Commodity futures `nf_RB2501`: 44 fields, time `HHMMSS` at 1, last at 8, volume at 14, date at 17. */
-function commodityFuturesFields(q: LiveQuote): string[] {
+function commodityFuturesFields(q: LiveQuote, oi: number): string[] {
   const b = q.bar
   const product = productOf(q.instrument)
   const f = new Array<string>(44).fill('0')
   f.splice(0, 18, q.instrument.name, q.time.replaceAll(':', ''), p3(b.open), p3(b.high), p3(b.low), p3(b.preClose),
     p3(q.book.bids[0]?.[0] ?? b.close), p3(q.book.asks[0]?.[0] ?? b.close), p3(b.close), p3((b.high + b.low + b.close) / 3), p3(b.preClose),
-    String(Math.round(q.book.bids[0]?.[1] ?? 0)), String(Math.round(q.book.asks[0]?.[1] ?? 0)), p3(b.volume * 1.5), String(Math.round(b.volume)),
+    String(Math.round(q.book.bids[0]?.[1] ?? 0)), String(Math.round(q.book.asks[0]?.[1] ?? 0)), p3(oi), String(Math.round(b.volume)),
     EXCHANGE_SHORT[product.exchange] ?? '', product.name, q.date)
   f[18] = '1'
   for (let k = 19; k <= 26; k++) f[k] = ''
@@ -187,10 +203,10 @@ function commodityFuturesFields(q: LiveQuote): string[] {
 }
 
 /** Financial futures `nf_IF2501`: 49 fields, open/high/low/last/volume/amount first, date 36, time 37, name last. */
-function financialFuturesFields(q: LiveQuote): string[] {
+function financialFuturesFields(q: LiveQuote, oi: number): string[] {
   const b = q.bar
   const f = new Array<string>(49).fill('0.000')
-  f.splice(0, 8, p3(b.open), p3(b.high), p3(b.low), p3(b.close), String(Math.round(b.volume)), p3(b.amount), p3(b.volume * 1.5), p3(b.close))
+  f.splice(0, 8, p3(b.open), p3(b.high), p3(b.low), p3(b.close), String(Math.round(b.volume)), p3(b.amount), p3(oi), p3(b.close))
   f[13] = p3(b.preClose)
   f[14] = p3(b.preClose)
   f[36] = q.date
@@ -228,6 +244,23 @@ function klineRows(params: URLSearchParams, market: MarketModel, now: number): A
     close: p3(b.close),
     volume: String(Math.round(b.volume)),
     amount: fixed(b.amount, 4),
+  }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Futures day bars
+
+/**
+ * `getDailyKLine?symbol=RB0` rows: the whole history, oldest first, every value a string; p = open
+ * interest, s = settlement (the day's average of high, low and close, as the quote line's field 9).
+ * Null for a symbol that is not a futures contract.
+ */
+function futuresDailyRows(params: URLSearchParams, market: MarketModel, now: number): Array<Record<string, string>> | null {
+  const inst = bySinaCode(market, 'nf_' + (params.get('symbol') ?? ''))
+  if (!inst || inst.kind !== 'future') return null
+  return market.dailyBars(inst, inst.listDate, beijing(now).date, now).map((b) => ({
+    d: b.date, o: p3(b.open), h: p3(b.high), l: p3(b.low), c: p3(b.close), v: String(Math.round(b.volume)),
+    p: p3(market.openInterest(inst, b.date)), s: p3((b.high + b.low + b.close) / 3),
   }))
 }
 
