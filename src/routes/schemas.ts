@@ -62,7 +62,7 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
       as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned' }),
       notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),
       error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered' }),
-      code: z.string().optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA (BUILDING on the store-backed endpoints while the history is being built)' }),
+      code: z.string().optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint\'s own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted' }),
       errors: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the reason for each symbol that returned nothing' }),
       sources: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the channel that served each one' }),
     })
