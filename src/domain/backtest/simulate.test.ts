@@ -52,8 +52,8 @@ describe('simulate', () => {
     // Entry at 10 (row 1); row 2 closes at 11.5 (+15%): take profit at 12% → sold at row 3's open.
     const take = simulate(prices(), flat(7, [0]), flat(7), { ...NO_LIMITS, take_profit_pct: 12 }, [2], COSTS)
     expect(take.trades[0].rule!.at).toBe(3)
-    // At 16% it first triggers on row 5's close (13.5): sold at row 6's open.
-    expect(simulate(prices(), flat(7, [0]), flat(7), { ...NO_LIMITS, take_profit_pct: 16 }, [2], COSTS).trades[0].rule!.at).toBe(6)
+    // At 16% it first triggers on row 4's close (12, +20%): sold at row 5's open.
+    expect(simulate(prices(), flat(7, [0]), flat(7), { ...NO_LIMITS, take_profit_pct: 16 }, [2], COSTS).trades[0].rule!.at).toBe(5)
     // A 5% take profit triggers on row 1's own close (10.5): sold at row 2's open.
     expect(simulate(prices(), flat(7, [0]), flat(7), { ...NO_LIMITS, take_profit_pct: 5 }, [2], COSTS).trades[0].rule!.at).toBe(2)
     // max_days 2: held rows 1 and 2, sold at row 3's open, like the 2-session fixed period.
