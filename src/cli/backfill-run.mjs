@@ -117,6 +117,22 @@ export async function runBackfill(opts, out) {
     show(true)
   }
 
+  // Phase 3: the playbook backtest over the histories just built (src/jobs/playbook-backtest.ts),
+  // so /v1/playbooks has evidence; one call runs about 20 s of chunks.
+  const tb = performance.now()
+  let bt
+  do {
+    bt = await step('/__jobs/playbooks')
+    if (bt.status === 'partial') note(`playbook backtest: ${bt.chunks.done} of ${bt.chunks.total} chunks`)
+  } while (bt.status === 'partial')
+  if (bt.status === 'done') {
+    note(
+      bt.noop
+        ? `playbook backtest: evidence of ${bt.through} already computed`
+        : `playbook backtest of ${bt.with_history} stocks through ${bt.through}: ${formatDuration(bt.compute_ms / 1000)} of compute (${formatDuration((performance.now() - tb) / 1000)} here)`
+    )
+  } else note(`playbook backtest ${bt.status}: ${bt.error ?? bt.reason ?? ''} (the evening cron retries)`)
+
   const w = fin.written
   const secs = (performance.now() - t0) / 1000
   return (

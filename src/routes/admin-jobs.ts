@@ -9,6 +9,7 @@
  *   POST /__jobs/backfill/chunk           {index}: build one chunk of histories and stage its rows
  *   POST /__jobs/backfill/finish          assemble the next month's day blobs; the last call completes
  *   POST /__jobs/market-day               run the after-close job now (as the cron would)
+ *   POST /__jobs/playbooks                {maxMs?}: one run of the playbook backtest (call until status is done)
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -17,6 +18,7 @@ import { notFound } from '../http/errors'
 import { ValidationError } from '../http/validation'
 import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from '../jobs/backfill'
 import { marketDayJob } from '../jobs/market-day'
+import { playbookBacktestJob } from '../jobs/playbook-backtest'
 import type { Services } from '../services'
 
 /** SHA-256 digests compared in constant time, so the token's length and prefix do not leak. */
@@ -81,5 +83,10 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
     const b = await body(c)
     const chunk = b.chunk === undefined ? undefined : Number(b.chunk)
     return step(c, () => marketDayJob(undefined, c.env, c.executionCtx, services, { chunk }))
+  })
+  app.post('/__jobs/playbooks', async (c) => {
+    const b = await body(c)
+    const maxMs = b.maxMs === undefined ? undefined : Number(b.maxMs) || undefined
+    return step(c, () => playbookBacktestJob(c.env, services, { maxMs }))
   })
 }
