@@ -9,6 +9,7 @@ import { registerCalendar } from './routes/calendar'
 import { registerChallenge } from './routes/challenge'
 import { registerChip } from './routes/chip'
 import { registerDehydrated } from './routes/dehydrated'
+import { registerPlaybooks } from './routes/playbooks'
 import { registerDividend } from './routes/dividend'
 import { registerDocs } from './routes/docs'
 import { registerEvents } from './routes/events'
@@ -124,6 +125,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerSnapshot(app, services)
   registerOrderbook(app, services)
   registerDehydrated(app, services)
+  registerPlaybooks(app, services)
 
   // The document only changes with the code, so it is generated on first request and kept.
   let openapi: string | undefined
