@@ -1,0 +1,104 @@
+import { env } from 'cloudflare:test'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { PLAYBOOKS } from '../src/data/playbooks'
+import { market } from '../src/emulator/market'
+import { buildHistory } from '../src/jobs/build-history'
+import { playbookBacktestJob, PLAYBOOK_JOB, readEvidence } from '../src/jobs/playbook-backtest'
+import { marketSource } from '../src/jobs/testing'
+import { writeHistory } from '../src/store/history'
+import { cursorKey, PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../src/store/keys'
+import { profilesOf, updateManifest, writeUniverse } from '../src/store/meta'
+import { deletePrefix } from '../src/store/r2-json'
+import { resetWorld } from './helpers'
+import { services } from './store-app'
+
+// The backtest job over about 120 stocks of the emulator's market, histories stored as the backfill
+// stores them: resumable runs, idempotence, byte-identical evidence, and every playbook trading.
+const DATE = '2026-11-20'
+const NOW = Date.parse('2026-11-20T20:00:00+08:00')
+const stocks = market.instruments().filter((i) => i.kind === 'stock')
+const CODES = stocks.filter((_, i) => i % Math.floor(stocks.length / 118) === 0).map((i) => i.code).slice(0, 120)
+const source = marketSource(market, CODES, () => NOW)
+let buildMs = 0
+
+async function clearBacktest() {
+  await env.STORE.delete([PLAYBOOK_EVIDENCE_KEY, cursorKey(PLAYBOOK_JOB)])
+  await deletePrefix(env.STORE, PLAYBOOK_STAGING_PREFIX)
+}
+
+beforeAll(async () => {
+  await resetWorld('2026-11-20T20:00:00+08:00')
+  await deletePrefix(env.STORE, 'history/')
+  await clearBacktest()
+  for (const code of CODES) {
+    const h = await buildHistory(source, code, DATE)
+    if (h) await writeHistory(env.STORE, h)
+  }
+  const list = await source.snapshot()
+  await writeUniverse(env.STORE, { date: DATE, codes: [...CODES].sort(), names: Object.fromEntries(list.map((r) => [r.code, market.byCode(r.code)!.name])), profiles: profilesOf(list) })
+  await updateManifest(env.STORE, { historyThrough: DATE }, NOW)
+}, 180_000)
+
+describe('playbook backtest job', () => {
+  let first = ''
+
+  it('resumes chunk by chunk, then stores evidence for every playbook', async () => {
+    const t0 = Date.now()
+    const a = await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 0 })
+    expect(a).toMatchObject({ status: 'partial', through: DATE, chunks: { done: 1, total: 3 } })
+    expect(await readEvidence(env.STORE)).toBeUndefined()
+    const b = await playbookBacktestJob(env, services, { source, maxMs: 0 })
+    expect(b).toMatchObject({ status: 'partial', chunks: { done: 2, total: 3 } })
+    const c = await playbookBacktestJob(env, services, { source, maxMs: 0 })
+    buildMs = Date.now() - t0
+    expect(c).toMatchObject({ status: 'done', through: DATE, chunks: { done: 3, total: 3 }, stocks: CODES.length })
+    const ev = (await readEvidence(env.STORE))!
+    expect(ev).toMatchObject({ through: DATE, simulated: true, period: { to: DATE, sessions: 250 }, index: { code: 'sh000300' }, costs: { commission_pct: 0.025, stamp_duty_pct: 0.05 } })
+    expect(ev.note).toMatch(/simulated data/)
+    expect(ev.universe.with_history).toBe(CODES.length)
+    expect(Object.keys(ev.playbooks)).toEqual(PLAYBOOKS.map((p) => p.id))
+    first = (await (await env.STORE.get(PLAYBOOK_EVIDENCE_KEY))!.text())
+    // The staging is gone once the evidence is written.
+    expect((await env.STORE.list({ prefix: PLAYBOOK_STAGING_PREFIX })).objects).toHaveLength(0)
+    console.log(`backtest of ${CODES.length} stocks × ${PLAYBOOKS.length} playbooks × 250 sessions: ${c.compute_ms} ms of chunk compute (${buildMs} ms in 3 runs)`)
+  }, 120_000)
+
+  it('every playbook\'s entry selects stock-days on the emulator and trades, with figures that add up', async () => {
+    const ev = (await readEvidence(env.STORE))!
+    for (const p of PLAYBOOKS) {
+      const e = ev.playbooks[p.id]
+      expect(e.signals, p.id).toBeGreaterThan(0)
+      expect(e.samples, p.id).toBeGreaterThan(0)
+      expect(e.samples + e.blocked_limit_up, p.id).toBeLessThanOrEqual(e.signals)
+      expect(e.periods.map((x) => x.sessions)).toEqual(p.periods)
+      // Longer periods have no more samples than shorter ones (the data ends for more of them).
+      for (let i = 1; i < e.periods.length; i++) expect(e.periods[i].samples).toBeLessThanOrEqual(e.periods[i - 1].samples)
+      expect(e.exit_rule.samples + e.open_at_end, p.id).toBe(e.samples)
+      expect(e.max_drawdown_pct).toBeLessThanOrEqual(0)
+      expect(e.first_entry! >= ev.period.from && e.last_entry! <= DATE).toBe(true)
+      for (const x of e.periods) if (x.samples) expect(x.win_rate_pct! >= 0 && x.win_rate_pct! <= 100).toBe(true)
+    }
+  })
+
+  it('a run after the evidence is of the latest day changes nothing', async () => {
+    const before = await env.STORE.head(PLAYBOOK_EVIDENCE_KEY)
+    const r = await playbookBacktestJob(env, services, { source })
+    expect(r).toMatchObject({ status: 'done', noop: true, through: DATE })
+    expect((await env.STORE.head(PLAYBOOK_EVIDENCE_KEY))!.etag).toBe(before!.etag)
+  })
+
+  it('the same history gives byte-identical evidence, however the runs were cut', async () => {
+    await clearBacktest()
+    const r = await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 60_000 })
+    expect(r).toMatchObject({ status: 'done', chunks: { done: 3, total: 3 } })
+    const again = await (await env.STORE.get(PLAYBOOK_EVIDENCE_KEY))!.text()
+    expect(again).toBe(first)
+  }, 120_000)
+
+  it('skips while the store has no history', async () => {
+    await env.STORE.delete('meta/manifest.json')
+    const r = await playbookBacktestJob(env, services, { source })
+    expect(r).toMatchObject({ status: 'skipped' })
+    await updateManifest(env.STORE, { historyThrough: DATE }, NOW)
+  })
+})
