@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PLAYBOOKS } from '../src/data/playbooks'
 import { market } from '../src/emulator/market'
 import { buildHistory } from '../src/jobs/build-history'
-import { playbookBacktestJob, PLAYBOOK_JOB, readEvidence } from '../src/jobs/playbook-backtest'
+import { playbookBacktestJob, PLAYBOOK_JOB, readEvidence, warmedUp, WARMUP } from '../src/jobs/playbook-backtest'
+import { BACKTEST_FACTORS, stockSeries } from '../src/domain/backtest/series'
 import { marketSource } from '../src/jobs/testing'
-import { writeHistory } from '../src/store/history'
+import { indexOnOrAfter, readHistory, writeHistory } from '../src/store/history'
 import { cursorKey, PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../src/store/keys'
 import { profilesOf, updateManifest, writeUniverse } from '../src/store/meta'
 import { deletePrefix } from '../src/store/r2-json'
@@ -94,6 +95,19 @@ describe('playbook backtest job', () => {
     const again = await (await env.STORE.get(PLAYBOOK_EVIDENCE_KEY))!.text()
     expect(again).toBe(first)
   }, 120_000)
+
+  it('factors from the warm-up bars equal those from the whole history (all but the level of OBV)', async () => {
+    for (const code of CODES.slice(0, 8)) {
+      const h = (await readHistory(env.STORE, code))!
+      const first = indexOnOrAfter(h, '2025-11-11')
+      expect(first).toBeGreaterThan(WARMUP)
+      const whole = stockSeries(code, h, first, 'sh-main', '')
+      const warm = stockSeries(code, warmedUp(h, first), WARMUP, 'sh-main', '')
+      expect(warm.dates).toEqual(whole.dates)
+      expect(Array.from(warm.open)).toEqual(Array.from(whole.open))
+      for (const f of BACKTEST_FACTORS.filter((x) => x !== 'obv_OBV')) expect(Array.from(warm.table.column(f)), `${code} ${f}`).toEqual(Array.from(whole.table.column(f)))
+    }
+  })
 
   it('skips while the store has no history', async () => {
     await env.STORE.delete('meta/manifest.json')

@@ -29,7 +29,7 @@ import { boardOfCode } from '../domain/price-limit'
 import { parseSymbol } from '../domain/symbols'
 import { tradingDaysBetween } from '../domain/trading-calendar'
 import type { Services } from '../services'
-import { indexOnOrAfter, readHistory } from '../store/history'
+import { indexOnOrAfter, readHistory, type History } from '../store/history'
 import { PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../store/keys'
 import { readCursor, readManifest, readUniverse, recordRun, writeCursor, type RunEntry } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
@@ -207,10 +207,26 @@ async function runChunk(bucket: R2Bucket, cursor: BacktestCursor, codes: string[
     const first = indexOnOrAfter(h, cursor.from)
     if (first >= h.t.length) return
     n++
-    const series = stockSeries(code, h, first, board, cursor.names[code] ?? '', cursor.profiles[code])
+    const series = stockSeries(code, warmedUp(h, first), Math.min(first, WARMUP), board, cursor.names[code] ?? '', cursor.profiles[code])
     compiled.forEach((c, j) => runStock(c, series, index, COSTS, partials[j]))
   })
   return { partials, histories: n }
+}
+
+/**
+ * Bars before the span that the factors are computed from: the rows cost a third of the time
+ * they cost from the whole history since 2016, and the factors agree with it to their printed
+ * precision (tested). The slowest-forgetting indicator is RSI(24), a Tongdaxin SMA that keeps
+ * (23/24)^600 < 1e-11 of its start after 600 bars; MA250 and the 250-day high need 250. OBV's
+ * level is the exception: a running sum from the first bar, which no playbook uses.
+ */
+export const WARMUP = 600
+
+/** `h` from {@link WARMUP} bars before index `first` on (the whole of it when shorter). */
+export function warmedUp(h: History, first: number): History {
+  const s = Math.max(0, first - WARMUP)
+  if (s === 0) return h
+  return { ...h, t: h.t.slice(s), o: h.o.slice(s), h: h.h.slice(s), l: h.l.slice(s), c: h.c.slice(s), vol: h.vol.slice(s), amt: h.amt.slice(s) }
 }
 
 /** Step (d): the chunks' figures merged in chunk order, then each playbook's evidence. */
