@@ -119,7 +119,7 @@ const EXAMPLE_EVIDENCE = {
   losses_avoided: { samples: 1190, mean_saved_pct: 0.35, losing_holds: 601, mean_saved_on_losing_holds_pct: 4.12, exit_better_share_pct: 47.9 },
 }
 
-const Response = envelopeSchema('PlaybooksEnvelopeBase', z.array(PlaybookSchema).openapi({ description: 'The playbooks asked for, in library order' }))
+export const PlaybooksResponse = envelopeSchema('PlaybooksEnvelopeBase', z.array(PlaybookSchema).openapi({ description: 'The playbooks asked for, in library order' }))
   .extend({ backtest: Backtest.nullable().openapi({ description: 'What the evidence was computed on; null until the backtest job has run' }) })
   .openapi('PlaybooksEnvelope', {
     example: {
@@ -170,7 +170,7 @@ const route = guardedRoute(
       'before its first run every playbook is listed with `evidence: null` and a `notice`. Under the emulator `backtest.simulated` is true and the note says so.',
     request: { query: Query },
     responses: {
-      200: { description: 'The playbooks with their evidence', content: { 'application/json': { schema: Response } } },
+      200: { description: 'The playbooks with their evidence', content: { 'application/json': { schema: PlaybooksResponse } } },
       ...COMMON_ERRORS,
     },
   },
