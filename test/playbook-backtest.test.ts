@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PLAYBOOKS } from '../src/data/playbooks'
 import { market } from '../src/emulator/market'
 import { buildHistory } from '../src/jobs/build-history'
-import { playbookBacktestJob, PLAYBOOK_JOB, readEvidence, warmedUp, WARMUP } from '../src/jobs/playbook-backtest'
+import { playbookBacktestJob, PLAYBOOK_JOB, warmedUp, WARMUP } from '../src/jobs/playbook-backtest'
+import { readEvidence } from '../src/store/playbook-evidence'
 import { BACKTEST_FACTORS, stockSeries } from '../src/domain/backtest/series'
 import { marketSource } from '../src/jobs/testing'
 import { indexOnOrAfter, readHistory, writeHistory } from '../src/store/history'
@@ -11,7 +12,7 @@ import { cursorKey, PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../sr
 import { profilesOf, updateManifest, writeUniverse } from '../src/store/meta'
 import { deletePrefix } from '../src/store/r2-json'
 import { resetWorld } from './helpers'
-import { services } from './store-app'
+import { post, services } from './store-app'
 
 // The backtest job over about 120 stocks of the emulator's market, histories stored as the backfill
 // stores them: resumable runs, idempotence, byte-identical evidence, and every playbook trading.
@@ -86,6 +87,12 @@ describe('playbook backtest job', () => {
     const r = await playbookBacktestJob(env, services, { source })
     expect(r).toMatchObject({ status: 'done', noop: true, through: DATE })
     expect((await env.STORE.head(PLAYBOOK_EVIDENCE_KEY))!.etag).toBe(before!.etag)
+  })
+
+  it('POST /__jobs/playbooks runs the job (the backfill driver and npm start call it)', async () => {
+    const r = await post('/__jobs/playbooks')
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ status: 'done', noop: true, through: DATE })
   })
 
   it('the same history gives byte-identical evidence, however the runs were cut', async () => {

@@ -117,21 +117,8 @@ export async function runBackfill(opts, out) {
     show(true)
   }
 
-  // Phase 3: the playbook backtest over the histories just built (src/jobs/playbook-backtest.ts),
-  // so /v1/playbooks has evidence; one call runs about 20 s of chunks.
-  const tb = performance.now()
-  let bt
-  do {
-    bt = await step('/__jobs/playbooks')
-    if (bt.status === 'partial') note(`playbook backtest: ${bt.chunks.done} of ${bt.chunks.total} chunks`)
-  } while (bt.status === 'partial')
-  if (bt.status === 'done') {
-    note(
-      bt.noop
-        ? `playbook backtest: evidence of ${bt.through} already computed`
-        : `playbook backtest of ${bt.with_history} stocks through ${bt.through}: ${formatDuration(bt.compute_ms / 1000)} of compute (${formatDuration((performance.now() - tb) / 1000)} here)`
-    )
-  } else note(`playbook backtest ${bt.status}: ${bt.error ?? bt.reason ?? ''} (the evening cron retries)`)
+  // Phase 3: the playbook backtest over the histories just built, so /v1/playbooks has evidence.
+  await runPlaybookBacktest((path) => step(path), note)
 
   const w = fin.written
   const secs = (performance.now() - t0) / 1000
@@ -140,4 +127,21 @@ export async function runBackfill(opts, out) {
     `${w.rows} rows, ${(w.bytes / 1e6).toFixed(1)} MB (${w.dates ? Math.round(w.bytes / w.dates / 1024) : 0} KB per day)` +
     (w.emptyDates.length ? `; no bars at all on ${w.emptyDates.join(', ')}` : '')
   )
+}
+
+/**
+ * Runs the playbook backtest (src/jobs/playbook-backtest.ts) to the end through
+ * `POST /__jobs/playbooks`, about 20 s of chunks a call; `post(path)` makes the call and returns
+ * its JSON. Never throws for a failed run: the evening cron retries it.
+ */
+export async function runPlaybookBacktest(post, note) {
+  const t0 = performance.now()
+  let r
+  do {
+    r = await post('/__jobs/playbooks')
+    if (r.status === 'partial') note(`playbook backtest: ${r.chunks.done} of ${r.chunks.total} chunks`)
+  } while (r.status === 'partial')
+  if (r.status !== 'done') return note(`playbook backtest ${r.status}: ${r.error ?? r.reason ?? ''} (the evening cron retries)`)
+  if (r.noop) return note(`playbook backtest: the evidence of ${r.through} is computed`)
+  note(`playbook backtest of ${r.with_history} stocks through ${r.through}: ${formatDuration(r.compute_ms / 1000)} of compute (${formatDuration((performance.now() - t0) / 1000)} in all)`)
 }

@@ -21,7 +21,7 @@
  * The evidence holds no clock time: the same history gives byte-identical evidence.
  */
 import { BACKTEST_RULES, PLAYBOOKS } from '../data/playbooks'
-import { compilePlaybook, emptyPartial, evidenceOf, mergePartial, runStock, type IndexPrices, type PlaybookEvidence, type PlaybookPartial } from '../domain/backtest/engine'
+import { compilePlaybook, emptyPartial, evidenceOf, mergePartial, runStock, type IndexPrices, type PlaybookPartial } from '../domain/backtest/engine'
 import { stockSeries } from '../domain/backtest/series'
 import { mapLimit } from '../domain/concurrency'
 import { addDays, beijing } from '../domain/dates'
@@ -32,6 +32,7 @@ import type { Services } from '../services'
 import { indexOnOrAfter, readHistory, type History } from '../store/history'
 import { PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../store/keys'
 import { readCursor, readManifest, readUniverse, recordRun, writeCursor, type RunEntry } from '../store/meta'
+import { EVIDENCE_VERSION, readEvidence, type StoredEvidence } from '../store/playbook-evidence'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { channelSource } from './eastmoney-source'
 import type { HistorySource } from './source'
@@ -44,25 +45,8 @@ export const BACKTEST_CHUNK = 100
 /** Wall time one run spends on chunks before it leaves the rest to the next run. */
 export const BACKTEST_RUN_MS = 20_000
 
-export const EVIDENCE_VERSION = 1
-
 /** Histories read at once. */
 const CONCURRENCY = 6
-
-/** The stored evidence of every playbook. */
-export interface StoredEvidence {
-  v: typeof EVIDENCE_VERSION
-  /** Last day of the history the backtest ran on. */
-  through: string
-  period: { from: string; to: string; sessions: number }
-  simulated: boolean
-  note: string
-  universe: { stocks: number; with_history: number; description: string }
-  index: { code: string; name: string }
-  costs: { commission_pct: number; stamp_duty_pct: number }
-  execution: string
-  playbooks: Record<string, PlaybookEvidence>
-}
 
 export interface BacktestCursor {
   through: string
@@ -107,9 +91,6 @@ const EXECUTION =
   'the hold expression fails, the stop-loss or take-profit is crossed on the close, or max_days have been held. A sale due on an open at limit-down ' +
   'waits for the next open that is not. Returns are forward-adjusted (dividends and bonus shares count) and net of costs. Index figures are the ' +
   'benchmark\'s open-to-open change over the same windows, without costs. Max drawdown: the equal-weight daily portfolio of the exit rule\'s positions.'
-
-/** The stored evidence, or undefined before the first complete run. */
-export const readEvidence = (bucket: R2Bucket) => getJson<StoredEvidence>(bucket, PLAYBOOK_EVIDENCE_KEY)
 
 /** One run of the job (the cron, the admin route and the backfill driver call it). */
 export async function playbookBacktestJob(env: Env, services: Services, options: BacktestOptions = {}): Promise<BacktestRun> {

@@ -5,7 +5,7 @@ import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
-import { readEvidence, type StoredEvidence } from '../jobs/playbook-backtest'
+import { readEvidence, type StoredEvidence } from '../store/playbook-evidence'
 import type { Services } from '../services'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
 
