@@ -7,11 +7,12 @@ import { playbookBacktestJob, PLAYBOOK_JOB, warmedUp, WARMUP } from '../src/jobs
 import { readEvidence } from '../src/store/playbook-evidence'
 import { BACKTEST_FACTORS, stockSeries } from '../src/domain/backtest/series'
 import { marketSource } from '../src/jobs/testing'
+import { parseSymbol } from '../src/domain/symbols'
 import { indexOnOrAfter, readHistory, writeHistory } from '../src/store/history'
 import { cursorKey, PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../src/store/keys'
 import { profilesOf, updateManifest, writeUniverse } from '../src/store/meta'
 import { deletePrefix } from '../src/store/r2-json'
-import { resetWorld } from './helpers'
+import { getJson, resetWorld } from './helpers'
 import { post, services } from './store-app'
 
 // The backtest job over about 120 stocks of the emulator's market, histories stored as the backfill
@@ -114,6 +115,24 @@ describe('playbook backtest job', () => {
       expect(Array.from(warm.open)).toEqual(Array.from(whole.open))
       for (const f of BACKTEST_FACTORS.filter((x) => x !== 'obv_OBV')) expect(Array.from(warm.table.column(f)), `${code} ${f}`).toEqual(Array.from(whole.table.column(f)))
     }
+  })
+
+  it('trades execute at /v1/kline\'s forward-adjusted prices, and the benchmark is /v1/kline\'s sh000300 (one market, two views)', async () => {
+    for (const code of CODES.slice(0, 4)) {
+      const h = (await readHistory(env.STORE, code))!
+      const first = indexOnOrAfter(h, '2026-09-01')
+      const series = stockSeries(code, warmedUp(h, first), Math.min(first, WARMUP), 'sh-main', '')
+      const bars = (await getJson(`/v1/kline?code=${code}&start=2026-09-01&end=${DATE}`)).body.data.slice().reverse()
+      expect(bars.map((b: any) => b.date), code).toEqual(series.dates)
+      bars.forEach((b: any, i: number) => {
+        // /v1/kline prints 2 decimals; the backtest keeps the exact product.
+        expect(Math.abs(Number(b.open) - series.open[i]), `${code} ${b.date}`).toBeLessThanOrEqual(0.0051)
+        expect(Math.abs(Number(b.last) - series.close[i]), `${code} ${b.date}`).toBeLessThanOrEqual(0.0051)
+      })
+    }
+    const index = await source.rawDaily(parseSymbol('sh000300'), '2026-11-02', DATE)
+    const kline = (await getJson(`/v1/kline?code=sh000300&start=2026-11-02&end=${DATE}`)).body.data.slice().reverse()
+    expect(kline.map((b: any) => [b.date, Number(b.open), Number(b.last)])).toEqual(index.map((b) => [b.date, b.open, b.close]))
   })
 
   it('skips while the store has no history', async () => {
