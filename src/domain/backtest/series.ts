@@ -6,7 +6,9 @@
  * Trade prices are forward-adjusted to the last bar (so a return across an ex-date counts the
  * dividend and bonus shares); that scales prices, it decides nothing, so no future leaks into a
  * signal. The limit flags compare the raw open with the session's limit prices, computed from the
- * exchange's reference price (the previous close, ex-rights on an ex-date).
+ * exchange's reference price (the previous close, ex-rights on an ex-date). Not modelled: the
+ * first sessions of a new listing, which have no or wider limits (they get the board's rule), and
+ * a name's ST status in the past (the rule follows the name the stock has now).
  */
 import { factors as adjustFactors } from '../adjust'
 import { limitFraction, limitPrices } from '../price-limit'

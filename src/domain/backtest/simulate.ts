@@ -11,6 +11,8 @@
  * - Fixed holding periods sell at the open H sessions after the entry.
  * - A sale due on an open at limit-down cannot happen: it waits for the next open that is not.
  * - A sale that the data ends before is an open trade: not a sample.
+ * - Rows are the stock's own trading days: over a suspension "the next session" is the day it
+ *   trades again, and a holding period counts sessions it traded.
  *
  * Returns are net of costs: (sell × (1 − commission − stamp duty)) / (buy × (1 + commission)) − 1.
  */
