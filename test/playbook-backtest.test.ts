@@ -12,6 +12,7 @@ import { indexOnOrAfter, readHistory, writeHistory } from '../src/store/history'
 import { cursorKey, PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../src/store/keys'
 import { profilesOf, updateManifest, writeUniverse } from '../src/store/meta'
 import { deletePrefix } from '../src/store/r2-json'
+import { PlaybooksResponse } from '../src/routes/playbooks'
 import { getJson, resetWorld } from './helpers'
 import { post, services } from './store-app'
 
@@ -88,6 +89,14 @@ describe('playbook backtest job', () => {
     const r = await playbookBacktestJob(env, services, { source })
     expect(r).toMatchObject({ status: 'done', noop: true, through: DATE })
     expect((await env.STORE.head(PLAYBOOK_EVIDENCE_KEY))!.etag).toBe(before!.etag)
+  })
+
+  it('/v1/playbooks serves the job\'s evidence as stored, in the documented shape', async () => {
+    const ev = (await readEvidence(env.STORE))!
+    const { body } = await getJson('/v1/playbooks?id=oversold-bounce')
+    expect(body).toMatchObject({ ok: true, source: 'store', as_of: DATE, backtest: { simulated: true, through: DATE, universe: ev.universe } })
+    expect(body.data[0].evidence).toEqual(ev.playbooks['oversold-bounce'])
+    expect(PlaybooksResponse.parse(body)).toEqual(body)
   })
 
   it('POST /__jobs/playbooks runs the job (the backfill driver and npm start call it)', async () => {
