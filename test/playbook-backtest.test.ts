@@ -144,6 +144,24 @@ describe('playbook backtest job', () => {
     expect(kline.map((b: any) => [b.date, Number(b.open), Number(b.last)])).toEqual(index.map((b) => [b.date, b.open, b.close]))
   })
 
+  it('recovers when its staging is lost mid-way: the lost chunk is computed again', async () => {
+    await clearBacktest()
+    await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 0 })
+    await playbookBacktestJob(env, services, { source, maxMs: 0 })
+    await env.STORE.delete(`${PLAYBOOK_STAGING_PREFIX}${DATE}/chunk-00000.json`)
+    const lost = await playbookBacktestJob(env, services, { source, maxMs: 0 })
+    expect(lost).toMatchObject({ status: 'partial', chunks: { done: 0, total: 3 } })
+    let r = lost
+    while (r.status === 'partial') r = await playbookBacktestJob(env, services, { source, maxMs: 60_000 })
+    expect(r.status).toBe('done')
+    expect(await (await env.STORE.get(PLAYBOOK_EVIDENCE_KEY))!.text()).toBe(first)
+    // Without the benchmark's staged bars the run starts over.
+    await clearBacktest()
+    await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 0 })
+    await deletePrefix(env.STORE, PLAYBOOK_STAGING_PREFIX)
+    expect(await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 0 })).toMatchObject({ status: 'partial', chunks: { done: 1, total: 3 } })
+  }, 120_000)
+
   it('skips while the store has no history', async () => {
     await env.STORE.delete('meta/manifest.json')
     const r = await playbookBacktestJob(env, services, { source })

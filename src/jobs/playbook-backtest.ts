@@ -65,11 +65,16 @@ export interface BacktestCursor {
   chunkSize: number
   chunks: number
   next: number
-  withHistory: number
   /** Compute time of the chunks so far, ms (the whole market's once done). */
   computeMs: number
   startedAt: string
   done: boolean
+}
+
+/** One chunk's figures as staged: the stocks with a history in the span, and each playbook's partial. */
+interface StagedChunk {
+  histories: number
+  partials: PlaybookPartial[]
 }
 
 export interface BacktestOptions {
@@ -128,17 +133,20 @@ async function step(bucket: R2Bucket, services: Services, options: BacktestOptio
   if (have?.v === EVIDENCE_VERSION && have.through === through) return { at, status: 'done', ms: Date.now() - t0, through, noop: true }
 
   let cursor = await readCursor<BacktestCursor>(bucket, PLAYBOOK_JOB)
-  if (!cursor || cursor.through !== through || cursor.done) cursor = await start(bucket, options.source ?? channelSource(services), through, at, options.chunk ?? BACKTEST_CHUNK)
-  const index = await readIndex(bucket, through)
+  let index = cursor && !cursor.done && cursor.through === through ? await readIndex(bucket, through) : undefined
+  // A new day (or staging lost): start over from the universe.
+  if (!cursor || !index) {
+    cursor = await start(bucket, options.source ?? channelSource(services), through, at, options.chunk ?? BACKTEST_CHUNK)
+    index = (await readIndex(bucket, through))!
+  }
   const compiled = PLAYBOOKS.map(compilePlaybook)
   const budget = options.maxMs ?? BACKTEST_RUN_MS
   for (let done = 0; cursor.next < cursor.chunks && done < BACKTEST_MAX_CHUNKS && (done === 0 || Date.now() - t0 < budget); done++) {
     const c0 = Date.now()
     const codes = cursor.codes.slice(cursor.next * cursor.chunkSize, (cursor.next + 1) * cursor.chunkSize)
     const { partials, histories } = await runChunk(bucket, cursor, codes, compiled, index)
-    await putJson(bucket, chunkKey(through, cursor.next), partials)
+    await putJson(bucket, chunkKey(through, cursor.next), { histories, partials } satisfies StagedChunk)
     cursor.next++
-    cursor.withHistory += histories
     cursor.computeMs += Date.now() - c0
     await writeCursor(bucket, PLAYBOOK_JOB, cursor)
   }
@@ -146,13 +154,19 @@ async function step(bucket: R2Bucket, services: Services, options: BacktestOptio
   if (cursor.next < cursor.chunks) return { at, status: 'partial', ms: Date.now() - t0, through, chunks, compute_ms: cursor.computeMs }
 
   const evidence = await assemble(bucket, cursor, index, services.simulated)
+  if (typeof evidence === 'number') {
+    // A chunk's staged figures are gone: the next run computes it (and those after it) again.
+    cursor.next = evidence
+    await writeCursor(bucket, PLAYBOOK_JOB, cursor)
+    return { at, status: 'partial', ms: Date.now() - t0, through, chunks: { done: evidence, total: cursor.chunks }, error: `the staged figures of chunk ${evidence} were missing` }
+  }
   await putJson(bucket, PLAYBOOK_EVIDENCE_KEY, evidence)
   cursor.done = true
   await writeCursor(bucket, PLAYBOOK_JOB, cursor)
   await deletePrefix(bucket, PLAYBOOK_STAGING_PREFIX)
   return {
     at, status: 'done', ms: Date.now() - t0, through, chunks, compute_ms: cursor.computeMs,
-    stocks: cursor.codes.length, with_history: cursor.withHistory, started_at: cursor.startedAt, finished_at: new Date().toISOString(),
+    stocks: cursor.codes.length, with_history: evidence.universe.with_history, started_at: cursor.startedAt, finished_at: new Date().toISOString(),
   }
 }
 
@@ -170,16 +184,16 @@ async function start(bucket: R2Bucket, source: HistorySource, through: string, a
   const codes = [...universe.codes].sort()
   const cursor: BacktestCursor = {
     through, from, sessions: days.length, universeDate: universe.date, codes, names: universe.names ?? {}, profiles: universe.profiles ?? {},
-    chunkSize, chunks: Math.ceil(codes.length / chunkSize), next: 0, withHistory: 0, computeMs: 0, startedAt: at, done: false,
+    chunkSize, chunks: Math.ceil(codes.length / chunkSize), next: 0, computeMs: 0, startedAt: at, done: false,
   }
   await writeCursor(bucket, PLAYBOOK_JOB, cursor)
   return cursor
 }
 
-async function readIndex(bucket: R2Bucket, through: string): Promise<IndexPrices> {
+/** The benchmark's staged bars; undefined when the staging is gone. */
+async function readIndex(bucket: R2Bucket, through: string): Promise<IndexPrices | undefined> {
   const rows = await getJson<Array<[string, number, number]>>(bucket, indexKey(through))
-  if (!rows) throw new Error(`the benchmark's staged bars (${indexKey(through)}) are missing; the next run starts over`)
-  return new Map(rows.map(([d, open, close]) => [d, { open, close }]))
+  return rows && new Map(rows.map(([d, open, close]) => [d, { open, close }]))
 }
 
 /** Step (c) for one chunk: every playbook over every stock of the chunk, in code order. */
@@ -216,13 +230,15 @@ export function warmedUp(h: History, first: number): History {
   return { ...h, t: h.t.slice(s), o: h.o.slice(s), h: h.h.slice(s), l: h.l.slice(s), c: h.c.slice(s), vol: h.vol.slice(s), amt: h.amt.slice(s) }
 }
 
-/** Step (d): the chunks' figures merged in chunk order, then each playbook's evidence. */
-async function assemble(bucket: R2Bucket, cursor: BacktestCursor, index: IndexPrices, simulated: boolean): Promise<StoredEvidence> {
+/** Step (d): the chunks' figures merged in chunk order, then each playbook's evidence; or the first chunk whose figures are missing. */
+async function assemble(bucket: R2Bucket, cursor: BacktestCursor, index: IndexPrices, simulated: boolean): Promise<StoredEvidence | number> {
   const totals = PLAYBOOKS.map((p) => emptyPartial(p.periods.length))
+  let withHistory = 0
   for (let i = 0; i < cursor.chunks; i++) {
-    const part = await getJson<PlaybookPartial[]>(bucket, chunkKey(cursor.through, i))
-    if (!part) throw new Error(`the staged figures of chunk ${i} are missing`)
-    part.forEach((p, j) => mergePartial(totals[j], p))
+    const staged = await getJson<StagedChunk>(bucket, chunkKey(cursor.through, i))
+    if (!staged) return i
+    withHistory += staged.histories
+    staged.partials.forEach((p, j) => mergePartial(totals[j], p))
   }
   return {
     v: EVIDENCE_VERSION,
@@ -234,7 +250,7 @@ async function assemble(bucket: R2Bucket, cursor: BacktestCursor, index: IndexPr
       : 'Computed on the stored daily history of the A-share market.',
     universe: {
       stocks: cursor.codes.length,
-      with_history: cursor.withHistory,
+      with_history: withHistory,
       description: `A-share stocks (SH, SZ, BJ) of the market list of ${cursor.universeDate} with a stored history; stocks delisted before that day are not in it (survivorship bias). ST limits from today's names.`,
     },
     index: { code: BACKTEST_RULES.index, name: INDEX_NAME[BACKTEST_RULES.index] ?? BACKTEST_RULES.index },
