@@ -1,4 +1,6 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
+import wrangler from '../wrangler.toml?raw'
+import { JOBS, scheduledHandler } from '../src/jobs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PLAYBOOKS } from '../src/data/playbooks'
 import { market } from '../src/emulator/market'
@@ -10,7 +12,7 @@ import { marketSource } from '../src/jobs/testing'
 import { parseSymbol } from '../src/domain/symbols'
 import { indexOnOrAfter, readHistory, writeHistory } from '../src/store/history'
 import { cursorKey, PLAYBOOK_EVIDENCE_KEY, PLAYBOOK_STAGING_PREFIX } from '../src/store/keys'
-import { profilesOf, updateManifest, writeUniverse } from '../src/store/meta'
+import { profilesOf, readRunRecord, updateManifest, writeUniverse } from '../src/store/meta'
 import { deletePrefix } from '../src/store/r2-json'
 import { PlaybooksResponse } from '../src/routes/playbooks'
 import { getJson, resetWorld } from './helpers'
@@ -160,6 +162,19 @@ describe('playbook backtest job', () => {
     await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 0 })
     await deletePrefix(env.STORE, PLAYBOOK_STAGING_PREFIX)
     expect(await playbookBacktestJob(env, services, { source, chunk: 50, maxMs: 0 })).toMatchObject({ status: 'partial', chunks: { done: 1, total: 3 } })
+  }, 120_000)
+
+  it('runs from the evening cron through the real upstream path for the benchmark, as wrangler.toml schedules it', async () => {
+    const cron = '*/10 11-15 * * 1-5'
+    expect(JOBS[cron]).toBeDefined()
+    expect(wrangler).toContain(`"${cron}"`)
+    await clearBacktest()
+    const ctx = createExecutionContext()
+    await scheduledHandler(services)(createScheduledController({ scheduledTime: NOW, cron }), env, ctx)
+    await waitOnExecutionContext(ctx)
+    const runs = (await readRunRecord(env.STORE, PLAYBOOK_JOB, DATE))!.runs
+    expect(runs.at(-1)).toMatchObject({ through: DATE, chunks: { total: 2 } })
+    expect(['partial', 'done']).toContain(runs.at(-1)!.status)
   }, 120_000)
 
   it('skips while the store has no history', async () => {
