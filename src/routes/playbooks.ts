@@ -57,8 +57,8 @@ const Evidence = z
       mean_sessions_held: z.number().nullable().openapi({ description: 'Mean sessions from the buy to the sale' }),
       index: IndexSummary,
     }).openapi('ExitRuleEvidence', { description: 'Trades sold by the exit stage (expression, hold, stop-loss, take-profit, max_days); net of costs' }),
-    max_drawdown_pct: z.number().openapi({ description: 'Maximum drawdown (≤ 0) of the equal-weight daily portfolio of the exit rule\'s positions, percent' }),
-    index_max_drawdown_pct: z.number().nullable().openapi({ description: 'Maximum drawdown of the benchmark\'s closes over the same days, percent' }),
+    max_drawdown_pct: z.number().openapi({ description: 'Maximum drawdown (≤ 0) of the equal-weight daily portfolio of the exit rule\'s positions (a day without positions counts as flat), percent' }),
+    index_max_drawdown_pct: z.number().nullable().openapi({ description: 'Maximum drawdown of the benchmark\'s closes from the first to the last day the portfolio held a position, percent; null without trades' }),
     losses_avoided: z
       .object({
         samples: z.number().int().openapi({ description: 'Trades sold by the exit rule that also reached the end of the longest period' }),

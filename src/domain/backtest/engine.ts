@@ -198,7 +198,7 @@ export interface PlaybookEvidence {
   exit_rule: ReturnSummary & { mean_sessions_held: number | null; index: IndexSummary }
   /** Of the equal-weight daily portfolio of the exit rule's positions. */
   max_drawdown_pct: number
-  /** Of the benchmark index's closes over the same days. */
+  /** Of the benchmark index's closes from the first to the last day the portfolio held a position. */
   index_max_drawdown_pct: number | null
   losses_avoided: {
     /** Trades sold by the rule that also reached the end of the longest period. */
