@@ -6,7 +6,7 @@ import { addReturn } from '../src/domain/backtest/stats'
 import { EVIDENCE_VERSION, type StoredEvidence } from '../src/store/playbook-evidence'
 import { PLAYBOOK_EVIDENCE_KEY } from '../src/store/keys'
 import { putJson } from '../src/store/r2-json'
-import { PlaybooksResponse } from '../src/routes/playbooks'
+import { EXAMPLE_BACKTEST, PlaybooksResponse } from '../src/routes/playbooks'
 import { getJson, makeKey, resetWorld } from './helpers'
 
 let pro = ''
@@ -26,14 +26,9 @@ function storedEvidence(): StoredEvidence {
   const index = new Map([['2026-03-02', { open: 4000, close: 4010 }]])
   return {
     v: EVIDENCE_VERSION,
-    through: '2026-11-20',
-    period: { from: '2025-11-11', to: '2026-11-20', sessions: 250 },
+    ...EXAMPLE_BACKTEST,
     simulated: true,
     note: 'Computed on simulated data: the emulator\'s made-up market, not real prices.',
-    universe: { stocks: 5572, with_history: 5570, description: 'A-share stocks' },
-    index: { code: 'sh000300', name: 'CSI 300 (沪深300)' },
-    costs: { commission_pct: 0.025, stamp_duty_pct: 0.05 },
-    execution: 'buy at the next open',
     playbooks: Object.fromEntries(PLAYBOOKS.map((x, i) => [x.id, evidenceOf(i === 0 ? p : emptyPartial(PERIODS.length), x.periods, index)])),
   }
 }

@@ -119,6 +119,18 @@ const EXAMPLE_EVIDENCE = {
   losses_avoided: { samples: 1190, mean_saved_pct: 0.35, losing_holds: 601, mean_saved_on_losing_holds_pct: 4.12, exit_better_share_pct: 47.9 },
 }
 
+/** The example's `backtest` (the tests store evidence with the same context). */
+export const EXAMPLE_BACKTEST = {
+  through: '2026-11-20',
+  period: { from: '2025-11-20', to: '2026-11-20', sessions: 250 },
+  simulated: false,
+  note: 'Computed on the stored daily history of the A-share market.',
+  universe: { stocks: 5572, with_history: 5561, description: 'A-share stocks (SH, SZ, BJ) of the market list of 2026-11-20 with a stored history; stocks delisted before that day are not in it (survivorship bias). ST limits from today\'s names.' },
+  index: { code: 'sh000300', name: 'CSI 300 (沪深300)' },
+  costs: { commission_pct: BACKTEST_RULES.commission_pct, stamp_duty_pct: BACKTEST_RULES.stamp_duty_pct },
+  execution: 'Signals are evaluated on each close with factors computed from the bars up to that day; the buy is at the next session\'s open, …',
+}
+
 export const PlaybooksResponse = envelopeSchema('PlaybooksEnvelopeBase', z.array(PlaybookSchema).openapi({ description: 'The playbooks asked for, in library order' }))
   .extend({ backtest: Backtest.nullable().openapi({ description: 'What the evidence was computed on; null until the backtest job has run' }) })
   .openapi('PlaybooksEnvelope', {
@@ -130,16 +142,7 @@ export const PlaybooksResponse = envelopeSchema('PlaybooksEnvelopeBase', z.array
       source: 'store',
       as_of: '2026-11-20',
       data: [{ ...playbookById('ma-alignment')!, evidence: EXAMPLE_EVIDENCE }],
-      backtest: {
-        through: '2026-11-20',
-        period: { from: '2025-11-20', to: '2026-11-20', sessions: 250 },
-        simulated: false,
-        note: 'Computed on the stored daily history of the A-share market.',
-        universe: { stocks: 5572, with_history: 5561, description: 'A-share stocks (SH, SZ, BJ) of the market list of 2026-11-20 with a stored history; stocks delisted before that day are not in it (survivorship bias). ST limits from today\'s names.' },
-        index: { code: 'sh000300', name: 'CSI 300 (沪深300)' },
-        costs: { commission_pct: BACKTEST_RULES.commission_pct, stamp_duty_pct: BACKTEST_RULES.stamp_duty_pct },
-        execution: 'Signals are evaluated on each close with factors computed from the bars up to that day; the buy is at the next session\'s open, …',
-      },
+      backtest: EXAMPLE_BACKTEST,
     },
   })
 
