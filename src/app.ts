@@ -10,6 +10,7 @@ import { registerChallenge } from './routes/challenge'
 import { registerChip } from './routes/chip'
 import { registerDehydrated } from './routes/dehydrated'
 import { registerSectorValuation } from './routes/sector-valuation'
+import { registerPlaybooks } from './routes/playbooks'
 import { registerDividend } from './routes/dividend'
 import { registerDocs } from './routes/docs'
 import { registerEvents } from './routes/events'
@@ -128,6 +129,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerDehydrated(app, services)
   registerIndustryChain(app, services)
   registerSectorValuation(app, services)
+  registerPlaybooks(app, services)
 
   // The document only changes with the code, so it is generated on first request and kept.
   let openapi: string | undefined

@@ -4,6 +4,12 @@ declare module '*.md?raw' {
   export default text
 }
 
+/** wrangler.toml as text (a test checks its crons against src/jobs/index.ts). */
+declare module '*.toml?raw' {
+  const text: string
+  export default text
+}
+
 /** Captured upstream answers under test/fixtures, read as text by the parser tests. */
 declare module '*.json?raw' {
   const text: string

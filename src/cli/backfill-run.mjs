@@ -119,6 +119,8 @@ export async function runBackfill(opts, out) {
   }
 
   for (const line of await buildForeignTables(opts.url, opts.token)) note(line)
+  // Phase 3: the playbook backtest over the histories just built, so /v1/playbooks has evidence.
+  await runPlaybookBacktest((path) => step(path), note)
 
   const w = fin.written
   const secs = (performance.now() - t0) / 1000
@@ -127,4 +129,21 @@ export async function runBackfill(opts, out) {
     `${w.rows} rows, ${(w.bytes / 1e6).toFixed(1)} MB (${w.dates ? Math.round(w.bytes / w.dates / 1024) : 0} KB per day)` +
     (w.emptyDates.length ? `; no bars at all on ${w.emptyDates.join(', ')}` : '')
   )
+}
+
+/**
+ * Runs the playbook backtest (src/jobs/playbook-backtest.ts) to the end through
+ * `POST /__jobs/playbooks`, about 20 s of chunks a call; `post(path)` makes the call and returns
+ * its JSON. Never throws for a failed run: the evening cron retries it.
+ */
+export async function runPlaybookBacktest(post, note) {
+  const t0 = performance.now()
+  let r
+  do {
+    r = await post('/__jobs/playbooks')
+    if (r.status === 'partial') note(`playbook backtest: ${r.chunks.done} of ${r.chunks.total} chunks`)
+  } while (r.status === 'partial')
+  if (r.status !== 'done') return note(`playbook backtest ${r.status}: ${r.error ?? r.reason ?? ''} (the evening cron retries)`)
+  if (r.noop) return note(`playbook backtest: the evidence of ${r.through} is computed`)
+  note(`playbook backtest of ${r.with_history} stocks through ${r.through}: ${formatDuration(r.compute_ms / 1000)} of compute (${formatDuration((performance.now() - t0) / 1000)} in all)`)
 }

@@ -4,7 +4,7 @@
 // of about the last month), printing progress. Meanwhile /v1/kline-full and /v1/market-kline
 // answer ok:false with code BUILDING and how far the build is. BUILD_HISTORY=0 turns it off.
 import { formatDuration } from './backfill-lib.mjs'
-import { runBackfill } from './backfill-run.mjs'
+import { runBackfill, runPlaybookBacktest } from './backfill-run.mjs'
 import { buildForeignTables } from './foreign-tables.mjs'
 
 const say = (msg) => process.stdout.write(`[history] ${msg}\n`)
@@ -25,6 +25,8 @@ export async function firstStartBuild(base) {
     const state = await backfillState(base)
     if (state?.phase === 'done') {
       say(`history built ${state.finishedAt?.slice(0, 10) ?? ''} (day blobs ${state.from} .. ${state.to}); \`npm run backfill\` brings it up to date`)
+      // A store built before the playbook backtest existed gets its evidence now (a no-op otherwise).
+      await runPlaybookBacktest(async (path) => (await fetch(base + path, { method: 'POST' })).json(), say)
       return
     }
     say(

@@ -3,6 +3,7 @@ import { refreshCalendar } from './calendar-refresh'
 import { foreignFactorsCron } from './foreign-factors'
 import { runIndustryChainJob } from './industry-chain'
 import { marketDayCron } from './market-day'
+import { playbookBacktestCron } from './playbook-backtest'
 
 /** One scheduled job: gets the trigger, the bindings, and the deployment's services. */
 export type Job = (event: ScheduledController, env: Env, ctx: ExecutionContext, services: Services) => Promise<void>
@@ -16,6 +17,11 @@ export const JOBS: Record<string, Job> = {
   // market-kline blob, the following ones append the day to each stock's history 400 at a time
   // (resumable); once the day is done a run changes nothing.
   '*/10 7-10 * * 1-5': marketDayCron,
+  // Every 10 minutes 19:00–23:50 Beijing on weekdays, after the after-close job: the playbook
+  // backtest over the day's histories, 20 s of chunks per run (resumable); once its evidence is of
+  // the latest day a run changes nothing. The whole market is 56 chunks of 100 stocks, at most 6 a run
+  // (10 runs, 36 s of compute measured on the emulator); the window holds 30.
+  '*/10 11-15 * * 1-5': playbookBacktestCron,
   // 04:00 Beijing: learn newly published exchange calendars (SZSE), keeping the bundled table as fallback.
   '0 20 * * *': (event, env, ctx, services) => refreshCalendar(event, env, ctx, { fetch: services.channelContext.fetch, now: services.now }),
   // 16:40 and 17:40 Beijing on weekdays: the HK factor table of the day (HK closes 16:10; final from 16:30).

@@ -11,6 +11,7 @@
  *   POST /__jobs/market-day               run the after-close job now (as the cron would)
  *   POST /__jobs/foreign-factors          {market: hk|us, live?}: build that market's factor table now
  *   POST /__jobs/industry-chain           {budget?}: one run of the industry-chain job
+ *   POST /__jobs/playbooks                {maxMs?}: one run of the playbook backtest (call until status is done)
  */
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -21,6 +22,7 @@ import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startB
 import { FOREIGN_MARKETS, foreignFactorsJob } from '../jobs/foreign-factors'
 import { runIndustryChainJob } from '../jobs/industry-chain'
 import { marketDayJob } from '../jobs/market-day'
+import { playbookBacktestJob } from '../jobs/playbook-backtest'
 import type { Services } from '../services'
 
 /** SHA-256 digests compared in constant time, so the token's length and prefix do not leak. */
@@ -98,5 +100,10 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
     const b = await body(c)
     const budget = b.budget === undefined ? undefined : Number(b.budget) || undefined
     return step(c, () => runIndustryChainJob({ store: c.env.STORE, ctx: services.channelContext, now: services.now, budget }))
+  })
+  app.post('/__jobs/playbooks', async (c) => {
+    const b = await body(c)
+    const maxMs = b.maxMs === undefined ? undefined : Number(b.maxMs) || undefined
+    return step(c, () => playbookBacktestJob(c.env, services, { maxMs }))
   })
 }

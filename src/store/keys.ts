@@ -16,6 +16,8 @@
  *   staging/market-day/<date>/…      the after-close job's stock-day rows until the day's tables are assembled
  *   factors/<market>/<date>.json     the screening factors of every stock of a market on one date (columns)
  *   meta/factors-<market>.json       the latest date with a factor table for the market
+ *   playbooks/evidence.json          every playbook's backtest evidence (the backtest job)
+ *   staging/playbooks/…              the backtest's benchmark bars and per-chunk figures until it finishes
  */
 
 /** R2 key of a stock's history (`code` canonical, e.g. `sh600519`). */
@@ -69,3 +71,9 @@ export const stagingDayRowsKey = (run: string, date: string, index: number) => `
 
 /** R2 key of the pointer to the latest technicals table. */
 export const LATEST_TECHNICALS_KEY = 'meta/technicals-latest.json'
+
+/** The playbook backtest's evidence (src/jobs/playbook-backtest.ts), read by /v1/playbooks. */
+export const PLAYBOOK_EVIDENCE_KEY = 'playbooks/evidence.json'
+
+/** Prefix of what one backtest run stages (the benchmark's bars and each chunk's partial figures). */
+export const PLAYBOOK_STAGING_PREFIX = 'staging/playbooks/'
