@@ -8,6 +8,7 @@
  */
 import { STOCK_DAY_COLUMNS, TECHNICAL_VALUE_COLUMNS } from '../domain/stock-days'
 import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
+import { memoisedReader } from './memo-read'
 import { getJson, putJson } from './r2-json'
 
 export const TECHNICALS_VERSION = 1
@@ -69,29 +70,11 @@ export function technicalsDay(t: StoredTechnicals): TechnicalsDay {
   }
 }
 
-const memo = new Map<string, { etag: string; day: TechnicalsDay; checked: number }>()
-/** How long a parsed table is used before R2 is asked whether it changed (a backfill may rewrite a day). */
-const RECHECK_MS = 60_000
+/** A day's table, parsed once per isolate and version. */
+const read = memoisedReader(async (obj) => technicalsDay((await obj.json()) as StoredTechnicals), 4)
 
-/** A day's table, parsed once per isolate and version; undefined when the day is not built. */
-export async function readTechnicals(bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> {
-  const key = technicalsKey(date)
-  const known = memo.get(key)
-  if (known && now - known.checked < RECHECK_MS) return known.day
-  if (known) {
-    const head = await bucket.head(key)
-    if (head?.etag === known.etag) {
-      known.checked = now
-      return known.day
-    }
-  }
-  const obj = await bucket.get(key)
-  if (!obj) return undefined
-  const day = technicalsDay((await obj.json()) as StoredTechnicals)
-  if (memo.size >= 4) memo.clear()
-  memo.set(key, { etag: obj.etag, day, checked: now })
-  return day
-}
+/** A day's table; undefined when the day is not built. */
+export const readTechnicals = (bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> => read(bucket, technicalsKey(date), now)
 
 /** Builds the stored form from staged `[code, ...values]` rows and the names known for the codes. */
 export function technicalsOf(date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>): StoredTechnicals {
