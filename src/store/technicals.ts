@@ -32,6 +32,11 @@ export interface TechnicalsDay {
    * once per isolate: a 1,000-symbol batch then joins ready strings instead of serialising 55,000 values.
    */
   rowJson(code: string): string | undefined
+  /**
+   * The whole batch item of `code` (`{"code":…,"ok":true,"data":row}`) as UTF-8 bytes, made once per
+   * isolate: a batch answer is then one copy of ready bytes per symbol, with no string to build or encode.
+   */
+  itemBytes(code: string): Uint8Array | undefined
   codes(): string[]
 }
 
@@ -39,7 +44,18 @@ export function technicalsDay(t: StoredTechnicals): TechnicalsDay {
   const index = new Map(t.columns.map((c, i) => [c, i + 1]))
   const technical = TECHNICAL_VALUE_COLUMNS.map((c) => [c, index.get(c)!] as const)
   const texts = new Map<string, string>()
+  const items = new Map<string, Uint8Array>()
+  const utf8 = new TextEncoder()
   return {
+    itemBytes(code) {
+      let bytes = items.get(code)
+      if (bytes === undefined) {
+        const json = this.rowJson(code)
+        if (json === undefined) return undefined
+        items.set(code, (bytes = utf8.encode(`{"code":${JSON.stringify(code)},"ok":true,"data":${json}}`)))
+      }
+      return bytes
+    },
     rowJson(code) {
       let text = texts.get(code)
       if (text === undefined) {
