@@ -18,19 +18,13 @@
  * (every earlier price would be scaled): the caller must see that (the quote's previous close is
  * not the state's last close) and compute that symbol from its whole history instead.
  */
+import type { Bar } from '../bar'
 import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from './columns'
 import { roundTo, type RowIdentity } from './row'
 import { ratio } from './series'
 
 /** One daily bar (qfq to its own date = the prices that traded). Volume in shares. */
-export interface StepBar {
-  date: string
-  open: number
-  high: number
-  low: number
-  close: number
-  volume: number
-}
+export type StepBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume'>
 
 export const STEP_VERSION = 1
 
