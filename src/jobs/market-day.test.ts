@@ -5,6 +5,7 @@ import type { Services } from '../services'
 import { barCount, readHistory, writeHistory } from '../store/history'
 import { dayRowsPrefix, historyKey, marketKlineKey } from '../store/keys'
 import { readTechnicals } from '../store/technicals'
+import { readStates } from '../store/technicals-state'
 import { readFactorTable } from '../store/factor-table'
 import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
 import { readMarketDay } from '../store/market-kline'
@@ -77,6 +78,10 @@ async function expectDayTables(date: string, traded: string[]) {
     expect(STOCK_DAY_COLUMNS.map((c) => row.get(c)), code).toEqual(want.values)
     expect(row.get('closePrice'), code).toBe(h.c.at(-1))
   }
+  // … and beside it each traded stock's indicator state after the day (the next session steps from it)
+  const states = (await readStates(env.STORE, date))!
+  expect(states.size).toBe(traded.length)
+  for (const code of traded) expect(states.state(code), code).toMatchObject({ date, i: (await readHistory(env.STORE, code))!.t.length })
   const factors = (await readFactorTable(env.STORE, 'hs'))!
   expect(factors.date).toBe(date)
   expect(factors.codes).toEqual([...traded].sort())
