@@ -25,6 +25,9 @@ const TABLE_STOCKS = 1000
 const TECHNICAL = { name: '/v1/technical sh600519', path: '/v1/technical?code=sh600519', keys: 'client' }
 const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '', keys: 'client' }
 const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
+/** The same two in the worker: what the routes cost without carrying the ~1.1 MB answer to Node. */
+const TECHNICAL_IN = { name: '/v1/technical sh600519 ', path: TECHNICAL.path, keys: 'turn' }
+const BATCH_1000_IN = { name: '/v1/technical-batch, 1,000 A-share codes ', path: '', keys: 'turn' }
 const IN_WORKER = [
   { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
   { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
@@ -37,6 +40,8 @@ const IN_WORKER = [
   { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'turn' },
   { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'turn' },
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'turn' },
+  TECHNICAL_IN,
+  BATCH_1000_IN,
 ]
 const END_TO_END = [
   { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' },
@@ -209,12 +214,12 @@ async function endToEnd(mf, target) {
 }
 
 /** Issue 11's targets: a 1,000-symbol batch at most 3 × one /v1/technical call, a screen at most 2 ×. */
-function printCostRatios(rows) {
+function printCostRatios(rows, [technical, pairs] = [TECHNICAL, [[BATCH_1000, 3], [SCREEN, 2]]]) {
   const rps = (t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
-  const tech = rps(TECHNICAL)
+  const tech = rps(technical)
   if (!tech) return
   const mid = (xs) => xs[Math.floor(xs.length / 2)]
-  for (const [t, goal] of [[BATCH_1000, 3], [SCREEN, 2]]) {
+  for (const [t, goal] of pairs) {
     const other = rps(t)
     if (other) console.log(`cost of one call of ${t.name.trim()} in /v1/technical calls: ${(mid(tech) / mid(other)).toFixed(2)} (goal at most ${goal})`)
   }
@@ -227,23 +232,27 @@ try {
   // Pin the emulator clock inside a session so every run does the same work.
   await setMinute(mf, 0)
   await storeBenchKeys(mf)
-  if (chosen([TECHNICAL, BATCH_1000, SCREEN]).length) {
+  if (chosen([TECHNICAL, BATCH_1000, SCREEN, BATCH_1000_IN]).length) {
     const seeding = performance.now()
     const tables = await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&n=${TABLE_STOCKS}`, { method: 'POST' })).json()
     const codes = Object.keys((await (await mf.getR2Bucket('STORE')).get(`technicals/${TABLE_DATE}.json`).then((o) => o.json())).rows)
-    BATCH_1000.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
+    BATCH_1000.path = BATCH_1000_IN.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
     console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
   }
   const solving = performance.now()
   await solvePool(mf)
   console.log(`solved ${POOL_SIZE} proof-of-work challenges for the anonymous pool in ${((performance.now() - solving) / 1000).toFixed(1)} s`)
   // Warm-up, untimed: every route once through the loop and a second of end-to-end traffic.
-  for (const target of [BASELINE, ...IN_WORKER]) await (await mf.dispatchFetch(...loopRequest(target))).text()
+  for (const target of [BASELINE, ...chosen(IN_WORKER)].filter((t) => t.path)) await (await mf.dispatchFetch(...loopRequest(target))).text()
   await endToEnd(mf, BASELINE)
   await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
 
   console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
-  if (chosen(IN_WORKER).length) printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t)))
+  if (chosen(IN_WORKER).length) {
+    const rows = await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t))
+    printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, rows)
+    printCostRatios(rows, [TECHNICAL_IN, [[BATCH_1000_IN, 3]]])
+  }
   if (chosen(END_TO_END).length) {
     const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t))
     printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node via Miniflare dispatchFetch)`, rows)
