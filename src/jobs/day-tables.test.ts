@@ -6,7 +6,7 @@ import { market } from '../emulator/market/index'
 import { numDate, type History } from '../store/history'
 import { readStates } from '../store/technicals-state'
 import { buildHistory } from './build-history'
-import { collectRows, collectStates, stagedDayRows, writeDayTables } from './day-tables'
+import { collectRows, collectStates, stagedDayRows, stateAfter, writeDayTables } from './day-tables'
 import { marketSource } from './testing'
 
 // In the dividend season: many ex-dates among the checked sessions.
@@ -43,6 +43,11 @@ describe('the indicator states the day tables carry', () => {
         const row = nextRow(state, bar, { code: h.code, name: null, priceDecimals: 2 })
         const want = stockDays(h, i, i)[0].values
         const raw = market.dailyBars(market.byCode(h.code)!, date, date, NOW)[0]
+        // The job steps yesterday's stored state the same way (or, on an ex-date, starts over): the same state
+        if (i % 4 === 0 || exDates.has(date)) expect(encodeState(stateAfter(h, i, state)), `${h.code} ${date}`).toBe(encodeState(stepStateThrough(h, i)))
+        // … and it does step the given state (a bent one shows through), except on an ex-date
+        const bent = { ...state, obv: state.obv + 1 }
+        expect(stateAfter(h, i, bent).obv - stateAfter(h, i, state).obv, `${h.code} ${date}`).toBe(exDates.has(date) ? 0 : 1)
         if (exDates.has(date)) {
           // The exchange's reference price is the ex-rights one: not the state's last close.
           exDays++

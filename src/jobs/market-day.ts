@@ -25,6 +25,7 @@ import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type Ma
 import { profilesOf, readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { collectRows, collectStates, stagedDayRows, writeDayTables } from './day-tables'
+import { readStates } from '../store/technicals-state'
 import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource, type SourceAction } from './source'
@@ -172,8 +173,10 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   const counts: Record<Outcome, number> = { appended: 0, current: 0, built: 0, 'caught-up': 0, 'no-bars': 0 }
   // Today's stock-day rows of the histories handled since the last flush (see flushRows).
   let dayLines: string[] = []
+  // Yesterday's indicator states: today's are stepped from them (constant time) where they fit.
+  const prior = await readStates(bucket, prev).catch(() => undefined)
   const stage = (h: History) => {
-    for (const line of stagedDayRows(h, today, today)) dayLines.push(line)
+    for (const line of stagedDayRows(h, today, today, prior?.state(h.code))) dayLines.push(line)
   }
   const flushRows = async (at: number) => {
     if (dayLines.length === 0) return

@@ -101,12 +101,6 @@ function windowOf(xs: number[], i: number): (j: number) => number {
   return (j) => (j < first || j > i ? Number.NaN : xs[j - first])
 }
 
-/** Appends `v` to `xs`, keeping the last `keep`. */
-function keepLast(xs: number[], v: number, keep: number): void {
-  xs.push(v)
-  if (xs.length > keep) xs.splice(0, xs.length - keep)
-}
-
 /**
  * Steps `s` (mutated) by one bar; returns the bar's values. The whole-history versions are named
  * beside each line; the expressions are theirs, in their order.
@@ -151,34 +145,42 @@ function advance(s: StepState, bar: StepBar): Record<NumericColumn, number> {
     if (!Number.isNaN(v)) s.ys[k] = Number.isNaN(y) ? v : alpha * v + (1 - alpha) * y
     return s.ys[k]
   }
-  /** series.ts `windowed`: f over the last n values when none is undefined. */
-  const windowed = (n: number, at: (j: number) => number, f: (xs: number[]) => number): number => {
-    if (i < n - 1) return Number.NaN
-    const xs: number[] = []
-    for (let j = i - n + 1; j <= i; j++) xs.push(at(j))
-    return xs.some(Number.isNaN) ? Number.NaN : f(xs)
+  /** series.ts `windowed`: whether the last n values are all defined (then f may read them). */
+  const full = (n: number, at: (j: number) => number): boolean => {
+    if (i < n - 1) return false
+    for (let j = i - n + 1; j <= i; j++) if (Number.isNaN(at(j))) return false
+    return true
   }
-  const mean = (xs: number[]) => {
+  const mean = (n: number, at: (j: number) => number) => {
     let t = 0
-    for (const x of xs) t += x
-    return t / xs.length
+    for (let j = i - n + 1; j <= i; j++) t += at(j)
+    return t / n
   }
-  const hhv = (n: number, at: (j: number) => number) => windowed(n, at, (xs) => xs.reduce((m, x) => (x > m ? x : m)))
-  const llv = (n: number, at: (j: number) => number) => windowed(n, at, (xs) => xs.reduce((m, x) => (x < m ? x : m)))
-  const std = (n: number, at: (j: number) => number) =>
-    windowed(n, at, (xs) => {
-      const m = mean(xs)
-      let t = 0
-      for (const x of xs) t += (x - m) * (x - m)
-      return Math.sqrt(t / n)
-    })
-  const avedev = (n: number, at: (j: number) => number) =>
-    windowed(n, at, (xs) => {
-      const m = mean(xs)
-      let t = 0
-      for (const x of xs) t += Math.abs(x - m)
-      return t / n
-    })
+  const extreme = (n: number, at: (j: number) => number, higher: boolean) => {
+    if (!full(n, at)) return Number.NaN
+    let m = at(i - n + 1)
+    for (let j = i - n + 2; j <= i; j++) {
+      const x = at(j)
+      if (higher ? x > m : x < m) m = x
+    }
+    return m
+  }
+  const hhv = (n: number, at: (j: number) => number) => extreme(n, at, true)
+  const llv = (n: number, at: (j: number) => number) => extreme(n, at, false)
+  const std = (n: number, at: (j: number) => number) => {
+    if (!full(n, at)) return Number.NaN
+    const m = mean(n, at)
+    let t = 0
+    for (let j = i - n + 1; j <= i; j++) t += (at(j) - m) * (at(j) - m)
+    return Math.sqrt(t / n)
+  }
+  const avedev = (n: number, at: (j: number) => number) => {
+    if (!full(n, at)) return Number.NaN
+    const m = mean(n, at)
+    let t = 0
+    for (let j = i - n + 1; j <= i; j++) t += Math.abs(at(j) - m)
+    return t / n
+  }
 
   const close = c(i)
   const mac = (name: SumName, n: number) => ma(name, n, c)
@@ -193,10 +195,15 @@ function advance(s: StepState, bar: StepBar): Record<NumericColumn, number> {
   const dea = smooth('dea', dif)
 
   // KDJ (kdj.ts), WR (wr.ts)
-  const rsv = ratio(close - llv(9, l), hhv(9, h) - llv(9, l)) * 100
+  const hi9 = hhv(9, h)
+  const lo9 = llv(9, l)
+  const rsv = ratio(close - lo9, hi9 - lo9) * 100
   const k = smooth('k', rsv)
   const d = smooth('d', k)
-  const wrOf = (n: number) => ratio(hhv(n, h) - close, hhv(n, h) - llv(n, l)) * 100
+  const wrOf = (n: number) => {
+    const hi = hhv(n, h)
+    return ratio(hi - close, hi - llv(n, l)) * 100
+  }
 
   // RSI (rsi.ts)
   const rsiOf = (up: SmoothName, all: SmoothName) => {
@@ -228,15 +235,15 @@ function advance(s: StepState, bar: StepBar): Record<NumericColumn, number> {
   }
   const pdi = ratio(sum('dmp', 14, dmUp) * 100, tr14)
   const mdi = ratio(sum('dmm', 14, dmDown) * 100, tr14)
-  keepLast(s.dx, ratio(Math.abs(mdi - pdi), mdi + pdi) * 100, KEEP.dx + 1)
+  s.dx.push(ratio(Math.abs(mdi - pdi), mdi + pdi) * 100)
   const adx = ma('dx', 6, windowOf(s.dx, i))
-  keepLast(s.adx, adx, KEEP.adx + 1)
+  s.adx.push(adx)
   const adxr = (adx + windowOf(s.adx, i)(i - 6)) / 2
 
   // TRIX (trix.ts)
   const prevTr3 = s.ys[SMOOTH_INDEX.tr3]
   const tr3 = smooth('tr3', smooth('tr2', smooth('tr1', close)))
-  keepLast(s.trix, ratio(tr3 - prevTr3, prevTr3) * 100, KEEP.trix + 1)
+  s.trix.push(ratio(tr3 - prevTr3, prevTr3) * 100)
   const trixNow = s.trix.at(-1)!
   const trma = ma('trix', 20, windowOf(s.trix, i))
 
@@ -246,13 +253,13 @@ function advance(s: StepState, bar: StepBar): Record<NumericColumn, number> {
   const vrUp = sum('vrUp', 26, (j) => (c(j) > c(j - 1) ? vol(j) : 0))
   const vrRest = sum('vrRest', 26, (j) => (c(j) <= c(j - 1) ? vol(j) : 0))
   const ups = sum('ups', 12, (j) => (c(j) > c(j - 1) ? 1 : 0))
-  keepLast(s.psy, (ups / 12) * 100, KEEP.psy + 1)
+  s.psy.push((ups / 12) * 100)
   const psyma = ma('psy', 6, windowOf(s.psy, i))
 
   // ROC, MTM (roc.ts, mtm.ts), DMA (dma.ts)
   const rocAt = (j: number) => ratio(c(j) - c(j - 12), c(j - 12)) * 100
   const mtmAt = (j: number) => c(j) - c(j - 12)
-  keepLast(s.dif, ma10 - ma50, KEEP.dif + 1)
+  s.dif.push(ma10 - ma50)
   const difma = ma('dif', 10, windowOf(s.dif, i))
 
   // BRAR (brar.ts)
@@ -293,20 +300,26 @@ function advance(s: StepState, bar: StepBar): Record<NumericColumn, number> {
     mfi_MFI: mfi,
   }
 
-  // Keep only what the next bar reads.
+  s.i = i + 1
+  s.date = bar.date
+  // Windows are read by bar index, so they may hold more than they need; cut them down now and then.
+  if (s.c.length > 2 * CLOSE_KEEP) trim(s)
+  return values
+}
+
+/** Keeps only what the next bar reads (what a stored state holds). */
+function trim(s: StepState): StepState {
   for (const xs of [s.o, s.h, s.l, s.vol]) if (xs.length > BAR_KEEP) xs.splice(0, xs.length - BAR_KEEP)
   if (s.c.length > CLOSE_KEEP) s.c.splice(0, s.c.length - CLOSE_KEEP)
   for (const key of Object.keys(KEEP) as Array<keyof typeof KEEP>) if (s[key].length > KEEP[key]) s[key].splice(0, s[key].length - KEEP[key])
-  s.i = i + 1
-  s.date = bar.date
-  return values
+  return s
 }
 
 /** The state after `bar`; `state` is left as it was. */
 export function nextState(state: StepState, bar: StepBar): StepState {
   const s = copyState(state)
   advance(s, bar)
-  return s
+  return trim(s)
 }
 
 /** The unrounded values of `bar`, the bar after `state`'s last one. */
@@ -321,7 +334,7 @@ export function stateThrough(bars: Iterable<StepBar>, each?: (values: Record<Num
     const values = advance(s, b)
     each?.(values, b)
   }
-  return s
+  return trim(s)
 }
 
 const PRICE = new Set<string>(TECHNICAL_COLUMNS.filter(([, kind]) => kind === 'price').map(([name]) => name))
