@@ -24,10 +24,13 @@ const TABLE_DATE = '2026-11-19'
 const TABLE_STOCKS = 1000
 const TECHNICAL = { name: '/v1/technical sh600519', path: '/v1/technical?code=sh600519', keys: 'client' }
 const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '', keys: 'client' }
+/** The same codes without a date: during the session, live rows stepped from the day before's states with one batch of quotes. */
+const LIVE_1000 = { name: '/v1/technical-batch live, 1,000 A-share codes', path: '', keys: 'client' }
 const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
 /** The same two in the worker: what the routes cost without carrying the ~1.1 MB answer to Node. */
 const TECHNICAL_IN = { name: '/v1/technical sh600519 ', path: TECHNICAL.path, keys: 'turn' }
 const BATCH_1000_IN = { name: '/v1/technical-batch, 1,000 A-share codes ', path: '', keys: 'turn' }
+const LIVE_1000_IN = { name: '/v1/technical-batch live, 1,000 A-share codes ', path: '', keys: 'turn' }
 const IN_WORKER = [
   { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
   { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
@@ -42,6 +45,7 @@ const IN_WORKER = [
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'turn' },
   TECHNICAL_IN,
   BATCH_1000_IN,
+  LIVE_1000_IN,
 ]
 const END_TO_END = [
   { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' },
@@ -51,6 +55,7 @@ const END_TO_END = [
   { name: '/v1/kline sh600519 day x30', path: '/v1/kline?code=sh600519', keys: 'client' },
   TECHNICAL,
   BATCH_1000,
+  LIVE_1000,
   SCREEN,
   { name: '/v1/snapshot sh600519 keyed', path: '/v1/snapshot?code=sh600519', keys: 'client' },
   { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'client' },
@@ -214,7 +219,7 @@ async function endToEnd(mf, target) {
 }
 
 /** Issue 11's targets: a 1,000-symbol batch at most 3 × one /v1/technical call, a screen at most 2 ×. */
-function printCostRatios(rows, [technical, pairs] = [TECHNICAL, [[BATCH_1000, 3], [SCREEN, 2]]]) {
+function printCostRatios(rows, [technical, pairs] = [TECHNICAL, [[BATCH_1000, 3], [LIVE_1000, 3], [SCREEN, 2]]]) {
   const rps = (t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
   const tech = rps(technical)
   if (!tech) return
@@ -232,11 +237,12 @@ try {
   // Pin the emulator clock inside a session so every run does the same work.
   await setMinute(mf, 0)
   await storeBenchKeys(mf)
-  if (chosen([TECHNICAL, BATCH_1000, SCREEN, BATCH_1000_IN]).length) {
+  if (chosen([TECHNICAL, BATCH_1000, SCREEN, BATCH_1000_IN, LIVE_1000, LIVE_1000_IN]).length) {
     const seeding = performance.now()
     const tables = await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&n=${TABLE_STOCKS}`, { method: 'POST' })).json()
     const codes = Object.keys((await (await mf.getR2Bucket('STORE')).get(`technicals/${TABLE_DATE}.json`).then((o) => o.json())).rows)
     BATCH_1000.path = BATCH_1000_IN.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
+    LIVE_1000.path = LIVE_1000_IN.path = `/v1/technical-batch?codes=${codes.slice(0, 1000).join(',')}`
     console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
   }
   const solving = performance.now()
@@ -251,7 +257,7 @@ try {
   if (chosen(IN_WORKER).length) {
     const rows = await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t))
     printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, rows)
-    printCostRatios(rows, [TECHNICAL_IN, [[BATCH_1000_IN, 3]]])
+    printCostRatios(rows, [TECHNICAL_IN, [[BATCH_1000_IN, 3], [LIVE_1000_IN, 3]]])
   }
   if (chosen(END_TO_END).length) {
     const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t))
