@@ -24,10 +24,10 @@ const TABLE_DATE = '2026-11-19'
 const TABLE_STOCKS = 1000
 const TECHNICAL = { name: '/v1/technical sh600519', path: '/v1/technical?code=sh600519', keys: 'client' }
 const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '', keys: 'client' }
+const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
 /** The same codes without a date: during the session, live rows stepped from the day before's states with one batch of quotes. */
 const LIVE_1000 = { name: '/v1/technical-batch live, 1,000 A-share codes', path: '', keys: 'client' }
-const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
-/** The same two in the worker: what the routes cost without carrying the ~1.1 MB answer to Node. */
+/** The same in the worker: what the routes cost without carrying the ~1.1 MB answer to Node. */
 const TECHNICAL_IN = { name: '/v1/technical sh600519 ', path: TECHNICAL.path, keys: 'turn' }
 const BATCH_1000_IN = { name: '/v1/technical-batch, 1,000 A-share codes ', path: '', keys: 'turn' }
 const LIVE_1000_IN = { name: '/v1/technical-batch live, 1,000 A-share codes ', path: '', keys: 'turn' }
