@@ -10,7 +10,9 @@
 import { addDays } from './dates'
 import { factors, roundPrice } from './adjust'
 import { TECHNICAL_COLUMNS, type NumericColumn } from './indicators/columns'
+import type { DailyBars } from './indicators/bars'
 import { roundTo, technicalSeries } from './indicators/row'
+import { stateThrough, type StepState } from './indicators/step'
 
 /** What the rows need of a stored history (src/store/history.ts): raw bars as columns and the actions. */
 export interface RawDaily {
@@ -74,12 +76,27 @@ function extreme(col: Float64Array, i: number, pick: (...xs: number[]) => number
   return pick(...col.subarray(i - 249, i + 1)) === col[i] ? 1 : 0
 }
 
-function pushStretch(x: RawDaily, from: number, to: number, decimals: number, out: StockDay[]): void {
+/** The bars 0..to forward-adjusted to bar `to` with the actions that had happened by then. */
+function qfqBarsThrough(x: RawDaily, to: number): DailyBars {
   const n = to + 1
   const t = x.t.slice(0, n)
   const f = factors({ t, c: x.c.slice(0, n), act: x.act }, 'qfq')
   const adj = (col: readonly number[]) => Float64Array.from({ length: n }, (_, i) => roundPrice(col[i] * f[i]))
-  const bars = { dates: t.map(numDate), open: adj(x.o), high: adj(x.h), low: adj(x.l), close: adj(x.c), volume: Float64Array.from(x.vol.slice(0, n)) }
+  return { dates: t.map(numDate), open: adj(x.o), high: adj(x.h), low: adj(x.l), close: adj(x.c), volume: Float64Array.from(x.vol.slice(0, n)) }
+}
+
+/**
+ * The indicator state after bar `to` (src/domain/indicators/step.ts), over the same bars as that
+ * day's row: stepping it with the next session's bar gives the next row, unless that session is an
+ * ex-date (the bars would need adjusting again).
+ */
+export function stepStateThrough(x: RawDaily, to: number): StepState {
+  const b = qfqBarsThrough(x, to)
+  return stateThrough(b.dates.map((date, i) => ({ date, open: b.open[i], high: b.high[i], low: b.low[i], close: b.close[i], volume: b.volume[i] })))
+}
+
+function pushStretch(x: RawDaily, from: number, to: number, decimals: number, out: StockDay[]): void {
+  const bars = qfqBarsThrough(x, to)
   const series = technicalSeries(bars)
   const q = bars.close
   const change = (i: number, back: number) => (i >= back ? ((q[i] / q[i - back]) - 1) * 100 : NaN)

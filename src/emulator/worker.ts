@@ -11,7 +11,7 @@ import { clearMarketCache } from '../http/market-cache'
 import { scheduledHandler } from '../jobs'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
-import { collectRows, stagedDayRows, writeDayTables } from '../jobs/day-tables'
+import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../jobs/day-tables'
 import { profilesOf } from '../store/meta'
 import { writeHistory } from '../store/history'
 import { createServices } from '../services'
@@ -84,7 +84,7 @@ app.post('/__bench/day-tables', async (c) => {
   }
   const names = Object.fromEntries(codes.map((code) => [code, market.byCode(code)!.name]))
   const fundamentals = { source, profiles: profilesOf(await source.snapshot()) }
-  return c.json(await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals))
+  return c.json(await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals, collectStates(lines)))
 })
 app.get('/__bench/market-kline-raw', async (c) => {
   const obj = await c.env.STORE.get(marketKlineKey(c.req.query('date') ?? ''))

@@ -8,6 +8,7 @@ import { marketKlineKey } from '../store/keys'
 import { marketRow, readMarketDay } from '../store/market-kline'
 import { readManifest, readRunRecord, readUniverse } from '../store/meta'
 import { readTechnicals } from '../store/technicals'
+import { readStates } from '../store/technicals-state'
 import { readFactorTable } from '../store/factor-table'
 import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
 import { tradingDaysBetween } from '../domain/trading-calendar'
@@ -110,6 +111,9 @@ describe('backfill steps', () => {
       }
     }
     expect((await readFactorTable(env.STORE, 'hs'))!.date).toBe('2026-11-20')
+    // The indicator states are written for the newest table day only: live rows step from it
+    expect((await readStates(env.STORE, '2026-11-20'))?.state(CODES[0])).toMatchObject({ date: '2026-11-20' })
+    expect(await readStates(env.STORE, '2026-10-28')).toBeUndefined()
   })
 
   it('wrote each day\'s fundamentals point in time: a Q3 report counts from its notice date on', async () => {

@@ -29,7 +29,7 @@ import { profilesOf, readUniverse, recordRun, updateManifest, writeUniverse } fr
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { buildHistory } from './build-history'
 import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLine } from './backfill-plan'
-import { collectRows, stagedDayRows, writeDayTables } from './day-tables'
+import { collectRows, collectStates, stagedDayRows, writeDayTables } from './day-tables'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource } from './source'
 
@@ -271,16 +271,19 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
   const tableDay = (state.tableDays ?? []).find((d) => !(state.finishedTableDays ?? []).includes(d))
   if (!month && tableDay) {
     const rows = new Map<string, Array<string | number | null>>()
+    const states = new Map<string, string>() // staged for the newest table day only
     for (let i = 0; i < state.chunks; i++) {
       const obj = await bucket.get(stagingDayRowsKey(state.run, tableDay, i))
       if (!obj) throw new Error(`staged technical rows of chunk ${i} for ${tableDay} are missing; restart the backfill`)
-      collectRows((await obj.text()).split('\n').filter(Boolean), rows)
+      const lines = (await obj.text()).split('\n').filter(Boolean)
+      collectRows(lines, rows)
+      collectStates(lines, states)
     }
     // Subrequests of this call: one R2 read per chunk (at most 5,572 / 20 = 279), the statements
     // (240 upstream requests for the whole market, src/jobs/fundamental-factors.ts), a few writes.
     const universe = await readUniverse(bucket)
     const fundamentals = { source: sourceOf(d), profiles: universe?.profiles }
-    const tables = rows.size ? await writeDayTables(bucket, tableDay, rows.values(), universe?.names ?? {}, now, fundamentals) : { rows: 0, bytes: 0, factors: 0 }
+    const tables = rows.size ? await writeDayTables(bucket, tableDay, rows.values(), universe?.names ?? {}, now, fundamentals, states) : { rows: 0, bytes: 0, factors: 0 }
     await deletePrefix(bucket, `${stagingPrefix(state.run)}days/${tableDay}/`)
     state.finishedTableDays = [...(state.finishedTableDays ?? []), tableDay]
     await putJson(bucket, BACKFILL_KEY, state)

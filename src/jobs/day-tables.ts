@@ -4,28 +4,53 @@
  *
  *   technicals/<date>.json     every stock's technical columns and day factors (point in time)
  *   factors/hs/<date>.json     the A-share screening factors of the date, as columns
+ *   technicals/<date>.state.txt every stock's indicator state after the date (live rows step from it)
  *
  * Staged rows are lines `<date>\t["<code>", v1, v2, …]` (values in STOCK_DAY_COLUMNS order), the
  * same line format the backfill stages market rows in.
  */
 import { factorByName, factorNames } from '../data/factors'
 import type { ShareProfile } from '../domain/fundamental-factors'
-import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
+import { encodeState, nextState, type StepState } from '../domain/indicators/step'
+import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays } from '../domain/stock-days'
 import { writeFactorTable, type StoredFactorTable } from '../store/factor-table'
 import { indexOnOrAfter, numDate, type History } from '../store/history'
 import type { Universe } from '../store/meta'
 import { technicalsOf, writeTechnicals, type StoredTechnicals } from '../store/technicals'
+import { writeStates } from '../store/technicals-state'
 import { fundamentalColumns } from './fundamental-factors'
 import type { HistorySource } from './source'
 
-/** Staged lines of the rows of `h` for the dates in [from, to]. */
-export function stagedDayRows(h: History, from: string, to: string): string[] {
+/**
+ * Staged lines of the rows of `h` for the dates in [from, to], then a line with the stock's
+ * indicator state after the last of them, `<date>\t#<code>\t<state JSON>` (only the newest day's
+ * states are written: live rows step from the latest session).
+ */
+export function stagedDayRows(h: History, from: string, to: string, prior?: StepState): string[] {
   const first = indexOnOrAfter(h, from)
   let last = first - 1
   while (last + 1 < h.t.length && numDate(h.t[last + 1]) <= to) last++
   if (last < first) return []
-  return stockDays(h, first, last).map((r) => `${r.date}\t${JSON.stringify([h.code, ...r.values])}`)
+  const lines = stockDays(h, first, last).map((r) => `${r.date}\t${JSON.stringify([h.code, ...r.values])}`)
+  lines.push(`${numDate(h.t[last])}\t${STATE_MARK}${h.code}\t${encodeState(stateAfter(h, last, prior))}`)
+  return lines
 }
+
+/**
+ * The state after bar `last`: `prior` (the state after the bar before, as stored the session
+ * before) stepped with the bar, in constant time, when it fits: it is of that bar, its last close
+ * is that bar's, and bar `last` is not an ex-date (which re-adjusts every earlier price).
+ * Otherwise the whole history is stepped through (some 30 ms for ten years of bars).
+ */
+export function stateAfter(h: History, last: number, prior?: StepState): StepState {
+  const date = numDate(h.t[last])
+  const fits = prior && last > 0 && prior.i === last && prior.date === numDate(h.t[last - 1]) && prior.c.at(-1) === h.c[last - 1] && !h.act.some(([ex]) => ex === date)
+  if (!fits) return stepStateThrough(h, last)
+  return nextState(prior, { date, open: h.o[last], high: h.h[last], low: h.l[last], close: h.c[last], volume: h.vol[last] })
+}
+
+/** Starts a staged state line (after its date); a row line starts with `[`. */
+const STATE_MARK = '#'
 
 /** Where each hs factor comes from in a stock-day row, for the factors the rows carry. */
 const FROM_ROW: Record<string, string> = { ClosePrice: 'closePrice' }
@@ -79,20 +104,36 @@ export async function addFundamentals(table: StoredFactorTable, input: Fundament
  * `fundamentals`, they are fetched first: when that fails nothing is written, so the job's next
  * run tries the day again.
  */
-export async function writeDayTables(bucket: R2Bucket, date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>, now: number, fundamentals?: FundamentalsInput) {
+export async function writeDayTables(
+  bucket: R2Bucket, date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>, now: number,
+  fundamentals?: FundamentalsInput, states?: ReadonlyMap<string, string>
+) {
   const tech = technicalsOf(date, rows, names)
   const factors = factorTableOf(tech, new Date(now).toISOString())
   const requests = fundamentals ? await addFundamentals(factors, fundamentals) : 0
+  // The states first: a table whose states are missing would send live rows to the slow path.
+  const stateBytes = states?.size ? await writeStates(bucket, date, states) : 0
   const bytes = await writeTechnicals(bucket, tech)
   const factorBytes = await writeFactorTable(bucket, factors)
-  return { rows: factors.codes.length, bytes, factors: Object.keys(factors.columns).length, factorBytes, requests }
+  return { rows: factors.codes.length, bytes, factors: Object.keys(factors.columns).length, factorBytes, requests, states: states?.size ?? 0, stateBytes }
 }
 
 /** Parses staged lines of one date into rows keyed by code (a later line for a code wins). */
 export function collectRows(lines: Iterable<string>, into = new Map<string, Array<string | number | null>>()) {
   for (const line of lines) {
+    if (line.startsWith(STATE_MARK)) continue
     const row = JSON.parse(line) as Array<string | number | null>
     if (row.length === STOCK_DAY_COLUMNS.length + 1) into.set(String(row[0]), row)
+  }
+  return into
+}
+
+/** Collects the state lines among staged lines of one date (date stripped) as code → state JSON. */
+export function collectStates(lines: Iterable<string>, into = new Map<string, string>()) {
+  for (const line of lines) {
+    if (!line.startsWith(STATE_MARK)) continue
+    const tab = line.indexOf('\t')
+    if (tab > 1) into.set(line.slice(1, tab), line.slice(tab + 1))
   }
   return into
 }

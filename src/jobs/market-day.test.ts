@@ -5,8 +5,10 @@ import type { Services } from '../services'
 import { barCount, readHistory, writeHistory } from '../store/history'
 import { dayRowsPrefix, historyKey, marketKlineKey } from '../store/keys'
 import { readTechnicals } from '../store/technicals'
+import { readStates } from '../store/technicals-state'
 import { readFactorTable } from '../store/factor-table'
-import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
+import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays } from '../domain/stock-days'
+import { encodeState } from '../domain/indicators/step'
 import { readMarketDay } from '../store/market-kline'
 import { readCursor, readManifest, readRunRecord } from '../store/meta'
 import { buildHistory } from './build-history'
@@ -78,6 +80,14 @@ async function expectDayTables(date: string, traded: string[]) {
     const row = day.row(code)!
     expect(STOCK_DAY_COLUMNS.map((c) => row.get(c)), code).toEqual(want.values)
     expect(row.get('closePrice'), code).toBe(h.c.at(-1))
+  }
+  // … and beside it each traded stock's indicator state after the day (the next session steps from it)
+  const states = (await readStates(env.STORE, date))!
+  expect(states.size).toBe(traded.length)
+  for (const code of traded) {
+    // stepped from the day before's state where it fits, computed over the history where not: the same either way
+    const h = (await readHistory(env.STORE, code))!
+    expect(encodeState(states.state(code)!), code).toBe(encodeState(stepStateThrough(h, h.t.length - 1)))
   }
   const factors = (await readFactorTable(env.STORE, 'hs'))!
   expect(factors.date).toBe(date)

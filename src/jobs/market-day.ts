@@ -26,7 +26,8 @@ import { actionsKey, dayRowsPrefix, technicalsKey, turnoverKey } from '../store/
 import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type MarketKlineRow } from '../store/market-kline'
 import { profilesOf, readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
-import { collectRows, stagedDayRows, writeDayTables } from './day-tables'
+import { collectRows, collectStates, stagedDayRows, writeDayTables } from './day-tables'
+import { readStates } from '../store/technicals-state'
 import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource, type SourceAction } from './source'
@@ -181,8 +182,10 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   const counts: Record<Outcome, number> = { appended: 0, current: 0, built: 0, 'caught-up': 0, 'no-bars': 0 }
   // Today's stock-day rows of the histories handled since the last flush (see flushRows).
   let dayLines: string[] = []
+  // Yesterday's indicator states: today's are stepped from them (constant time) where they fit.
+  const prior = await readStates(bucket, prev).catch(() => undefined)
   const stage = (h: History) => {
-    for (const line of stagedDayRows(h, today, today)) dayLines.push(line)
+    for (const line of stagedDayRows(h, today, today, prior?.state(h.code))) dayLines.push(line)
   }
   const flushRows = async (at: number) => {
     if (dayLines.length === 0) return
@@ -303,18 +306,21 @@ async function todaysActions(bucket: R2Bucket, source: HistorySource, today: str
 async function ensureDayTables(bucket: R2Bucket, source: HistorySource, today: string, now: number) {
   if (await bucket.head(technicalsKey(today))) return { status: 'exists' as const }
   const rows = new Map<string, Array<string | number | null>>()
+  const states = new Map<string, string>()
   let cursor: string | undefined
   do {
     const page = await bucket.list({ prefix: dayRowsPrefix(today), cursor })
     for (const o of page.objects) {
       const text = (await (await bucket.get(o.key))?.text()) ?? ''
-      collectRows(text.split('\n').filter(Boolean).map((l) => l.slice(l.indexOf('\t') + 1)), rows)
+      const lines = text.split('\n').filter(Boolean).map((l) => l.slice(l.indexOf('\t') + 1))
+      collectRows(lines, rows)
+      collectStates(lines, states)
     }
     cursor = page.truncated ? page.cursor : undefined
   } while (cursor)
   if (rows.size === 0) throw new Error(`no stock-day rows staged for ${today}; the day's technicals were not written`)
   const universe = await readUniverse(bucket)
-  const written = await writeDayTables(bucket, today, rows.values(), universe?.names ?? {}, now, { source, profiles: universe?.profiles })
+  const written = await writeDayTables(bucket, today, rows.values(), universe?.names ?? {}, now, { source, profiles: universe?.profiles }, states)
   await deletePrefix(bucket, dayRowsPrefix(today))
   return { status: 'written' as const, ...written }
 }

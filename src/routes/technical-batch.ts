@@ -15,6 +15,9 @@ import { PRICE_DECIMALS } from '../http/format'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
 import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../store/technicals'
+import { readStates } from '../store/technicals-state'
+import { fetchLiveQuotes } from '../channels/live-quotes'
+import { answersLive, liveOutcome } from './technical-live'
 import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
 import { describeAttempts } from './series-response'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
@@ -32,7 +35,7 @@ const Query = z.object({
     example: 'sh600519,sz000001,bj830799,hk00700,usAAPL,sh000001',
   }),
   date: DateParam('date').optional().openapi({
-    description: `YYYY-MM-DD, from ${HISTORY_START}, not after today; a non-trading day falls back to the nearest earlier session. Blank: A-share stocks at the latest session whose table is built (the previous one during a session), other symbols at their latest (live during a session). Trust each item's \`date\`.`,
+    description: `YYYY-MM-DD, from ${HISTORY_START}, not after today; a non-trading day falls back to the nearest earlier session. Blank: every symbol at its latest: during a session (until the day's table is built after the close) A-share stocks get today's live rows, stepped from the previous session's precomputed state with the live quote; a stock not traded today keeps its previous session's row. Trust each item's \`date\`.`,
     example: '2026-11-20',
   }),
 })
@@ -42,13 +45,15 @@ const Item = z
     code: z.string().openapi({ description: 'The code as requested' }),
     ok: z.boolean().openapi({ description: 'Whether this symbol has a row' }),
     data: TechnicalRowSchema.optional().openapi({ description: 'With ok: the row (the 55 columns of /v1/technical); its `date` is the session it describes' }),
-    error: z.string().optional().openapi({ description: 'Without ok: why this symbol has no row (invalid code, not traded that day, upstream failure)' }),
+    as_of: z.string().optional().openapi({ description: 'With a live row (blank `date` during a session): the quote time it was computed from, `YYYY-MM-DD HH:MM:SS` Beijing (exchange time for HK and US)' }),
+    error: z.string().optional().openapi({ description: 'Without ok: why this symbol has no row (invalid code, not traded that day, no live quote, upstream failure)' }),
   })
   .openapi('TechnicalBatchItem')
 
 const Response = envelopeSchema('TechnicalBatchEnvelopeBase', z.array(Item).openapi({ description: 'One item per requested symbol, in request order' }))
   .extend({
-    date: z.string().optional().openapi({ description: "The session of the A-share stocks' rows (after falling back from a non-trading day); with a blank `date`, other symbols are at their own latest session: each item's `date` says which" }),
+    date: z.string().optional().openapi({ description: "The session of the A-share stocks' rows (after falling back from a non-trading day; today during a session with a blank `date`); with a blank `date`, each symbol is at its own latest session: each item's `date` says which" }),
+    as_of: z.string().optional().openapi({ description: 'With live rows: the newest quote time among them' }),
     requested: z.number().int().openapi({ description: 'Symbols requested' }),
     returned: z.number().int().openapi({ description: 'Items with a row (the units billed)' }),
     failed: z.number().int().openapi({ description: 'Items without a row' }),
@@ -87,6 +92,9 @@ const route = guardedRoute(
       'top-level `requested`, `returned`, `failed`. A-share stocks come from the table the after-close job precomputes for the whole market each session, point in time ' +
       '(computed from the bars up to `date`, adjusted forward to it: `closePrice` is the close that traded that day). Indexes, ETFs, HK and US symbols are computed from the ' +
       "channel's day bars up to `date`; for ETFs, HK and US that is possible for the latest session only (older rows would carry today's adjustment), and an older date gives those items an error. " +
+      'With a blank `date` during a session, A-share stocks get today\'s live rows (`date` today, `as_of` the quote time), each stepped in constant time from the state the after-close job stored ' +
+      "with the previous session's table and one batch of live quotes: the same row /v1/technical computes over the whole history. A stock that has not traded today (suspended, before the open) " +
+      "keeps its previous session's row with that date; on its ex-date a stock is computed from its whole history (every earlier price is adjusted again); without a live quote it is an error item. " +
       'Billed one unit per symbol returned; a call where every item failed is ok:false and not counted. Tier pro (500 symbols) or unlimited (1,000).',
     request: { query: Query },
     responses: {
@@ -97,20 +105,55 @@ const route = guardedRoute(
   { check: (c, q) => checkQuery(q, c.get('tier'), beijing(c.get('services').now()).date) }
 )
 
-type ItemOut = { code: string; ok: true; data: TechnicalRow } | { code: string; ok: false; error: string } | { code: string; ok: true; json: string }
+type ItemOut =
+  | { code: string; ok: true; data: TechnicalRow; as_of?: string }
+  | { code: string; ok: false; error: string }
+  | { code: string; ok: true; json: string }
+  | { code: string; ok: true; bytes: Uint8Array }
 
-/** An A-share stock's row from the day's table, as the ready JSON text of its item. */
+/** An A-share stock's row from the day's table: the item's ready bytes (or the row's JSON text when the code was asked in another spelling). */
 function fromTable(code: string, inst: Instrument, day: TechnicalsDay): ItemOut {
+  const bytes = code === inst.code ? day.itemBytes(code) : undefined
+  if (bytes) return { code, ok: true, bytes }
   const json = day.rowJson(inst.code)
   if (!json) return { code, ok: false, error: `${inst.code}: not traded on ${day.date} (suspended, not listed, or no such stock)` }
   return { code, ok: true, json }
 }
 
-/** An item as JSON text: table rows are spliced in as they are. */
-const itemJson = (x: ItemOut) => ('json' in x ? `{"code":${JSON.stringify(x.code)},"ok":true,"data":${x.json}}` : JSON.stringify(x))
+const utf8 = new TextEncoder()
 
-/** Stands for `data` in the envelope until the items' text replaces it (by a function: a caller's `$'` in a code is text, not a pattern). */
+/** An item as UTF-8 JSON: table rows are copied in as they are. */
+function itemBytes(x: ItemOut): Uint8Array {
+  if ('bytes' in x) return x.bytes
+  return utf8.encode('json' in x ? `{"code":${JSON.stringify(x.code)},"ok":true,"data":${x.json}}` : JSON.stringify(x))
+}
+
+/** Stands for `data` in the envelope until the items' bytes replace it. */
 const DATA_SLOT = '\u0000items\u0000'
+
+/**
+ * The answer as one UTF-8 buffer: the envelope's text around `data`, and the items' bytes copied in
+ * once each (a 1,000-symbol answer is some 1.1 MB; building it as one string and encoding that
+ * costs more than the rest of the call).
+ */
+function answerBytes(envelopeText: string, items: readonly ItemOut[]): Uint8Array<ArrayBuffer> {
+  const slot = envelopeText.indexOf(JSON.stringify(DATA_SLOT))
+  const head = utf8.encode(envelopeText.slice(0, slot) + '[')
+  const tail = utf8.encode(']' + envelopeText.slice(slot + JSON.stringify(DATA_SLOT).length))
+  const parts = items.map(itemBytes)
+  let size = head.length + tail.length + Math.max(0, parts.length - 1)
+  for (const p of parts) size += p.length
+  const out = new Uint8Array(size)
+  out.set(head, 0)
+  let at = head.length
+  parts.forEach((p, k) => {
+    if (k > 0) out[at++] = 44 // ','
+    out.set(p, at)
+    at += p.length
+  })
+  out.set(tail, at)
+  return out
+}
 
 /** A symbol outside the table: its channel bars up to `date`, or all of them (the latest session, live during one). */
 async function onTheFly(services: Services, store: R2Bucket, code: string, inst: Instrument, date: string | undefined): Promise<ItemOut> {
@@ -125,7 +168,50 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
     return { code, ok: false, error: `${inst.code}: rows for ${inst.kind === 'etf' ? 'ETFs' : inst.kind.toUpperCase()} are computed for the latest session only (${r.bars.at(-1)!.date}); older ones would carry later adjustments` }
   }
   const row = technicalRow(toColumns(bars), { code: inst.code, name: r.quote.name || null, priceDecimals: PRICE_DECIMALS[inst.kind] })
-  return row ? { code, ok: true, data: row } : { code, ok: false, error: `${inst.code}: no daily bars` }
+  if (!row) return { code, ok: false, error: `${inst.code}: no daily bars` }
+  return r.quote.time && r.quote.date === row.date && !r.quote.halted ? { code, ok: true, data: row, as_of: `${r.quote.date} ${r.quote.time}` } : { code, ok: true, data: row }
+}
+
+/**
+ * Blank date during a session (src/routes/technical-live.ts): the A-share stocks at `stocks`
+ * (indexes into `codes`) get today's rows from the previous session's states and one batch of live
+ * quotes; those that need their whole history are returned for the on-the-fly path.
+ */
+async function liveItems(services: Services, store: R2Bucket, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], items: ItemOut[]): Promise<number[]> {
+  const insts = stocks.map((i) => technicalInstrument(codes[i]) as Instrument)
+  const [states, live] = await Promise.all([day ? readStates(store, day.date) : undefined, fetchLiveQuotes(services, insts)])
+  const full: number[] = []
+  stocks.forEach((i, k) => {
+    const inst = insts[k]
+    const quote = live.quotes.get(inst.code)?.quote
+    const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null)
+    if (out.kind === 'row') items[i] = { code: codes[i], ok: true, data: out.row, as_of: out.asOf }
+    else if (out.kind === 'previous') items[i] = day ? fromTable(codes[i], inst, day) : { code: codes[i], ok: false, error: `${inst.code}: not traded today` }
+    else if (out.kind === 'full') full.push(i)
+    else items[i] = { code: codes[i], ok: false, error: out.error }
+  })
+  return full
+}
+
+/**
+ * The answer's headers. A 1,000-symbol answer is about 1.1 MB of JSON, and carrying it to the
+ * client costs several times what building it does (measured: bench, README), so it is sent
+ * gzip-compressed to a client that accepts gzip: the Workers runtime compresses a body whose
+ * Content-Encoding says gzip (natively, not in the isolate), about tenfold for these rows.
+ */
+function answerHeaders(acceptEncoding: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=UTF-8', vary: 'Accept-Encoding' }
+  if (acceptsGzip(acceptEncoding)) headers['content-encoding'] = 'gzip'
+  return headers
+}
+
+/** Whether an Accept-Encoding header names gzip without `q=0`. */
+export function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [name, ...params] = part.split(';').map((x) => x.trim().toLowerCase())
+    const q = params.find((p) => p.startsWith('q='))
+    return name === 'gzip' && !(q && Number(q.slice(2)) === 0)
+  })
 }
 
 /** GET /v1/technical-batch */
@@ -133,18 +219,25 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const codes = splitCodes(q.codes)
-    const date = q.date ? tradingDayOnOrBefore(q.date) : await latestTechnicalsDate(c.env.STORE)
-    const day = date ? await readTechnicals(c.env.STORE, date) : undefined
-    const missing = date ? `the technicals of ${date} are not built (the after-close job builds each session's; the backfill the recent ones)` : 'no technicals table is built yet (run the backfill, or wait for the after-close job)'
+    const today = beijing(services.now()).date
+    const latest = q.date ? undefined : await latestTechnicalsDate(c.env.STORE)
+    const live = !q.date && answersLive(today, latest)
+    const tableDate = q.date ? tradingDayOnOrBefore(q.date) : latest
+    const day = tableDate ? await readTechnicals(c.env.STORE, tableDate) : undefined
+    const date = live ? today : tableDate
+    const missing = tableDate ? `the technicals of ${tableDate} are not built (the after-close job builds each session's; the backfill the recent ones)` : 'no technicals table is built yet (run the backfill, or wait for the after-close job)'
 
     const items: ItemOut[] = new Array(codes.length)
     const later: number[] = []
+    const stocks: number[] = []
     codes.forEach((code, i) => {
       const inst = technicalInstrument(code)
       if ('error' in inst) items[i] = { code, ok: false, error: inst.error }
       else if (inst.kind !== 'stock') later.push(i)
+      else if (live) stocks.push(i)
       else items[i] = day ? fromTable(code, inst, day) : { code, ok: false, error: missing }
     })
+    if (stocks.length) later.push(...(await liveItems(services, c.env.STORE, today, day, codes, stocks, items)))
     // Blank date: each of these at its own latest session (today's live bar during a session).
     const asked = q.date ? date : undefined
     await mapLimit(later, ON_THE_FLY_CONCURRENCY, async (i) => {
@@ -152,9 +245,11 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     })
 
     const returned = items.filter((x) => x.ok).length
+    const asOf = live ? items.reduce<string | undefined>((m, x) => ('as_of' in x && x.as_of && (!m || x.as_of > m) ? x.as_of : m), undefined) : undefined
     const body = {
       ok: returned > 0,
-      source: later.length === 0 ? 'store' : 'multi',
+      source: later.length === 0 && stocks.length === 0 ? 'store' : 'multi',
+      ...(asOf ? { as_of: asOf } : {}),
       data: DATA_SLOT,
       ...(date ? { date } : {}),
       requested: codes.length,
@@ -162,9 +257,9 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       failed: codes.length - returned,
       ...(returned === 0 ? { code: 'NO_DATA', error: day ? 'no requested symbol has a row' : missing } : {}),
     }
-    const answer = JSON.stringify(envelope(c, 'technical-batch', body)).replace(JSON.stringify(DATA_SLOT), () => `[${items.map(itemJson).join(',')}]`)
+    const answer = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
     recordOutcome(c, { ok: body.ok, rows: returned, units: returned })
     // Typed as the documented body: the text is that object with its items spliced in.
-    return c.body(answer, 200, { 'content-type': 'application/json; charset=UTF-8' }) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
+    return c.body(answer, 200, answerHeaders(c.req.header('accept-encoding'))) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
   })
 }

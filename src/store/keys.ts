@@ -13,6 +13,7 @@
  *   meta/backfill.json               the backfill in progress (range, universe, phase)
  *   staging/backfill/<run>/…         backfill's per-chunk rows until the day blobs are assembled
  *   technicals/<date>.json           every stock's technical columns and day factors of one date (point in time)
+ *   technicals/<date>.state.txt      every stock's indicator state after that date (the next session's live rows step from it)
  *   staging/market-day/<date>/…      the after-close job's stock-day rows until the day's tables are assembled
  *   factors/<market>/<date>.json     the screening factors of every stock of a market on one date (columns)
  *   meta/factors-<market>.json       the latest date with a factor table for the market
@@ -62,6 +63,9 @@ export const latestFactorsKey = (market: string) => `meta/factors-${market}.json
 
 /** R2 key of the technicals table of one trading day. */
 export const technicalsKey = (date: string) => `technicals/${date}.json`
+
+/** R2 key of the indicator states after one trading day (src/store/technicals-state.ts). */
+export const technicalsStateKey = (date: string) => `technicals/${date}.state.txt`
 
 /** Prefix of the after-close job's staged stock-day rows of `date`. */
 export const dayRowsPrefix = (date: string) => `staging/market-day/${date}/`

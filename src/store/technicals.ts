@@ -8,6 +8,7 @@
  */
 import { STOCK_DAY_COLUMNS, TECHNICAL_VALUE_COLUMNS } from '../domain/stock-days'
 import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
+import { memoisedReader } from './memo-read'
 import { getJson, putJson } from './r2-json'
 
 export const TECHNICALS_VERSION = 1
@@ -31,6 +32,11 @@ export interface TechnicalsDay {
    * once per isolate: a 1,000-symbol batch then joins ready strings instead of serialising 55,000 values.
    */
   rowJson(code: string): string | undefined
+  /**
+   * The whole batch item of `code` (`{"code":…,"ok":true,"data":row}`) as UTF-8 bytes, made once per
+   * isolate: a batch answer is then one copy of ready bytes per symbol, with no string to build or encode.
+   */
+  itemBytes(code: string): Uint8Array | undefined
   codes(): string[]
 }
 
@@ -38,7 +44,18 @@ export function technicalsDay(t: StoredTechnicals): TechnicalsDay {
   const index = new Map(t.columns.map((c, i) => [c, i + 1]))
   const technical = TECHNICAL_VALUE_COLUMNS.map((c) => [c, index.get(c)!] as const)
   const texts = new Map<string, string>()
+  const items = new Map<string, Uint8Array>()
+  const utf8 = new TextEncoder()
   return {
+    itemBytes(code) {
+      let bytes = items.get(code)
+      if (bytes === undefined) {
+        const json = this.rowJson(code)
+        if (json === undefined) return undefined
+        items.set(code, (bytes = utf8.encode(`{"code":${JSON.stringify(code)},"ok":true,"data":${json}}`)))
+      }
+      return bytes
+    },
     rowJson(code) {
       let text = texts.get(code)
       if (text === undefined) {
@@ -69,29 +86,11 @@ export function technicalsDay(t: StoredTechnicals): TechnicalsDay {
   }
 }
 
-const memo = new Map<string, { etag: string; day: TechnicalsDay; checked: number }>()
-/** How long a parsed table is used before R2 is asked whether it changed (a backfill may rewrite a day). */
-const RECHECK_MS = 60_000
+/** A day's table, parsed once per isolate and version. */
+const read = memoisedReader(async (obj) => technicalsDay((await obj.json()) as StoredTechnicals), 4)
 
-/** A day's table, parsed once per isolate and version; undefined when the day is not built. */
-export async function readTechnicals(bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> {
-  const key = technicalsKey(date)
-  const known = memo.get(key)
-  if (known && now - known.checked < RECHECK_MS) return known.day
-  if (known) {
-    const head = await bucket.head(key)
-    if (head?.etag === known.etag) {
-      known.checked = now
-      return known.day
-    }
-  }
-  const obj = await bucket.get(key)
-  if (!obj) return undefined
-  const day = technicalsDay((await obj.json()) as StoredTechnicals)
-  if (memo.size >= 4) memo.clear()
-  memo.set(key, { etag: obj.etag, day, checked: now })
-  return day
-}
+/** A day's table; undefined when the day is not built. */
+export const readTechnicals = (bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> => read(bucket, technicalsKey(date), now)
 
 /** Builds the stored form from staged `[code, ...values]` rows and the names known for the codes. */
 export function technicalsOf(date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>): StoredTechnicals {

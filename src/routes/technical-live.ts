@@ -1,0 +1,45 @@
+/**
+ * Today's rows of A-share stocks during a session, for /v1/technical-batch with a blank `date`:
+ * each stock's indicator state after the previous session (written beside that session's table,
+ * src/store/technicals-state.ts) stepped with its live quote as today's bar, in constant time per
+ * symbol (src/domain/indicators/step.ts). What a quote says decides each stock's row:
+ *
+ * - traded today, previous close = the state's last close: the stepped row, `date` today, `as_of`
+ *   the quote's time; the same row /v1/technical computes over the whole history;
+ * - not traded today (suspended, or before the open): the previous session's row from its table,
+ *   with that date: it is the stock's latest row, not a stale one;
+ * - previous close ≠ the state's last close (an ex-date today: every earlier price must be adjusted
+ *   again), or no state (a new listing, a damaged line): computed from the whole history, as
+ *   /v1/technical does;
+ * - no quote at all (no channel answered for it): an error item, as today's row cannot be known.
+ */
+import type { Quote } from '../domain/bar'
+import type { TechnicalRow } from '../domain/indicators/columns'
+import { nextRow, type StepState } from '../domain/indicators/step'
+import type { Instrument } from '../domain/instrument'
+import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
+import { PRICE_DECIMALS } from '../http/format'
+
+export type LiveOutcome =
+  | { kind: 'row'; row: TechnicalRow; asOf: string }
+  | { kind: 'previous' }
+  | { kind: 'full' }
+  | { kind: 'error'; error: string }
+
+/**
+ * Whether a blank-date batch on `today` is answered live: today is a session whose table is not
+ * built yet and the latest table is the session just before (a state older than that would step
+ * over a missing day; then the table's rows are served with their date, as before).
+ */
+export const answersLive = (today: string, latestTable: string | undefined): latestTable is string =>
+  latestTable !== undefined && isTradingDay(today) && latestTable === previousTradingDay(today)
+
+/** What `inst` gets today from its quote (if any) and its state after the previous session (if any). */
+export function liveOutcome(inst: Instrument, today: string, quote: Quote | undefined, state: StepState | undefined, name: string | null): LiveOutcome {
+  if (!quote) return { kind: 'error', error: `${inst.code}: no live quote (no quote channel answered for it), so today's row cannot be computed` }
+  if (quote.halted || quote.date !== today) return { kind: 'previous' }
+  if (!state || state.date !== previousTradingDay(today) || state.c.at(-1) !== quote.preClose) return { kind: 'full' }
+  const bar = { date: today, open: quote.open, high: quote.high, low: quote.low, close: quote.last, volume: quote.volume }
+  const row = nextRow(state, bar, { code: inst.code, name: quote.name || name, priceDecimals: PRICE_DECIMALS[inst.kind] })
+  return { kind: 'row', row, asOf: quote.time ? `${quote.date} ${quote.time}` : quote.date }
+}

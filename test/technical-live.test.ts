@@ -1,0 +1,128 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { decodeState, encodeState, nextRow } from '../src/domain/indicators/step'
+import { stepStateThrough } from '../src/domain/stock-days'
+import { market } from '../src/emulator/market/index'
+import { buildHistory } from '../src/jobs/build-history'
+import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../src/jobs/day-tables'
+import { channelSource } from '../src/jobs/eastmoney-source'
+import { writeHistory, type History } from '../src/store/history'
+import { deletePrefix } from '../src/store/r2-json'
+import { fault, makeKey, resetWorld, upstreamRequests } from './helpers'
+import { acceptsGzip } from '../src/routes/technical-batch'
+import { services, storeCall, storeJson } from './store-app'
+
+/** Histories through `through` and that session's tables with their states, as the after-close job writes them. */
+async function afterClose(codes: string[], through: string, now: number): Promise<History[]> {
+  await deletePrefix(env.STORE, 'technicals/')
+  await deletePrefix(env.STORE, 'meta/technicals-latest')
+  const source = channelSource(services)
+  const hs: History[] = []
+  for (const code of codes) {
+    const h = (await buildHistory(source, code, through))!
+    await writeHistory(env.STORE, h)
+    hs.push(h)
+  }
+  const lines = hs.flatMap((h) => stagedDayRows(h, through, through)).map((l) => l.slice(11))
+  await writeDayTables(env.STORE, through, collectRows(lines).values(), Object.fromEntries(codes.map((c) => [c, market.byCode(c)!.name])), now, undefined, collectStates(lines))
+  return hs
+}
+
+const batch = (qs: string, key: string) => storeJson(`/v1/technical-batch?${qs}`, { key })
+const single = async (code: string, key: string) => (await storeJson(`/v1/technical?code=${code}`, { key })).body
+
+describe('/v1/technical-batch with a blank date during a session: live rows stepped from the stored states', () => {
+  const CLOCK = '2026-11-20T10:30:00+08:00'
+  const stocks = market.instruments().filter((i) => i.kind === 'stock' && i.listDate < '2025-01-01' && !market.live(i, Date.parse(CLOCK)).halted)
+  const BJ = stocks.find((i) => i.code.startsWith('bj'))!.code
+  const CODES = ['sh600519', 'sz000001', BJ, ...stocks.slice(40, 77).map((i) => i.code)]
+
+  it('gives each A-share stock today\'s row, equal to /v1/technical\'s whole-history row, from one batch of quotes', async () => {
+    await resetWorld(CLOCK)
+    const key = await makeKey('unlimited')
+    await afterClose(CODES, '2026-11-19', Date.parse(CLOCK))
+    const before = await upstreamRequests()
+    const { body } = await batch(`codes=${[...CODES, 'hk00700'].join(',')}`, key)
+    const after = await upstreamRequests()
+    const spent = Object.keys(after).reduce((n, k) => n + after[k] - (before[k] ?? 0), 0)
+    expect(body).toMatchObject({ ok: true, date: '2026-11-20', requested: CODES.length + 1, returned: CODES.length + 1, as_of: expect.stringMatching(/^2026-11-20 10:/) })
+    // 40 stocks in one or two quote requests, plus what the HK symbol's own series costs
+    expect(spent).toBeLessThanOrEqual(6)
+    for (const item of body.data.slice(0, CODES.length)) {
+      expect(item.as_of, item.code).toMatch(/^2026-11-20 10:/)
+      expect(item.data.date).toBe('2026-11-20')
+    }
+    for (const code of ['sh600519', 'sz000001', BJ, CODES[10], CODES[30]]) {
+      const one = await single(code, key)
+      expect(one.history).toBe('store')
+      const item = body.data.find((x: any) => x.code === code)
+      expect(item.data, code).toEqual(one.data[0])
+      expect(item.as_of).toBe(one.as_of)
+    }
+  }, 120_000)
+
+  it('keeps the previous session\'s rows with their date before the open, and says so when no quote can be had', async () => {
+    await resetWorld('2026-11-20T09:05:00+08:00')
+    const key = await makeKey('pro')
+    const { body } = await batch(`codes=sh600519,${BJ}`, key)
+    expect(body.data.map((x: any) => x.data.date)).toEqual(['2026-11-19', '2026-11-19'])
+    expect(body.data[0].as_of).toBeUndefined()
+    await resetWorld(CLOCK)
+    for (const ch of ['eastmoney', 'tencent', 'sina'] as const) await fault(ch, 'http', { count: 50 })
+    const down = await batch('codes=sh600519', key)
+    expect(down.body).toMatchObject({ ok: false, returned: 0, failed: 1 })
+    expect(down.body.data[0].error).toMatch(/no live quote/)
+  }, 60_000)
+
+  it('leaves a past date point in time: the stored table\'s row, not a live one', async () => {
+    await resetWorld(CLOCK)
+    const key = await makeKey('pro')
+    const { body } = await batch('codes=sh600519&date=2026-11-19', key)
+    expect(body).toMatchObject({ ok: true, date: '2026-11-19', source: 'store' })
+    expect(body.data[0].data).toMatchObject({ date: '2026-11-19', closePrice: market.dailyBars(market.byCode('sh600519')!, '2026-11-19', '2026-11-19', Date.parse(CLOCK))[0].close })
+    expect(body.data[0].as_of).toBeUndefined()
+  })
+
+  it('computes a stock on its ex-date from its whole history (stepping the old state would be wrong); a suspended one keeps its last row', async () => {
+    const clock = '2026-06-17T10:30:00+08:00'
+    const now = Date.parse(clock)
+    await resetWorld(clock)
+    const key = await makeKey('pro')
+    const ex = market.instruments().find((i) => i.kind === 'stock' && market.actions(i, now).some((a) => a.exDate === '2026-06-17' && a.cash > 0))!
+    const [h] = await afterClose([ex.code, 'sh600519'], '2026-06-16', now)
+    const { body } = await batch(`codes=${ex.code},sh600519`, key)
+    const one = await single(ex.code, key)
+    expect(body.data[0].data).toEqual(one.data[0])
+    expect(body.data[0].data.date).toBe('2026-06-17')
+    // sh600519 does not trade that day in the model (suspended): its latest row, the previous session's
+    expect(market.live(market.byCode('sh600519')!, now).date).toBe('2026-06-16')
+    expect(body.data[1]).toMatchObject({ ok: true, data: { date: '2026-06-16' } })
+    expect(body.data[1].as_of).toBeUndefined()
+    // Stepping the unadjusted state with today's quote gives other numbers
+    const q = (await storeJson(`/v1/quote?code=${ex.code}`, { key })).body.data[0]
+    const state = decodeState(JSON.parse(encodeState(stepStateThrough(h, h.t.length - 1))))!
+    const naive = nextRow(state, { date: '2026-06-17', open: Number(q.open), high: Number(q.high), low: Number(q.low), close: Number(q.last), volume: Number(q.volume) }, { code: ex.code, name: null, priceDecimals: 2 })
+    expect(naive.ma_MA_250).not.toBe(one.data[0].ma_MA_250)
+  }, 60_000)
+})
+
+describe('/v1/technical-batch answer encoding', () => {
+  it('is gzip-compressed for a client that accepts gzip (about 1.1 MB of JSON for 1,000 symbols), plain otherwise', async () => {
+    await resetWorld('2026-11-20T16:30:00+08:00')
+    await afterClose(['sh600519'], '2026-11-19', Date.parse('2026-11-20T16:30:00+08:00'))
+    const key = await makeKey('unlimited')
+    const codes = Array.from({ length: 200 }, () => 'sh600519').join(',')
+    const gz = await storeCall(`/v1/technical-batch?codes=${codes}&date=2026-11-19`, { key, headers: { 'accept-encoding': 'br, gzip' } })
+    expect(gz.headers.get('content-encoding')).toBe('gzip')
+    expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/)
+    expect(await gz.json()).toMatchObject({ ok: true, returned: 200 })
+    const plain = await storeCall(`/v1/technical-batch?codes=${codes}&date=2026-11-19`, { key, headers: { 'accept-encoding': 'gzip;q=0, identity' } })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    const body = await plain.json<any>()
+    expect(body).toMatchObject({ ok: true, returned: 200 })
+  })
+
+  it.each([
+    ['gzip', true], ['br, gzip', true], ['GZIP;q=0.5', true], ['gzip;q=0', false], ['gzip; q=0.0', false], ['br', false], ['', false], [undefined, false], ['x-gzip', false],
+  ])('reads Accept-Encoding %j as gzip: %s', (header, want) => expect(acceptsGzip(header)).toBe(want))
+})
