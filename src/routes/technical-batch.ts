@@ -194,25 +194,11 @@ async function liveItems(services: Services, store: R2Bucket, today: string, day
 }
 
 /**
- * The answer's headers. A 1,000-symbol answer is about 1.1 MB of JSON, and carrying it to the
- * client costs several times what building it does (measured: bench, README), so it is sent
- * gzip-compressed to a client that accepts gzip: the Workers runtime compresses a body whose
- * Content-Encoding says gzip (natively, not in the isolate), about tenfold for these rows.
+ * The answer's headers. No Content-Encoding of our own: Cloudflare's edge compresses JSON for the
+ * clients that accept it, and the Accept-Encoding a Worker sees is the edge's, not the client's
+ * (locally, `wrangler dev` sent gzip to a plain `curl` that had not asked for it).
  */
-function answerHeaders(acceptEncoding: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=UTF-8', vary: 'Accept-Encoding' }
-  if (acceptsGzip(acceptEncoding)) headers['content-encoding'] = 'gzip'
-  return headers
-}
-
-/** Whether an Accept-Encoding header names gzip without `q=0`. */
-export function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((part) => {
-    const [name, ...params] = part.split(';').map((x) => x.trim().toLowerCase())
-    const q = params.find((p) => p.startsWith('q='))
-    return name === 'gzip' && !(q && Number(q.slice(2)) === 0)
-  })
-}
+const ANSWER_HEADERS = { 'content-type': 'application/json; charset=UTF-8' }
 
 /** GET /v1/technical-batch */
 export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Services) {
@@ -260,6 +246,6 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     const answer = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
     recordOutcome(c, { ok: body.ok, rows: returned, units: returned })
     // Typed as the documented body: the text is that object with its items spliced in.
-    return c.body(answer, 200, answerHeaders(c.req.header('accept-encoding'))) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
+    return c.body(answer, 200, ANSWER_HEADERS) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
   })
 }
