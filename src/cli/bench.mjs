@@ -257,7 +257,8 @@ async function inWorker(mf, target) {
   return forSeconds(async () => {
     if (target.anonymous === 'pool') await budget(mf, 'pool', BATCH)
     // The 400 rotating keys share one minute too: a long run of keyed rows would otherwise fill it.
-    if (target.keys === 'turn') await budget(mf, 'turn', BATCH)
+    // Every keyed batch takes the next of them (loopRequest), whatever the row's end-to-end keys.
+    if (!target.anonymous) await budget(mf, 'turn', BATCH)
     const r = await (await mf.dispatchFetch(...loopRequest(target))).json()
     if (r.firstFailure && !reported++) console.error(`first failed call: ${target.path} → ${r.firstFailure}`)
     return r
