@@ -6,6 +6,7 @@
 import { mapLimit } from '../../domain/concurrency'
 import { malformed } from '../errors'
 import { fetchText } from '../http'
+import { parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { isObject, type JsonObject } from './envelope'
 import { CHANNEL } from './wire'
@@ -41,12 +42,7 @@ const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v 
  * code (9501 bad report or filter, 9701 busy), or a body not of that shape, is `malformed`.
  */
 export function readDatacenter(text: string): DatacenterPage | null {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw malformed(CHANNEL, `datacenter answer is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
+  const json = parseJson(CHANNEL, text, 'datacenter answer')
   if (!isObject(json) || typeof json.code !== 'number') throw malformed(CHANNEL, 'datacenter answer has no numeric code')
   if (json.code === EMPTY_CODE) return null
   if (json.code !== 0) throw malformed(CHANNEL, `datacenter code ${json.code}: ${String(json.message ?? '')}`)

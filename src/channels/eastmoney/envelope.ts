@@ -1,10 +1,8 @@
 import { malformed } from '../errors'
+import { isObject, parseJsonObject, type JsonObject } from '../json'
 import { CHANNEL } from './wire'
 
-/** A JSON object, as opposed to an array or a primitive. */
-export type JsonObject = Record<string, unknown>
-
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v)
+export { isObject, type JsonObject }
 
 // `cb=` is never sent, but a mirror or proxy answering `jQuery123({...});` costs nothing to accept.
 const JSONP = /^[\w$.]+\(([\s\S]*)\)\s*;?$/
@@ -17,13 +15,7 @@ export function readData(text: string): JsonObject | null {
   let body = text.trim()
   const m = JSONP.exec(body)
   if (m) body = m[1]
-  let json: unknown
-  try {
-    json = JSON.parse(body)
-  } catch {
-    throw malformed(CHANNEL, `not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
-  if (!isObject(json)) throw malformed(CHANNEL, 'response is not a JSON object')
+  const json = parseJsonObject(CHANNEL, body, 'response')
   if (typeof json.rc !== 'number') throw malformed(CHANNEL, 'response has no numeric rc')
   const { data } = json
   if (data !== null && !isObject(data)) throw malformed(CHANNEL, 'response data is neither an object nor null')

@@ -10,6 +10,7 @@
 import { isValidDate } from '../../domain/dates'
 import { malformed } from '../errors'
 import { fetchText } from '../http'
+import { parseJsonObject } from '../json'
 import type { ChannelContext } from '../types'
 import { isObject, type JsonObject } from './envelope'
 import { CHANNEL } from './wire'
@@ -24,17 +25,6 @@ const f10Code = (code: string) => {
 
 export const businessUrl = (code: string) => `${F10}/BusinessAnalysis/PageAjax?code=${f10Code(code)}`
 export const surveyUrl = (code: string) => `${F10}/CompanySurvey/PageAjax?code=${f10Code(code)}`
-
-function json(text: string, what: string): JsonObject {
-  let v: unknown
-  try {
-    v = JSON.parse(text)
-  } catch {
-    throw malformed(CHANNEL, `${what} is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
-  if (!isObject(v)) throw malformed(CHANNEL, `${what} is not a JSON object`)
-  return v
-}
 
 /** One product line of the latest report. */
 export interface ProductLine {
@@ -61,7 +51,7 @@ const finite = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string
  * ratios summing to more than 1 (beyond rounding) double-count and are `malformed`.
  */
 export function parseComposition(text: string): BusinessComposition | null {
-  const body = json(text, 'business analysis')
+  const body = parseJsonObject(CHANNEL, text, 'business analysis')
   const rows = body.zygcfx
   if (rows === undefined || rows === null) return null
   if (!Array.isArray(rows)) throw malformed(CHANNEL, 'zygcfx is not an array')
@@ -108,7 +98,7 @@ const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim(
 
 /** `jbzl[0]`'s texts, or null when the page knows no such company. */
 export function parseSurvey(raw: string): CompanySurvey | null {
-  const body = json(raw, 'company survey')
+  const body = parseJsonObject(CHANNEL, raw, 'company survey')
   const jbzl = body.jbzl
   if (jbzl === undefined || jbzl === null) return null
   // Some mirrors send the object itself rather than a one-element array.

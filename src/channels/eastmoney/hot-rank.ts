@@ -9,6 +9,7 @@ import type { Instrument } from '../../domain/instrument'
 import { parseSymbol, SymbolError } from '../../domain/symbols'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
+import { parseJsonObject } from '../json'
 import type { ChannelContext } from '../types'
 import { isObject } from './envelope'
 import { CHANNEL } from './wire'
@@ -63,13 +64,7 @@ export function instrumentOfSc(sc: string): Instrument | null {
  * `{"sc":"SZ000938","rk":1,"hisRc":1}` (no name, no price); upstreams.md §4.1 also shows `rc`.
  */
 export function parseHotRank(text: string): HotRankEntry[] {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw malformed(CHANNEL, `rank answer is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
-  if (!isObject(json)) throw malformed(CHANNEL, 'rank answer is not a JSON object')
+  const json = parseJsonObject(CHANNEL, text, 'rank answer')
   if (json.status !== 0) throw malformed(CHANNEL, `rank status ${JSON.stringify(json.status)}: ${String(json.message ?? '')}`)
   if (!Array.isArray(json.data)) throw malformed(CHANNEL, 'rank answer has no data list')
   const seen = new Set<string>()

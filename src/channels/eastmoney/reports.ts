@@ -13,6 +13,7 @@ import type { Instrument } from '../../domain/instrument'
 import { parseSymbol, SymbolError } from '../../domain/symbols'
 import { malformed } from '../errors'
 import { fetchText } from '../http'
+import { parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { isObject, type JsonObject } from './envelope'
 import { CHANNEL } from './wire'
@@ -139,12 +140,7 @@ export function toResearchRow(row: JsonObject, year: number, inst?: Instrument):
 
 /** Reads one list answer; rows newest first. No reports is `{hits: 0, rows: []}`. */
 export function readReportList(body: string, inst?: Instrument): ReportListPage {
-  let json: unknown
-  try {
-    json = JSON.parse(body)
-  } catch {
-    throw malformed(CHANNEL, `report list is not JSON: ${JSON.stringify(body.slice(0, 60))}`)
-  }
+  const json = parseJson(CHANNEL, body, 'report list')
   if (!isObject(json) || !Array.isArray(json.data) || typeof json.hits !== 'number') throw malformed(CHANNEL, 'report list is not {hits, data}')
   if (json.data.length === 0) return { hits: 0, rows: [] }
   const year = json.currentYear

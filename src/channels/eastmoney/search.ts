@@ -7,6 +7,7 @@
 import { parseSymbol, SymbolError } from '../../domain/symbols'
 import { malformed } from '../errors'
 import { fetchText } from '../http'
+import { parseJson } from '../json'
 import { MARKET_OF_PREFIX, type SearchHit, type SearchKind } from '../search-hit'
 import type { ChannelContext } from '../types'
 import { isObject, type JsonObject } from './envelope'
@@ -79,12 +80,7 @@ const text = (row: JsonObject, key: string) => {
  * without code, name or secid, or a secid that does not name the row's code, is `malformed`.
  */
 export function parseSuggest(body: string): SearchHit[] {
-  let json: unknown
-  try {
-    json = JSON.parse(body.trim().replace(/^[\w$.]+\(([\s\S]*)\)\s*;?$/, '$1'))
-  } catch {
-    throw malformed(CHANNEL, `suggest answer is not JSON: ${JSON.stringify(body.slice(0, 60))}`)
-  }
+  const json = parseJson(CHANNEL, body.trim().replace(/^[\w$.]+\(([\s\S]*)\)\s*;?$/, '$1'), 'suggest answer')
   const table = isObject(json) ? json.QuotationCodeTable : undefined
   if (!isObject(table)) throw malformed(CHANNEL, 'suggest answer has no QuotationCodeTable')
   if (table.Data === null || table.Data === undefined) return []

@@ -4,6 +4,7 @@ import { malformed } from '../errors'
 import type { ChannelContext } from '../types'
 import { checkBars, num } from '../validate'
 import { CHANNEL, isNotFound, sinaText } from './fetch'
+import { isObject } from '../json'
 
 /** One forward-adjustment factor: applies from `date` until the next newer entry. */
 export interface Factor {
@@ -13,7 +14,6 @@ export interface Factor {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
 
 /**
  * Parses `qfq.js` (`var sh600519qfq={"total":N,"data":[{"d":"2025-06-20","f":"1.000000"},…]}`),

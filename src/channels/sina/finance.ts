@@ -12,6 +12,7 @@ import {
 } from '../../domain/finance'
 import type { Instrument } from '../../domain/instrument'
 import { empty, malformed, unsupported } from '../errors'
+import { isObject, parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { CHANNEL, sinaText } from './fetch'
 
@@ -72,7 +73,6 @@ export const SINA_TITLES: {
 export const sinaFinanceUrl = (statement: StatementName, inst: Instrument) =>
   `${SINA_FINANCE_URL}?paperCode=${inst.code}&source=${SOURCE[statement]}&type=0&page=1&num=1000`
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const PERIOD = /^(\d{4})(0331|0630|0930|1231)$/
 const agrees = (a: number, b: number) => Math.abs(a - b) <= 1 + Math.abs(a) * 1e-6
 
@@ -86,12 +86,7 @@ function value(raw: unknown, where: string): number | null {
 
 /** One statement's latest `num` periods from a decoded answer, newest first. */
 export function parseSinaStatement<L extends string>(statement: StatementName, text: string, inst: Instrument, num: number): StatementRow<L>[] {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw malformed(CHANNEL, `statements answer is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
+  const json = parseJson(CHANNEL, text, 'statements answer')
   const result = isObject(json) ? json.result : undefined
   const data = isObject(result) ? result.data : undefined
   if (!isObject(result) || !isObject(result.status) || result.status.code !== 0) throw malformed(CHANNEL, 'statements answer has no result.status.code 0')

@@ -15,11 +15,11 @@ import { checkBars, num } from '../validate'
 import { quoteCode } from './codes'
 import { CHANNEL, sinaText } from './fetch'
 import { jsonpRows } from './jsonp-rows'
+import { isObject } from '../json'
 
 const DAILY = 'https://stock2.finance.sina.com.cn/futures/api/jsonp.php/var%20_=/InnerFuturesNewService.getDailyKLine'
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
 
 /**
  * Parses a getDailyKLine answer (`var _=([{…}]);`) into bars, oldest first: volume in contracts,

@@ -9,6 +9,7 @@ import { applyFactors, fetchFactors, priceDecimals, type Factor } from './factor
 import { CHANNEL, sinaText } from './fetch'
 import { jsonpRows } from './jsonp-rows'
 import { fetchFuturesKline } from './futures-kline'
+import { isObject } from '../json'
 
 const KLINE = 'https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData'
 
@@ -22,7 +23,6 @@ const DAY_SCALE = 240
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const MINUTE = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}):\d{2}$/
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
 
 /**
  * Parses a getKLineData JSONP answer (`=([{"day":…,"open":"…",…}]);`) into raw bars, oldest

@@ -1,6 +1,7 @@
 import type { Bar } from '../../domain/bar'
 import { empty, malformed } from '../errors'
 import { checkBars, num, optNum } from '../validate'
+import { isObject } from '../json'
 
 const CHANNEL = 'tencent'
 
@@ -20,7 +21,6 @@ const TEN_THOUSAND = 10_000
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const MINUTE = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
 const times = (x: number, unit: number) => Math.round(x * unit * 100) / 100
 
 /**

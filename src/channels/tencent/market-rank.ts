@@ -9,6 +9,7 @@
 import { mapLimit } from '../../domain/concurrency'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
+import { parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { num } from '../validate'
 
@@ -61,12 +62,7 @@ function toRow(raw: unknown, date: string): RankListRow {
 
 /** Parses one page: the total it claims and its rows (dated `date`). */
 export function parseRankListPage(text: string, date: string): { total: number; rows: RankListRow[] } {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw malformed(CHANNEL, `rank list is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
+  const json = parseJson(CHANNEL, text, 'rank list')
   const body = json as { code?: unknown; data?: { total?: unknown; rank_list?: unknown } }
   if (typeof json !== 'object' || json === null || body.code !== 0) throw malformed(CHANNEL, `rank list code ${JSON.stringify(body?.code)}`)
   const total = body.data?.total

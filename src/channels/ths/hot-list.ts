@@ -14,6 +14,7 @@ import { parseSymbol, SymbolError } from '../../domain/symbols'
 import type { HotRankEntry } from '../eastmoney/hot-rank'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
+import { isObject, parseJsonObject } from '../json'
 import type { ChannelContext } from '../types'
 
 export const CHANNEL = 'ths'
@@ -23,7 +24,6 @@ export const THS_HOT_URL = 'https://dq.10jqka.com.cn/fuyao/hot_list_data/out/hot
 /** THS market ids → our prefix (17 and 33 seen in captures; 151 for Beijing inferred). */
 const MARKET_PREFIX: Record<number, 'sh' | 'sz' | 'bj'> = { 17: 'sh', 33: 'sz', 151: 'bj' }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
 
 /**
  * A six-digit code as an A-share stock: by THS's market id when it gives one, else the exchange
@@ -49,13 +49,7 @@ function stockOf(code: string, market: unknown): Instrument | null {
  * 0 or a body without `data.stock_list` is `malformed`.
  */
 export function parseThsHotList(text: string): HotRankEntry[] {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw malformed(CHANNEL, `hot list is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
-  }
-  if (!isObject(json)) throw malformed(CHANNEL, 'hot list is not a JSON object')
+  const json = parseJsonObject(CHANNEL, text, 'hot list')
   if (json.status_code !== undefined && json.status_code !== 0) throw malformed(CHANNEL, `hot list status_code ${JSON.stringify(json.status_code)}`)
   const list = isObject(json.data) ? json.data.stock_list : undefined
   if (!Array.isArray(list)) throw malformed(CHANNEL, 'hot list has no data.stock_list')
