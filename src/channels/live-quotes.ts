@@ -21,7 +21,9 @@ export async function fetchLiveQuotes(services: Services, instruments: readonly 
   const groups = new Map<string, Instrument[]>()
   for (const i of instruments) {
     const g = routeGroup(i.kind)
-    groups.set(g, [...(groups.get(g) ?? []), i])
+    const list = groups.get(g)
+    if (list) list.push(i)
+    else groups.set(g, [i])
   }
   const out: LiveQuotes = { quotes: new Map(), failed: [] }
   await Promise.all(

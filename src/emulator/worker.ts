@@ -60,6 +60,15 @@ app.delete('/__emulator/deadline', (c) => {
 let benchIp = 1
 // Baseline for `npm run bench`: the cheapest possible route in the same worker.
 app.get('/__bench/constant', (c) => c.json({ ok: true }))
+// A copy of a large answer (the bench POSTs it once), served as a constant: what carrying those
+// very bytes costs each view (compressing them too, where the client asks for gzip) with no route
+// work beside it. Padding would not do: a run of one letter compresses far faster than JSON.
+let constantCopy = new Uint8Array(new ArrayBuffer(0))
+app.post('/__bench/constant-copy', async (c) => {
+  constantCopy = new Uint8Array(await c.req.arrayBuffer())
+  return c.json({ bytes: constantCopy.length })
+})
+app.get('/__bench/constant-copy', (c) => c.body(constantCopy, 200, { 'content-type': 'application/json; charset=UTF-8' }))
 // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
 // and the baseline that streams the same R2 object with no envelope, checks or admission.
 app.get('/__bench/market-kline-blob', (c) => {
