@@ -188,7 +188,7 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     }
     if (state.fixedNow === null) return handle(url, request, market, now())
     // Sina answers by Referer too, POST handlers (Guba's rank) by their body; nothing else matters to a handler.
-    const body = request.method === 'POST' ? await request.clone().text() : ''
+    const body = request.method === 'POST' ? new TextDecoder().decode(await request.clone().arrayBuffer()) : ''
     const key = `${state.fixedNow} ${request.method} ${url.href} ${request.headers.get('referer') ?? ''} ${body}`
     return answered(key, () => handle(url, request, market, now()))
   }

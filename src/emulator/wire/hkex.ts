@@ -227,7 +227,8 @@ const VIEWSTATE_ERROR = `<!DOCTYPE html>
 export async function handleHkex(url: URL, request: Request, market: MarketModel, now: number): Promise<Response> {
   if (url.pathname !== CCASS_PATH) return notFound()
   if (request.method !== 'POST') return html(page(formOf(now), ''))
-  const form = new URLSearchParams(await request.text())
+  // Read as bytes: the body is form-encoded ASCII, and workerd warns on .text() of a non-text type.
+  const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()))
   const viewstate = form.get('__VIEWSTATE')
   // No view state: not a postback, the plain form; one the site did not issue: its error page.
   if (viewstate === null) return html(page(formOf(now), ''))
