@@ -99,7 +99,7 @@ export function channelOfHost(hostname: string): ChannelName | undefined {
 }
 
 type Handler = (url: URL, request: Request, market: MarketModel, now: number) => Response | Promise<Response>
-type EmptyForm = (url: URL, market: MarketModel) => Response | undefined
+type EmptyForm = (url: URL, market: MarketModel, now: number) => Response | undefined
 
 const HANDLERS: Record<ChannelName, { handle: Handler; empty: EmptyForm }> = {
   eastmoney: { handle: handleEastmoney, empty: eastmoneyEmpty },
@@ -178,7 +178,7 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
       case 'garbage':
         return new Response(GARBAGE.slice(), { headers: { 'content-type': 'text/html' } })
       case 'empty': {
-        const res = empty(url, market)
+        const res = empty(url, market, now())
         if (res) return res
         break
       }

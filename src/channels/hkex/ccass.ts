@@ -51,6 +51,9 @@ export interface CcassCategory {
   percent: number | null
 }
 
+/** A category that is a part of the Total. */
+export type PartCategory = CcassCategory & { key: Exclude<CcassCategoryKey, 'total'> }
+
 /** One listed participant. */
 export interface CcassParticipant {
   /** Participant ID (a letter and five digits); null when the page prints none. */
@@ -71,7 +74,7 @@ export interface CcassSnapshot {
   /** Total issued shares as the page states them (the "last updated figure"). */
   issued: number
   /** The categories other than Total, in page order. */
-  categories: CcassCategory[]
+  categories: PartCategory[]
   total: CcassCategory
   /** Listed participants, largest holding first. */
   participants: CcassParticipant[]
@@ -126,7 +129,7 @@ function one(html: string, tag: string, cls: string, what: string): Element {
 /** The text of `div.<cls> div.value` in a summary row. */
 const summaryValue = (row: string, cls: string, what: string) => textOf(one(one(row, 'div', cls, what).inner, 'div', 'value', what).inner)
 
-function readSummary(table: string, code: string): { categories: CcassCategory[]; total: CcassCategory; issued: number; printed: Map<CcassCategory, ReturnType<typeof pct>> } {
+function readSummary(table: string, code: string): { categories: PartCategory[]; total: CcassCategory; issued: number; printed: Map<CcassCategory, ReturnType<typeof pct>> } {
   const w = where(code)
   const remarks = one(table, 'div', 'ccass-search-remarks', `${w} summary`)
   const issued = count(textOf(one(remarks.inner, 'div', 'summary-value', `${w} issued shares`).inner), `${w} issued shares`)
@@ -152,7 +155,8 @@ function readSummary(table: string, code: string): { categories: CcassCategory[]
   const total = rows.at(-1)
   if (!total || total.key !== 'total' || rows.length < 2) throw malformed(CHANNEL, `${w}: the summary does not end in one Total after its categories`)
   if (total.shareholding === null) throw malformed(CHANNEL, `${w}: the Total has no shareholding`)
-  return { categories: rows.slice(0, -1), total, issued, printed }
+  const categories = rows.slice(0, -1).filter((r): r is PartCategory => r.key !== 'total')
+  return { categories, total, issued, printed }
 }
 
 function readParticipants(panel: string, code: string, issued: number): CcassParticipant[] {

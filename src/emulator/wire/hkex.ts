@@ -247,8 +247,8 @@ export async function handleHkex(url: URL, request: Request, market: MarketModel
   return html(page({ ...state, date: slashed(rec.date), name: inst.name }, result(rec)))
 }
 
-/** The `empty` fault's answer: the form saying it found no record. */
-export function hkexEmpty(url: URL): Response | undefined {
+/** The `empty` fault's answer, to the GET and the POST alike: the form saying it found no record. */
+export function hkexEmpty(url: URL, _market: MarketModel, now: number): Response | undefined {
   if (url.pathname !== CCASS_PATH) return undefined
-  return html(page({ today: '', date: '', code: '', name: '', alert: NO_RECORD }, ''))
+  return html(page(formOf(now, NO_RECORD), ''))
 }
