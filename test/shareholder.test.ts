@@ -105,6 +105,17 @@ describe('GET /v1/shareholder', () => {
     }
   })
 
+  it('answers CCASS rows with exactly the fields /openapi.json documents for them', async () => {
+    const schemas = (await getJson('/openapi.json')).body.components.schemas
+    const d = (await getJson('/v1/shareholder?code=hk00700')).body.data.data
+    for (const [slug, name] of [['holder_distribution', 'HkHolderDistributionRow'], ['institutional_holdings', 'HkCcassParticipantRow']]) {
+      const props = Object.keys(schemas[name].properties).sort()
+      expect(schemas[name].required.sort()).toEqual(props)
+      for (const r of d[slug]) expect(Object.keys(r).sort()).toEqual(props)
+    }
+    expect(schemas.HkHolderDistributionRow.properties.key.enum).toEqual(d.holder_distribution.map((r: any) => r.key))
+  })
+
   it('asks CCASS once per stock and day: the next caller is served from the cache', async () => {
     await getJson('/v1/shareholder?code=hk00700')
     const before = (await upstreamRequests()).hkex
