@@ -147,9 +147,19 @@ describe('GET /v1/shareholder', () => {
     expect((await getJson('/v1/shareholder?code=hk00001')).body).toMatchObject({ ok: false, code: 'NO_DATA' })
   })
 
-  it('is ok:false UPSTREAM_UNAVAILABLE for an HK stock when Eastmoney fails', async () => {
+  it('is ok:false UPSTREAM_UNAVAILABLE for an HK stock when Eastmoney and CCASS both fail', async () => {
     await fault('eastmoney', 'http')
-    expect((await getJson('/v1/shareholder?code=hk00700')).body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE' })
+    await fault('hkex', 'http')
+    expect((await getJson('/v1/shareholder?code=hk00700')).body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: { tables: [], data: {} } })
+  })
+
+  it('serves the CCASS sections when Eastmoney fails, shareholders empty and the notice saying why', async () => {
+    await fault('eastmoney', 'http')
+    const { body } = await getJson('/v1/shareholder?code=hk00700')
+    expect(body).toMatchObject({ ok: true, source: 'emulator:hkex', as_of: '2026-11-19', notice: expect.stringMatching(/^shareholders is empty: Eastmoney failed \(/) })
+    expect(body.data.data.shareholders).toEqual([])
+    expect(body.data.data.holder_distribution.length).toBe(6)
+    expect(body.data.data.institutional_holdings.length).toBeGreaterThan(10)
   })
 
   it.each([

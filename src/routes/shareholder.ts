@@ -1,10 +1,12 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
 import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow } from '../channels/eastmoney/shareholders'
 import { fetchCcass, type CcassSnapshot } from '../channels/hkex/ccass'
 import { beijing } from '../domain/dates'
+import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
@@ -160,8 +162,8 @@ const route = guardedRoute(POLICY, {
     'substantial shareholders and directors, from Eastmoney HK F10 RPT_HKF10_EQUITYCHG_HOLDER), and from HKEXnews\' CCASS Shareholding Search ' +
     '(the newest day\'s record, each row with its date): `holder_distribution` (shares held in CCASS per category, the CCASS total, the shares ' +
     'not in CCASS and the issued shares) and `institutional_holdings` (every listed CCASS participant, largest first: the custodian banks, ' +
-    'brokers and China Clearing for Stock Connect that hold the shares for their clients, not the beneficial owners). When CCASS fails or has ' +
-    'no record of the stock, those two are empty and `notice` says why. ' +
+    'brokers and China Clearing for Stock Connect that hold the shares for their clients, not the beneficial owners). When one upstream fails ' +
+    'or has nothing, its sections are empty and `notice` says why; ok:false only when neither has anything. ' +
     'Other codes: 422.',
   request: { query: Query },
   responses: {
@@ -229,34 +231,47 @@ function distributionRows(s: CcassSnapshot) {
 
 const EMPTY = { tables: [], data: {} }
 
+/**
+ * The HK sections: Eastmoney's disclosed interests and the CCASS record, asked together. Served
+ * when either has rows; an empty side's sections come back empty with the reason in `notice`,
+ * never filled in. ok:false only when neither has anything.
+ */
+async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument) {
+  // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
+  const day = beijing(services.now()).date
+  const [hk, ccass] = await Promise.all([
+    services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst)),
+    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst)),
+  ])
+  const holders = hk.ok && hk.value.length ? hk.value : null
+  const record = ccass.ok ? ccass.value : null
+  const holdersWhy = hk.ok ? 'Eastmoney has no disclosed shareholders of this stock' : `Eastmoney failed (${describeAttempts(hk.attempts)})`
+  const recordWhy = ccass.ok ? '' : ccass.code === 'NO_DATA' ? `HKEX CCASS has no record of this stock (${ccass.error})` : `HKEX CCASS failed (${ccass.error})`
+  if (!holders && !record) {
+    const failed = !hk.ok || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
+    return envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: failed ? 'UPSTREAM_UNAVAILABLE' : 'NO_DATA', error: `${inst.code}: ${holdersWhy}; ${recordWhy}` })
+  }
+  const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = {
+    shareholders: holders ? holders.map(hkRow) : [],
+    holder_distribution: record ? distributionRows(record) : [],
+    institutional_holdings: record ? record.participants.map((p) => ({ date: record.date, participant_id: p.id, name: p.name, shareholding: p.shareholding, percent_of_issued: p.percent })) : [],
+  }
+  const tables = HK_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
+  const why = [holders ? '' : `shareholders is empty: ${holdersWhy}`, record ? '' : `${CCASS_SECTIONS.join(' and ')} are empty: ${recordWhy}`].filter(Boolean).join('; ')
+  return envelope(c, 'shareholder', {
+    ok: true,
+    source: services.sourcePrefix + (holders && hk.ok ? hk.channel : 'hkex'),
+    data: { tables, data: rows },
+    as_of: holders ? holders[0].endDate : record!.date,
+    ...(why ? { notice: why } : {}),
+  })
+}
+
 /** GET /v1/shareholder */
 export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
-    if (inst.kind === 'hk') {
-      // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
-      const day = beijing(services.now()).date
-      const [hk, ccass] = await Promise.all([
-        services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst)),
-        fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst)),
-      ])
-      if (!hk.ok) {
-        return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(hk.attempts)}` }), 200)
-      }
-      const source = services.sourcePrefix + hk.channel
-      if (hk.value.length === 0) {
-        return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no disclosed shareholders of this stock` }), 200)
-      }
-      const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = {
-        shareholders: hk.value.map(hkRow),
-        holder_distribution: ccass.ok ? distributionRows(ccass.value) : [],
-        institutional_holdings: ccass.ok ? ccass.value.participants.map((p) => ({ date: ccass.value.date, participant_id: p.id, name: p.name, shareholding: p.shareholding, percent_of_issued: p.percent })) : [],
-      }
-      const tables = HK_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
-      const why = ccass.ok ? '' : ccass.code === 'NO_DATA' ? `HKEX CCASS has no record of this stock (${ccass.error})` : `HKEX CCASS failed (${ccass.error})`
-      const notice = why ? { notice: `${CCASS_SECTIONS.join(' and ')} are empty: ${why}` } : {}
-      return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, as_of: hk.value[0].endDate, ...notice }), 200)
-    }
+    if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
     const r = await services.router.run('datacenter:shareholder', ['eastmoney'], () => fetchShareholders(services.channelContext, inst))
     if (!r.ok) {
       return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
