@@ -129,36 +129,36 @@ function one(html: string, tag: string, cls: string, what: string): Element {
 /** The text of `div.<cls> div.value` in a summary row. */
 const summaryValue = (row: string, cls: string, what: string) => textOf(one(one(row, 'div', cls, what).inner, 'div', 'value', what).inner)
 
-function readSummary(table: string, code: string): { categories: PartCategory[]; total: CcassCategory; issued: number; printed: Map<CcassCategory, ReturnType<typeof pct>> } {
+/** The summary: issued shares, then each category row, the Total last; every percent checked against shares ÷ issued. */
+function readSummary(table: string, code: string): { categories: PartCategory[]; total: CcassCategory; issued: number } {
   const w = where(code)
   const remarks = one(table, 'div', 'ccass-search-remarks', `${w} summary`)
   const issued = count(textOf(one(remarks.inner, 'div', 'summary-value', `${w} issued shares`).inner), `${w} issued shares`)
   if (issued === null || issued <= 0) throw malformed(CHANNEL, `${w}: no issued shares`)
   const rows: CcassCategory[] = []
-  const printed = new Map<CcassCategory, ReturnType<typeof pct>>()
   for (const row of byClass(table, 'div', 'ccass-search-datarow')) {
     const label = textOf(one(row.inner, 'div', 'summary-category', `${w} summary row`).inner)
     const key = categoryKey(label)
     if (!key) throw malformed(CHANNEL, `${w}: unknown summary category ${JSON.stringify(label)}`)
     if (rows.some((r) => r.key === key)) throw malformed(CHANNEL, `${w}: summary category ${JSON.stringify(label)} twice`)
     const what = `${w} ${label}`
-    const c: CcassCategory = {
+    const shareholding = count(summaryValue(row.inner, 'shareholding', what), `${what} shareholding`)
+    rows.push({
       key,
       label,
-      shareholding: count(summaryValue(row.inner, 'shareholding', what), `${what} shareholding`),
+      shareholding,
       participants: count(summaryValue(row.inner, 'number-of-participants', what), `${what} participants`),
-      percent: null,
-    }
-    printed.set(c, pct(summaryValue(row.inner, 'percent-of-participants', what), `${what} percent`))
-    rows.push(c)
+      percent: agrees(pct(summaryValue(row.inner, 'percent-of-participants', what), `${what} percent`), shareholding, issued, what),
+    })
   }
   const total = rows.at(-1)
   if (!total || total.key !== 'total' || rows.length < 2) throw malformed(CHANNEL, `${w}: the summary does not end in one Total after its categories`)
   if (total.shareholding === null) throw malformed(CHANNEL, `${w}: the Total has no shareholding`)
   const categories = rows.slice(0, -1).filter((r): r is PartCategory => r.key !== 'total')
-  return { categories, total, issued, printed }
+  return { categories, total, issued }
 }
 
+/** The listed participants of `#pnlResultNormal`'s table, in page order, each checked on its own. */
 function readParticipants(panel: string, code: string, issued: number): CcassParticipant[] {
   const w = where(code)
   const bodies = byTag(panel, 'tbody')
@@ -208,8 +208,7 @@ export function parseCcass(html: string, code: string): CcassSnapshot {
     const date = dateText.replaceAll('/', '-')
     if (!/^\d{4}\/\d{2}\/\d{2}$/.test(dateText) || !isValidDate(date)) throw malformed(CHANNEL, `${w}: shareholding date ${JSON.stringify(dateText)}`)
 
-    const { categories, total, issued, printed } = readSummary(tables[0].inner, code)
-    for (const c of [...categories, total]) c.percent = agrees(printed.get(c) ?? null, c.shareholding, issued, `${w} ${c.label}`)
+    const { categories, total, issued } = readSummary(tables[0].inner, code)
     const sum = (f: (c: CcassCategory) => number | null) => categories.reduce((s, c) => s + (f(c) ?? 0), 0)
     if (sum((c) => c.shareholding) !== total.shareholding) throw malformed(CHANNEL, `${w}: the categories hold ${sum((c) => c.shareholding)} shares, the Total ${total.shareholding}`)
     if (total.participants !== null && categories.every((c) => c.participants !== null) && sum((c) => c.participants) !== total.participants) {
