@@ -32,7 +32,7 @@ import { isValidDate } from '../../domain/dates'
 import { ChannelError, empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
-import { byClass, byId, byTag, inputs, textOf, type Element } from './html'
+import { byClass, byId, byTag, hasClass, inputs, textOf, type Element } from './html'
 
 export const CHANNEL = 'hkex'
 export const CCASS_URL = 'https://www3.hkexnews.hk/sdw/search/searchsdw.aspx'
@@ -165,13 +165,14 @@ function readParticipants(panel: string, code: string, issued: number): CcassPar
   if (bodies.length !== 1) throw malformed(CHANNEL, `${w}: ${bodies.length} participant table bodies`)
   const seen = new Set<string>()
   return byTag(bodies[0].inner, 'tr').map((tr, k) => {
+    const cells = byTag(tr.inner, 'td')
     const cellText = (cls: string, required: boolean) => {
-      const cells = byClass(tr.inner, 'td', cls)
-      if (cells.length !== 1) {
-        if (!required && cells.length === 0) return null
-        throw malformed(CHANNEL, `${w} participant row ${k + 1}: ${cells.length} td.${cls}`)
+      const found = cells.filter((td) => hasClass(td.attrs, cls))
+      if (found.length !== 1) {
+        if (!required && found.length === 0) return null
+        throw malformed(CHANNEL, `${w} participant row ${k + 1}: ${found.length} td.${cls}`)
       }
-      return textOf(one(cells[0].inner, 'div', 'mobile-list-body', `${w} participant row ${k + 1} ${cls}`).inner)
+      return textOf(one(found[0].inner, 'div', 'mobile-list-body', `${w} participant row ${k + 1} ${cls}`).inner)
     }
     const id = cellText('col-participant-id', true) || null
     const name = cellText('col-participant-name', true)!
