@@ -43,7 +43,8 @@ const html = (body: string, status = 200) => textResponse(body, 'text/html; char
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;')
 const slashed = (date: string) => date.replaceAll('-', '/')
 const thousands = (n: number) => Math.round(n).toLocaleString('en-US')
-const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(2)}%`
+/** Percent of the issued shares, cut to two decimals as the one quoted page figure is (83.708% printed 83.70%). */
+const percent = (part: number, whole: number) => `${(Math.floor((part / whole) * 10000 + 1e-9) / 100).toFixed(2)}%`
 
 interface FormState {
   today: string
