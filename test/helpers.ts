@@ -67,7 +67,7 @@ export async function resetWorld(clock: string = SESSION_CLOCK) {
 
 export type FaultKind = 'timeout' | 'http' | 'garbage' | 'empty' | 'slow' | 'hang'
 
-export async function fault(channel: 'eastmoney' | 'tencent' | 'sina' | 'ths', kind: FaultKind, extra: { ms?: number; count?: number } = {}) {
+export async function fault(channel: 'eastmoney' | 'tencent' | 'sina' | 'ths' | 'hkex', kind: FaultKind, extra: { ms?: number; count?: number } = {}) {
   await send('PUT', `/__emulator/faults/${channel}`, { kind, ...extra })
 }
 

@@ -1,6 +1,9 @@
+import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market/index'
-import { fault, getJson, makeKey, resetWorld } from './helpers'
+import { deletePrefix } from '../src/store/r2-json'
+import { fault, getJson, makeKey, resetWorld, upstreamRequests } from './helpers'
+import { post } from './store-app'
 
 const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } })
 
@@ -59,9 +62,10 @@ describe('GET /v1/shareholder', () => {
     expect((await getJson('/v1/usage', bearer(key))).body.data.endpoints).toEqual({})
   })
 
-  it('answers an HK stock\'s disclosed shareholders in the SPEC\'s HK sections, the other two empty with a notice', async () => {
+  it('answers an HK stock\'s disclosed shareholders and its CCASS record in the SPEC\'s HK sections', async () => {
     const { body } = await getJson('/v1/shareholder?code=hk00700')
-    expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney', as_of: '2026-06-30', notice: expect.stringContaining('institutional_holdings') })
+    expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney', as_of: '2026-06-30' })
+    expect(body).not.toHaveProperty('notice')
     expect(body.data.tables.map((t: any) => t.slug)).toEqual(['shareholders', 'holder_distribution', 'institutional_holdings'])
     for (const t of body.data.tables) expect(body.data.data[t.slug]).toEqual(t.rows)
     const rows = body.data.data.shareholders
@@ -73,7 +77,68 @@ describe('GET /v1/shareholder', () => {
       expect(r.end_date).toBe('2026-06-30')
       expect(['主要股东', '董事']).toContain(r.holder_type)
     }
+  })
+
+  it('answers the CCASS distribution: categories adding up to the CCASS total, the rest not in CCASS, all of the issued shares', async () => {
+    const d = (await getJson('/v1/shareholder?code=hk00700')).body.data.data
+    const rows = d.holder_distribution
+    // Friday 10:30: the newest record is Thursday's.
+    for (const r of rows) expect(r.date).toBe('2026-11-19')
+    expect(rows.map((r: any) => r.key)).toEqual(['market_intermediaries', 'consenting_investor_participants', 'non_consenting_investor_participants', 'total_in_ccass', 'not_in_ccass', 'issued'])
+    const by = Object.fromEntries(rows.map((r: any) => [r.key, r]))
+    expect(by.market_intermediaries.category).toBe('Market Intermediaries')
+    expect(by.market_intermediaries.shareholding + by.consenting_investor_participants.shareholding + by.non_consenting_investor_participants.shareholding).toBe(by.total_in_ccass.shareholding)
+    expect(by.total_in_ccass.shareholding + by.not_in_ccass.shareholding).toBe(by.issued.shareholding)
+    expect(by.issued).toMatchObject({ shareholding: market.byCode('hk00700')!.totalShares, participants: null, percent_of_issued: 100 })
+    expect(by.not_in_ccass.percent_of_issued).toBeCloseTo((by.not_in_ccass.shareholding / by.issued.shareholding) * 100, 2)
+    expect(by.total_in_ccass.participants).toBe(by.market_intermediaries.participants + by.consenting_investor_participants.participants + by.non_consenting_investor_participants.participants)
+    for (const r of rows.slice(0, 4)) expect(Math.abs(r.percent_of_issued - (r.shareholding / by.issued.shareholding) * 100)).toBeLessThanOrEqual(0.01)
+
+    // The participants: every listed one, largest first, adding up to the CCASS total less the unlisted non-consenting investors.
+    const parts = d.institutional_holdings
+    expect(parts).toHaveLength(by.market_intermediaries.participants + by.consenting_investor_participants.participants)
+    expect(parts.map((p: any) => p.shareholding)).toEqual([...parts.map((p: any) => p.shareholding)].sort((a: number, b: number) => b - a))
+    expect(parts.reduce((s: number, p: any) => s + p.shareholding, 0)).toBe(by.total_in_ccass.shareholding - by.non_consenting_investor_participants.shareholding)
+    expect(parts.map((p: any) => p.participant_id)).toEqual(expect.arrayContaining(['C00019', 'C00100', 'C00010', 'A00003', 'A00004']))
+    for (const p of parts) {
+      expect(p).toEqual({ date: '2026-11-19', participant_id: expect.stringMatching(/^[A-Z]\d{5}$/), name: expect.any(String), shareholding: expect.any(Number), percent_of_issued: expect.any(Number) })
+    }
+  })
+
+  it('answers CCASS rows with exactly the fields /openapi.json documents for them', async () => {
+    const schemas = (await getJson('/openapi.json')).body.components.schemas
+    const d = (await getJson('/v1/shareholder?code=hk00700')).body.data.data
+    for (const [slug, name] of [['holder_distribution', 'HkHolderDistributionRow'], ['institutional_holdings', 'HkCcassParticipantRow']]) {
+      const props = Object.keys(schemas[name].properties).sort()
+      expect(schemas[name].required.sort()).toEqual(props)
+      for (const r of d[slug]) expect(Object.keys(r).sort()).toEqual(props)
+    }
+    expect(schemas.HkHolderDistributionRow.properties.key.enum).toEqual(d.holder_distribution.map((r: any) => r.key))
+  })
+
+  it('asks CCASS once per stock and day: the next caller is served from the cache', async () => {
+    await getJson('/v1/shareholder?code=hk00700')
+    const before = (await upstreamRequests()).hkex
+    expect(before).toBe(2) // the form, then the search
+    await getJson('/v1/shareholder?code=hk00700')
+    expect((await upstreamRequests()).hkex).toBe(before)
+  })
+
+  it('still serves the disclosed shareholders when CCASS fails, the CCASS sections empty and the notice saying why', async () => {
+    await fault('hkex', 'http')
+    const { body } = await getJson('/v1/shareholder?code=hk00700')
+    expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney', notice: expect.stringMatching(/^holder_distribution and institutional_holdings are empty: HKEX CCASS failed \(.*HTTP 502/) })
+    expect(body.data.data.shareholders.length).toBeGreaterThanOrEqual(2)
     expect(body.data.data.holder_distribution).toEqual([])
+    expect(body.data.data.institutional_holdings).toEqual([])
+  })
+
+  it('says CCASS has no record when the search finds none, and invents nothing', async () => {
+    await fault('hkex', 'empty')
+    const { body } = await getJson('/v1/shareholder?code=hk00700')
+    expect(body).toMatchObject({ ok: true, notice: expect.stringContaining('HKEX CCASS has no record of this stock') })
+    expect(body.data.data.holder_distribution).toEqual([])
+    expect(body.data.data.institutional_holdings).toEqual([])
   })
 
   it('answers ok:false NO_DATA for a code the market does not have, HK or A-share', async () => {
@@ -82,9 +147,19 @@ describe('GET /v1/shareholder', () => {
     expect((await getJson('/v1/shareholder?code=hk00001')).body).toMatchObject({ ok: false, code: 'NO_DATA' })
   })
 
-  it('is ok:false UPSTREAM_UNAVAILABLE for an HK stock when Eastmoney fails', async () => {
+  it('is ok:false UPSTREAM_UNAVAILABLE for an HK stock when Eastmoney and CCASS both fail', async () => {
     await fault('eastmoney', 'http')
-    expect((await getJson('/v1/shareholder?code=hk00700')).body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE' })
+    await fault('hkex', 'http')
+    expect((await getJson('/v1/shareholder?code=hk00700')).body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: { tables: [], data: {} } })
+  })
+
+  it('serves the CCASS sections when Eastmoney fails, shareholders empty and the notice saying why', async () => {
+    await fault('eastmoney', 'http')
+    const { body } = await getJson('/v1/shareholder?code=hk00700')
+    expect(body).toMatchObject({ ok: true, source: 'emulator:hkex', as_of: '2026-11-19', notice: expect.stringMatching(/^shareholders is empty: Eastmoney failed \(/) })
+    expect(body.data.data.shareholders).toEqual([])
+    expect(body.data.data.holder_distribution.length).toBe(6)
+    expect(body.data.data.institutional_holdings.length).toBeGreaterThan(10)
   })
 
   it.each([
@@ -101,5 +176,29 @@ describe('GET /v1/shareholder', () => {
 
   it('needs a key', async () => {
     expect((await getJson('/v1/shareholder?code=sh600519', { anonymous: true })).status).toBe(401)
+  })
+})
+
+describe('GET /v1/shareholder: CCASS agrees with the rest of the market', () => {
+  // Friday 17:00 Beijing: HK's session of the 20th is closed, so the HK factor table is built.
+  beforeEach(async () => {
+    await resetWorld('2026-11-20T17:00:00+08:00')
+    await deletePrefix(env.STORE, 'factors/')
+    await deletePrefix(env.STORE, 'meta/factors-')
+  })
+
+  it('issued shares × close is the HK market cap /v1/screen reports, and the controlling holder fits in the shares outside CCASS', async () => {
+    expect((await post('/__jobs/foreign-factors', { market: 'hk' })).body).toMatchObject({ status: 'done' })
+    const screen = (await getJson(`/v1/screen?market=hk&expr=${encodeURIComponent('TotalMV > 0')}&orderby=TotalMV&limit=500`)).body
+    const row = screen.structured.find((r: any) => r.code === 'hk00700')
+    const d = (await getJson('/v1/shareholder?code=hk00700')).body.data.data
+    const by = Object.fromEntries(d.holder_distribution.map((r: any) => [r.key, r]))
+    // TotalMV is in 100 million HKD.
+    expect((by.issued.shareholding * Number(row.ClosePrice)) / 1e8).toBeCloseTo(Number(row.TotalMV), 0)
+    // The disclosed interests are percents of the same issued shares.
+    for (const h of d.shareholders) expect(h.ratio).toBeCloseTo((h.shares / by.issued.shareholding) * 100, 2)
+    // The controlling holder's block (held through its corporations) is registered outside CCASS.
+    const controlling = d.shareholders.find((h: any) => h.identity === '受控法团权益')
+    expect(controlling.shares).toBeLessThanOrEqual(by.not_in_ccass.shareholding)
   })
 })

@@ -24,6 +24,7 @@ describe('routing', () => {
     expect(channelOfHost('push2.eastmoney.com')).toBe('eastmoney')
     expect(channelOfHost('82.push2his.eastmoney.com')).toBe('eastmoney')
     expect(channelOfHost('dq.10jqka.com.cn')).toBe('ths')
+    expect(channelOfHost('www3.hkexnews.hk')).toBe('hkex')
     expect(channelOfHost('qt.gtimg.cn')).toBe('tencent')
     expect(channelOfHost('web.ifzq.gtimg.cn')).toBe('tencent')
     expect(channelOfHost('proxy.finance.qq.com')).toBe('tencent')
@@ -41,7 +42,7 @@ describe('routing', () => {
     await fetchEmu(new Request(EM_KLINE))
     const ths = (await (await fetchEmu('https://dq.10jqka.com.cn/fuyao/hot_list_data/out/hot_list/v1/stock?stock_type=a&type=hour&list_type=normal')).json()) as any
     expect(ths.data.stock_list[0]).toMatchObject({ order: 1 })
-    expect(requestCounts()).toEqual({ eastmoney: 2, tencent: 1, sina: 1, ths: 1 })
+    expect(requestCounts()).toEqual({ eastmoney: 2, tencent: 1, sina: 1, ths: 1, hkex: 0 })
   })
 
   it('rejects unknown hosts like a DNS failure and 404s unknown paths', async () => {
@@ -146,8 +147,8 @@ describe('faults', () => {
     setFault('sina', { kind: 'http' })
     await fetchEmu(SINA_QUOTE, SINA)
     resetEmulator()
-    expect(faults()).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null })
-    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0 })
+    expect(faults()).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null, hkex: null })
+    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 })
     expect(isClockFixed()).toBe(false)
   })
 })

@@ -8,11 +8,12 @@ import type { MarketModel } from './market/types'
 import { eastmoneyEmpty, handleEastmoney } from './wire/eastmoney'
 import { handleSina, sinaEmpty } from './wire/sina'
 import { handleThs, thsEmpty } from './wire/ths'
+import { handleHkex, hkexEmpty } from './wire/hkex'
 import { handleSzse } from './wire/szse'
 import { handleTencent, tencentEmpty } from './wire/tencent'
 import { Lru } from './market/lru'
 
-export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina', 'ths']
+export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex']
 
 export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow', 'hang'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
@@ -35,7 +36,7 @@ export const MAX_WAIT_MS = 30_000
 const state = {
   faults: new Map<ChannelName, Fault>(),
   fixedNow: null as number | null,
-  requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0 } as Record<ChannelName, number>,
+  requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 } as Record<ChannelName, number>,
 }
 
 /** The emulator's clock in epoch ms: the fixed instant when one is set, else real time. */
@@ -93,17 +94,19 @@ export function channelOfHost(hostname: string): ChannelName | undefined {
   if (under('gtimg.cn') || h === 'proxy.finance.qq.com') return 'tencent'
   if (under('sinajs.cn') || under('sina.cn') || under('sina.com.cn')) return 'sina'
   if (under('10jqka.com.cn')) return 'ths'
+  if (under('hkexnews.hk')) return 'hkex'
   return undefined
 }
 
 type Handler = (url: URL, request: Request, market: MarketModel, now: number) => Response | Promise<Response>
-type EmptyForm = (url: URL, market: MarketModel) => Response | undefined
+type EmptyForm = (url: URL, market: MarketModel, now: number) => Response | undefined
 
 const HANDLERS: Record<ChannelName, { handle: Handler; empty: EmptyForm }> = {
   eastmoney: { handle: handleEastmoney, empty: eastmoneyEmpty },
   tencent: { handle: handleTencent, empty: tencentEmpty },
   sina: { handle: handleSina, empty: sinaEmpty },
   ths: { handle: (url, _request, market, now) => handleThs(url, market, now), empty: thsEmpty },
+  hkex: { handle: handleHkex, empty: hkexEmpty },
 }
 
 /** Takes the channel's fault for this request, counting down (and clearing) a limited one. */
@@ -175,7 +178,7 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
       case 'garbage':
         return new Response(GARBAGE.slice(), { headers: { 'content-type': 'text/html' } })
       case 'empty': {
-        const res = empty(url, market)
+        const res = empty(url, market, now())
         if (res) return res
         break
       }
@@ -185,7 +188,7 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     }
     if (state.fixedNow === null) return handle(url, request, market, now())
     // Sina answers by Referer too, POST handlers (Guba's rank) by their body; nothing else matters to a handler.
-    const body = request.method === 'POST' ? await request.clone().text() : ''
+    const body = request.method === 'POST' ? new TextDecoder().decode(await request.clone().arrayBuffer()) : ''
     const key = `${state.fixedNow} ${request.method} ${url.href} ${request.headers.get('referer') ?? ''} ${body}`
     return answered(key, () => handle(url, request, market, now()))
   }

@@ -19,8 +19,8 @@ describe('/__emulator', () => {
     expect(status).toBe(200)
     expect(body).toEqual({
       clock: { now: expect.any(String), fixed: false },
-      faults: { eastmoney: null, tencent: null, sina: null, ths: null },
-      requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0 },
+      faults: { eastmoney: null, tencent: null, sina: null, ths: null, hkex: null },
+      requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 },
     })
     expect(Math.abs(Date.parse(body.clock.now) - Date.now())).toBeLessThan(5_000)
   })
@@ -32,9 +32,9 @@ describe('/__emulator', () => {
     expect(faults().tencent).toEqual({ kind: 'slow', ms: 500, count: 3 })
     await call('PUT', '/__emulator/faults/sina', { kind: 'http' })
     const del = await call('DELETE', '/__emulator/faults/tencent')
-    expect(del.body.faults).toEqual({ eastmoney: null, tencent: null, sina: { kind: 'http' }, ths: null })
+    expect(del.body.faults).toEqual({ eastmoney: null, tencent: null, sina: { kind: 'http' }, ths: null, hkex: null })
     const all = await call('DELETE', '/__emulator/faults')
-    expect(all.body.faults).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null })
+    expect(all.body.faults).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null, hkex: null })
   })
 
   it('answers 404 with error and code for an unknown channel', async () => {
@@ -79,8 +79,8 @@ describe('/__emulator', () => {
     await call('PUT', '/__emulator/faults/eastmoney', { kind: 'timeout' })
     await call('PUT', '/__emulator/clock', { now: '2025-01-02T15:00:00Z' })
     const { body } = await call('POST', '/__emulator/reset')
-    expect(body.faults).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null })
+    expect(body.faults).toEqual({ eastmoney: null, tencent: null, sina: null, ths: null, hkex: null })
     expect(body.clock.fixed).toBe(false)
-    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0 })
+    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 })
   })
 })

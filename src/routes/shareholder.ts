@@ -1,13 +1,18 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
 import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow } from '../channels/eastmoney/shareholders'
+import { fetchCcass, type CcassSnapshot } from '../channels/hkex/ccass'
+import { beijing } from '../domain/dates'
+import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { fetchReference } from './reference-fetch'
 import { describeAttempts } from './series-response'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
@@ -21,16 +26,15 @@ export const A_SHARE_SECTIONS = [
 ] as const
 /**
  * The HK sections the SPEC names, in order. `shareholders` comes from Eastmoney's HK F10
- * (RPT_HKF10_EQUITYCHG_HOLDER); for the other two no public upstream format was found (searched:
- * Eastmoney HK F10 reports in akshare and other public code, PC_HKF10 pages), so they stay empty
- * with a notice rather than be made up.
+ * (RPT_HKF10_EQUITYCHG_HOLDER); `holder_distribution` and `institutional_holdings` from HKEXnews'
+ * CCASS Shareholding Search (src/channels/hkex/ccass.ts), the newest day's record.
  */
 export const HK_SECTIONS = [
   { slug: 'shareholders', title: 'Major shareholders (disclosed interests)' },
-  { slug: 'holder_distribution', title: 'Holder distribution' },
-  { slug: 'institutional_holdings', title: 'Institutional holdings' },
+  { slug: 'holder_distribution', title: 'Holder distribution (CCASS)' },
+  { slug: 'institutional_holdings', title: 'Institutional holdings (CCASS participants)' },
 ] as const
-const HK_UNSERVED = ['holder_distribution', 'institutional_holdings'] as const
+const CCASS_SECTIONS = ['holder_distribution', 'institutional_holdings'] as const
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock (sh, sz, bj) or HK stock (hk) with its prefix', example: 'sh600519' }),
@@ -67,6 +71,36 @@ const HkHolderRow = z
   })
   .openapi('HkHolderRow')
 
+const CCASS_DATE = 'CCASS record date `YYYY-MM-DD`: the newest day HKEX shows (a Sunday or HK holiday shows the record before it)'
+
+const DISTRIBUTION_KEYS = ['market_intermediaries', 'consenting_investor_participants', 'non_consenting_investor_participants', 'total_in_ccass', 'not_in_ccass', 'issued'] as const
+
+const HkDistributionRow = z
+  .object({
+    date: z.string().openapi({ description: CCASS_DATE }),
+    key: z.enum(DISTRIBUTION_KEYS).openapi({
+      description:
+        'The row: a CCASS category (market_intermediaries: banks, brokers and clearing houses; consenting_investor_participants and ' +
+        'non_consenting_investor_participants: investors holding in CCASS in their own name), total_in_ccass (their sum), ' +
+        'not_in_ccass (issued − total_in_ccass: registered or certificated shares) or issued (total issued shares)',
+    }),
+    category: z.string().openapi({ description: 'The category as HKEX prints it (`Market Intermediaries` …, `Total`); `Not in CCASS` and `Issued shares` are our labels' }),
+    shareholding: z.number().int().nullable().openapi({ description: 'Shares. not_in_ccass is our arithmetic on the page\'s own figures (issued − CCASS total); issued is HKEX\'s last updated figure. null when HKEX prints none' }),
+    participants: z.number().int().nullable().openapi({ description: 'Number of CCASS participants in the category; null for not_in_ccass and issued' }),
+    percent_of_issued: z.number().nullable().openapi({ description: 'Percent of the issued shares as HKEX prints it (two decimals); for not_in_ccass our arithmetic, (issued − CCASS total) ÷ issued × 100 to two decimals; 100 for issued' }),
+  })
+  .openapi('HkHolderDistributionRow')
+
+const HkParticipantRow = z
+  .object({
+    date: z.string().openapi({ description: CCASS_DATE }),
+    participant_id: z.string().nullable().openapi({ description: 'CCASS participant ID (C… custodian banks, B… brokers, A00003/A00004 China Clearing for Stock Connect); null when HKEX prints none' }),
+    name: z.string().openapi({ description: 'Participant name as HKEX prints it' }),
+    shareholding: z.number().int().openapi({ description: 'Shares the participant holds in CCASS, for itself and its clients' }),
+    percent_of_issued: z.number().nullable().openapi({ description: 'Percent of the issued shares as HKEX prints it (two decimals)' }),
+  })
+  .openapi('HkCcassParticipantRow')
+
 const HolderCount = z
   .object({
     end_date: z.string().openapi({ description: 'Report period end `YYYY-MM-DD`' }),
@@ -85,13 +119,15 @@ const HolderCount = z
 const Section = z.object({
   title: z.string().openapi({ description: 'Section title' }),
   slug: z.string().openapi({ description: 'A-share: top10_holders, top10_float_holders, holder_count. HK: shareholders, holder_distribution, institutional_holdings' }),
-  rows: z.array(z.union([HolderRow, HolderCount, HkHolderRow])).openapi({ description: 'The section\'s rows (HolderRow for the top-10 sections, HolderCountRow for holder_count, HkHolderRow for HK shareholders)' }),
+  rows: z.array(z.union([HolderRow, HolderCount, HkHolderRow, HkDistributionRow, HkParticipantRow])).openapi({
+    description: 'The section\'s rows (HolderRow for the top-10 sections, HolderCountRow for holder_count, HkHolderRow for HK shareholders, HkHolderDistributionRow for holder_distribution, HkCcassParticipantRow for institutional_holdings)',
+  }),
 })
 
 const Sectioned = z
   .object({
     tables: z.array(Section).openapi({ description: 'Sections in order; do not index by position across markets' }),
-    data: z.record(z.string(), z.array(z.union([HolderRow, HolderCount, HkHolderRow]))).openapi({ description: 'slug → rows (the same rows as in tables)' }),
+    data: z.record(z.string(), z.array(z.union([HolderRow, HolderCount, HkHolderRow, HkDistributionRow, HkParticipantRow]))).openapi({ description: 'slug → rows (the same rows as in tables)' }),
   })
   .openapi('ShareholderData')
 
@@ -123,8 +159,11 @@ const route = guardedRoute(POLICY, {
     '`top10_holders` and `top10_float_holders` (the latest reported period) and `holder_count` (the last ' +
     `${HOLDER_COUNT_PERIODS} periods, newest first, with \`totalSHNum\` and \`avgHoldShares\`). Source: Eastmoney datacenter reports RPT_DMSK_HOLDERS, ` +
     'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET. HK codes: sections `shareholders` (the newest half-year report\'s disclosed interests, ' +
-    'substantial shareholders and directors, from Eastmoney HK F10 RPT_HKF10_EQUITYCHG_HOLDER), `holder_distribution` and ' +
-    '`institutional_holdings` (always empty, with a `notice`: no upstream of ours publishes them). ' +
+    'substantial shareholders and directors, from Eastmoney HK F10 RPT_HKF10_EQUITYCHG_HOLDER), and from HKEXnews\' CCASS Shareholding Search ' +
+    '(the newest day\'s record, each row with its date): `holder_distribution` (shares held in CCASS per category, the CCASS total, the shares ' +
+    'not in CCASS and the issued shares) and `institutional_holdings` (every listed CCASS participant, largest first: the custodian banks, ' +
+    'brokers and China Clearing for Stock Connect that hold the shares for their clients, not the beneficial owners). When one upstream fails ' +
+    'or has nothing, its sections are empty and `notice` says why; ok:false only when neither has anything. ' +
     'Other codes: 422.',
   request: { query: Query },
   responses: {
@@ -173,26 +212,66 @@ const hkRow = (h: HkHolder) => ({
   notice_date: h.noticeDate,
 })
 
+/**
+ * The CCASS summary as rows: each category and the Total as printed, then the shares not in CCASS
+ * (issued − Total, our arithmetic on the page's figures) and the issued shares.
+ */
+function distributionRows(s: CcassSnapshot) {
+  const row = (key: (typeof DISTRIBUTION_KEYS)[number], category: string, shareholding: number | null, participants: number | null, percent: number | null) => ({
+    date: s.date, key, category, shareholding, participants, percent_of_issued: percent,
+  })
+  const outside = s.issued - s.total.shareholding!
+  return [
+    ...s.categories.map((c) => row(c.key, c.label, c.shareholding, c.participants, c.percent)),
+    row('total_in_ccass', s.total.label, s.total.shareholding, s.total.participants, s.total.percent),
+    row('not_in_ccass', 'Not in CCASS', outside, null, Math.round((outside / s.issued) * 1e4) / 100),
+    row('issued', 'Issued shares', s.issued, null, 100),
+  ]
+}
+
 const EMPTY = { tables: [], data: {} }
+
+/**
+ * The HK sections: Eastmoney's disclosed interests and the CCASS record, asked together. Served
+ * when either has rows; an empty side's sections come back empty with the reason in `notice`,
+ * never filled in. ok:false only when neither has anything.
+ */
+async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument) {
+  // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
+  const day = beijing(services.now()).date
+  const [hk, ccass] = await Promise.all([
+    services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst)),
+    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst)),
+  ])
+  const holders = hk.ok && hk.value.length ? hk.value : null
+  const record = ccass.ok ? ccass.value : null
+  const holdersWhy = hk.ok ? 'Eastmoney has no disclosed shareholders of this stock' : `Eastmoney failed (${describeAttempts(hk.attempts)})`
+  const recordWhy = ccass.ok ? '' : ccass.code === 'NO_DATA' ? `HKEX CCASS has no record of this stock (${ccass.error})` : `HKEX CCASS failed (${ccass.error})`
+  if (!holders && !record) {
+    const failed = !hk.ok || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
+    return envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: failed ? 'UPSTREAM_UNAVAILABLE' : 'NO_DATA', error: `${inst.code}: ${holdersWhy}; ${recordWhy}` })
+  }
+  const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = {
+    shareholders: holders ? holders.map(hkRow) : [],
+    holder_distribution: record ? distributionRows(record) : [],
+    institutional_holdings: record ? record.participants.map((p) => ({ date: record.date, participant_id: p.id, name: p.name, shareholding: p.shareholding, percent_of_issued: p.percent })) : [],
+  }
+  const tables = HK_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
+  const why = [holders ? '' : `shareholders is empty: ${holdersWhy}`, record ? '' : `${CCASS_SECTIONS.join(' and ')} are empty: ${recordWhy}`].filter(Boolean).join('; ')
+  return envelope(c, 'shareholder', {
+    ok: true,
+    source: services.sourcePrefix + (holders && hk.ok ? hk.channel : 'hkex'),
+    data: { tables, data: rows },
+    as_of: holders ? holders[0].endDate : record!.date,
+    ...(why ? { notice: why } : {}),
+  })
+}
 
 /** GET /v1/shareholder */
 export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
-    if (inst.kind === 'hk') {
-      const hk = await services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst))
-      if (!hk.ok) {
-        return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(hk.attempts)}` }), 200)
-      }
-      const source = services.sourcePrefix + hk.channel
-      if (hk.value.length === 0) {
-        return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no disclosed shareholders of this stock` }), 200)
-      }
-      const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = { shareholders: hk.value.map(hkRow), holder_distribution: [], institutional_holdings: [] }
-      const tables = HK_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
-      const notice = `${HK_UNSERVED.join(' and ')} are empty: no upstream of ours publishes them for HK stocks`
-      return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, as_of: hk.value[0].endDate, notice }), 200)
-    }
+    if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
     const r = await services.router.run('datacenter:shareholder', ['eastmoney'], () => fetchShareholders(services.channelContext, inst))
     if (!r.ok) {
       return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
