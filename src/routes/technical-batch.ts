@@ -8,7 +8,7 @@ import { toColumns } from '../domain/indicators/bars'
 import type { TechnicalRow } from '../domain/indicators/columns'
 import { technicalRow } from '../domain/indicators/row'
 import type { Instrument } from '../domain/instrument'
-import { tradingDayOnOrBefore } from '../domain/trading-calendar'
+import { previousTradingDay, tradingDayOnOrBefore } from '../domain/trading-calendar'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
@@ -177,14 +177,14 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
  * (indexes into `codes`) get today's rows from the previous session's states and one batch of live
  * quotes; those that need their whole history are returned for the on-the-fly path.
  */
-async function liveItems(services: Services, store: R2Bucket, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], items: ItemOut[]): Promise<number[]> {
-  const insts = stocks.map((i) => technicalInstrument(codes[i]) as Instrument)
+async function liveItems(services: Services, store: R2Bucket, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
   const [states, live] = await Promise.all([day ? readStates(store, day.date) : undefined, fetchLiveQuotes(services, insts)])
+  const previous = previousTradingDay(today)
   const full: number[] = []
   stocks.forEach((i, k) => {
     const inst = insts[k]
     const quote = live.quotes.get(inst.code)?.quote
-    const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null)
+    const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
     if (out.kind === 'row') items[i] = { code: codes[i], ok: true, data: out.row, as_of: out.asOf }
     else if (out.kind === 'previous') items[i] = day ? fromTable(codes[i], inst, day) : { code: codes[i], ok: false, error: `${inst.code}: not traded today` }
     else if (out.kind === 'full') full.push(i)
@@ -216,14 +216,17 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     const items: ItemOut[] = new Array(codes.length)
     const later: number[] = []
     const stocks: number[] = []
+    const stockInsts: Instrument[] = []
     codes.forEach((code, i) => {
       const inst = technicalInstrument(code)
       if ('error' in inst) items[i] = { code, ok: false, error: inst.error }
       else if (inst.kind !== 'stock') later.push(i)
-      else if (live) stocks.push(i)
-      else items[i] = day ? fromTable(code, inst, day) : { code, ok: false, error: missing }
+      else if (live) {
+        stocks.push(i)
+        stockInsts.push(inst)
+      } else items[i] = day ? fromTable(code, inst, day) : { code, ok: false, error: missing }
     })
-    if (stocks.length) later.push(...(await liveItems(services, c.env.STORE, today, day, codes, stocks, items)))
+    if (stocks.length) later.push(...(await liveItems(services, c.env.STORE, today, day, codes, stocks, stockInsts, items)))
     // Blank date: each of these at its own latest session (today's live bar during a session).
     const asked = q.date ? date : undefined
     await mapLimit(later, ON_THE_FLY_CONCURRENCY, async (i) => {

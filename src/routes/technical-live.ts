@@ -34,11 +34,14 @@ export type LiveOutcome =
 export const answersLive = (today: string, latestTable: string | undefined): latestTable is string =>
   latestTable !== undefined && isTradingDay(today) && latestTable === previousTradingDay(today)
 
-/** What `inst` gets today from its quote (if any) and its state after the previous session (if any). */
-export function liveOutcome(inst: Instrument, today: string, quote: Quote | undefined, state: StepState | undefined, name: string | null): LiveOutcome {
+/**
+ * What `inst` gets today from its quote (if any) and its state after the previous session (if any).
+ * `previous` is the session before `today` (a batch works it out once, not once per symbol).
+ */
+export function liveOutcome(inst: Instrument, today: string, quote: Quote | undefined, state: StepState | undefined, name: string | null, previous = previousTradingDay(today)): LiveOutcome {
   if (!quote) return { kind: 'error', error: `${inst.code}: no live quote (no quote channel answered for it), so today's row cannot be computed` }
   if (quote.halted || quote.date !== today) return { kind: 'previous' }
-  if (!state || state.date !== previousTradingDay(today) || state.c.at(-1) !== quote.preClose) return { kind: 'full' }
+  if (!state || state.date !== previous || state.c.at(-1) !== quote.preClose) return { kind: 'full' }
   const bar = { date: today, open: quote.open, high: quote.high, low: quote.low, close: quote.last, volume: quote.volume }
   const row = nextRow(state, bar, { code: inst.code, name: quote.name || name, priceDecimals: PRICE_DECIMALS[inst.kind] })
   return { kind: 'row', row, asOf: quote.time ? `${quote.date} ${quote.time}` : quote.date }
