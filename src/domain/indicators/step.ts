@@ -435,21 +435,18 @@ export function nextState(state: StepState, bar: StepBar): StepState {
   return trim(s)
 }
 
-/** The windows of a state, which a step only appends to. */
+/** The windows of a state: a step appends one value to each. */
 const WINDOWS = ['o', 'h', 'l', 'c', 'vol', 'dx', 'adx', 'trix', 'psy', 'dif'] as const
 
 /**
  * The unrounded values of `bar`, the bar after `state`'s last one; `state` is left as it was. The
- * step appends to the state's windows in place and cuts them back after (nothing else runs in
- * between), so a live row costs no copy of the 400 window values.
+ * step appends to the state's windows in place and takes the values off after (nothing else runs
+ * in between, and a step does not throw), so a live row costs no copy of the 400 window values.
  */
 export function nextValues(state: StepState, bar: StepBar): Record<NumericColumn, number> {
-  const lengths = WINDOWS.map((k) => state[k].length)
-  try {
-    return advance({ ...state, sums: [...state.sums], miss: [...state.miss], ys: [...state.ys] }, bar, false)
-  } finally {
-    WINDOWS.forEach((k, n) => void (state[k].length = lengths[n]))
-  }
+  const values = advance({ ...state, sums: state.sums.slice(), miss: state.miss.slice(), ys: state.ys.slice() }, bar, false)
+  for (const k of WINDOWS) state[k].pop()
+  return values
 }
 
 /** The state after every bar of a history (oldest first): what the whole-history computation has in hand. */
@@ -462,16 +459,17 @@ export function stateThrough(bars: Iterable<StepBar>, each?: (values: Record<Num
   return trim(s)
 }
 
-const PRICE = new Set<string>(TECHNICAL_COLUMNS.filter(([, kind]) => kind === 'price').map(([name]) => name))
+/** The numeric columns in row order, each with whether it is a price level (rounded to the instrument's decimals, else to 4). */
+const ROUNDING = TECHNICAL_COLUMNS.flatMap(([name, kind]) => (kind === 'id' ? [] : [[name, kind === 'price'] as const]))
 
 /** The technical row of `bar` (rounded as technicalRow rounds), the bar after `state`'s last one. */
 export function nextRow(state: StepState, bar: StepBar, id: RowIdentity): TechnicalRow {
   const values = nextValues(state, bar)
   const row: Record<string, string | number | null> = { code: id.code, name: id.name, date: bar.date }
-  for (const [name, kind] of TECHNICAL_COLUMNS) {
-    if (kind === 'id') continue
+  for (const [name, price] of ROUNDING) {
     const v = values[name]
-    row[name] = Number.isFinite(v) ? roundTo(v, PRICE.has(name) ? id.priceDecimals : 4) : null
+    // 4 written at the call: V8 folds roundTo's 10 ** places when it inlines it (else a pow call per column)
+    row[name] = !Number.isFinite(v) ? null : price ? roundTo(v, id.priceDecimals) : roundTo(v, 4)
   }
   return row as TechnicalRow
 }
