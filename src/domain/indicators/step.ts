@@ -13,6 +13,9 @@
  *
  * Every value is computed with the same operations in the same order as the series functions, so
  * stepping gives the whole-history values bit for bit (step.test.ts), in constant time per symbol.
+ * The live batch steps up to 1,000 symbols a request, so the step is written for speed too: plain
+ * arrays read by bar index (no closure per window), each windowed sum handed its input at the bar
+ * it adds and the bar it drops (it reads its whole window only on the bars it is re-added).
  *
  * The bars are forward-adjusted to the state's last date. A next bar after an ex-date does not fit
  * (every earlier price would be scaled): the caller must see that (the quote's previous close is
@@ -69,7 +72,8 @@ const SUMS = [
   ['ho', 26], ['ol', 26], ['hc', 26], ['cl', 26], ['mfPos', 14], ['mfNeg', 14],
 ] as const
 type SumName = (typeof SUMS)[number][0]
-const SUM_INDEX = Object.fromEntries(SUMS.map(([name], k) => [name, k])) as Record<SumName, number>
+/** Each sum's index in the state's `sums`, by name. */
+const SUM = Object.fromEntries(SUMS.map(([name], k) => [name, k])) as Record<SumName, number>
 
 /** The recursive averages, by name: [name, α] with α written as series.ts writes it. */
 const SMOOTHS = [
@@ -78,7 +82,8 @@ const SMOOTHS = [
   ['tr1', 2 / (12 + 1)], ['tr2', 2 / (12 + 1)], ['tr3', 2 / (12 + 1)],
 ] as const
 type SmoothName = (typeof SMOOTHS)[number][0]
-const SMOOTH_INDEX = Object.fromEntries(SMOOTHS.map(([name], k) => [name, k])) as Record<SmoothName, number>
+/** Each recursive average's index in the state's `ys`, by name. */
+const SMOOTH = Object.fromEntries(SMOOTHS.map(([name], k) => [name, k])) as Record<SmoothName, number>
 
 /** The state before the first bar. */
 export function emptyState(): StepState {
@@ -285,12 +290,6 @@ const mfNeg: Input = (t, j) => {
   return p < tp(t, j - 1) ? p * t.vol(j) : 0
 }
 
-/** CCI's 14 typical prices, reused by every step (a step runs to its end before the next starts). */
-const TP_WINDOW: number[] = Array.from({ length: 14 }, () => 0.5)
-
-const SUM = SUM_INDEX
-const Y = SMOOTH_INDEX
-
 /**
  * Steps `s` (mutated) by one bar; returns the bar's values. The whole-history versions are named
  * beside each block; the expressions are theirs, in their order.
@@ -310,17 +309,17 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
   const ma5 = t.maOf(SUM.c5, s.c), ma10 = t.maOf(SUM.c10, s.c), ma20 = t.maOf(SUM.c20, s.c), ma30 = t.maOf(SUM.c30, s.c)
   const ma60 = t.maOf(SUM.c60, s.c), ma120 = t.maOf(SUM.c120, s.c), ma250 = t.maOf(SUM.c250, s.c)
   const ma3 = t.maOf(SUM.c3, s.c), ma6 = t.maOf(SUM.c6, s.c), ma12 = t.maOf(SUM.c12, s.c), ma24 = t.maOf(SUM.c24, s.c), ma50 = t.maOf(SUM.c50, s.c)
-  const ema12 = t.smooth(Y.ema12, close)
-  const ema26 = t.smooth(Y.ema26, close)
+  const ema12 = t.smooth(SMOOTH.ema12, close)
+  const ema26 = t.smooth(SMOOTH.ema26, close)
   const dif = ema12 - ema26
-  const dea = t.smooth(Y.dea, dif)
+  const dea = t.smooth(SMOOTH.dea, dif)
 
   // KDJ (kdj.ts), WR (wr.ts)
   const hi9 = hhv(s.h, i, 9)
   const lo9 = llv(s.l, i, 9)
   const rsv = ratio(close - lo9, hi9 - lo9) * 100
-  const k = t.smooth(Y.k, rsv)
-  const d = t.smooth(Y.d, k)
+  const k = t.smooth(SMOOTH.k, rsv)
+  const d = t.smooth(SMOOTH.d, k)
   const wrOf = (n: number) => {
     const hi = hhv(s.h, i, n)
     return ratio(hi - close, hi - llv(s.l, i, n)) * 100
@@ -335,11 +334,12 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
   // BOLL (boll.ts)
   const sd = std(s.c, i, 20)
 
-  // CCI (cci.ts): the typical prices of the window, once
-  for (let k = 0; k < TP_WINDOW.length; k++) TP_WINDOW[k] = tp(t, i - TP_WINDOW.length + 1 + k)
-  const tpNow = TP_WINDOW[TP_WINDOW.length - 1]
+  // CCI (cci.ts): the window's typical prices, once
+  const tps: number[] = []
+  for (let j = i - 13; j <= i; j++) tps.push(tp(t, j))
+  const tpNow = tps[13]
   const tpMa = t.sum(SUM.tp, tpNow, tp(t, i - 14), tp) / 14
-  const tpDev = avedev(TP_WINDOW, i, 14)
+  const tpDev = avedev(tps, i, 14)
 
   // ATR, DMI (atr.ts, dmi.ts)
   const trNow = tr(t, i)
@@ -353,8 +353,8 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
   const adxr = (adx + at(s.adx, i, i - 6)) / 2
 
   // TRIX (trix.ts)
-  const prevTr3 = s.ys[Y.tr3]
-  const tr3 = t.smooth(Y.tr3, t.smooth(Y.tr2, t.smooth(Y.tr1, close)))
+  const prevTr3 = s.ys[SMOOTH.tr3]
+  const tr3 = t.smooth(SMOOTH.tr3, t.smooth(SMOOTH.tr2, t.smooth(SMOOTH.tr1, close)))
   const trixNow = ratio(tr3 - prevTr3, prevTr3) * 100
   s.trix.push(trixNow)
   const trma = t.maOf(SUM.trix, s.trix)
@@ -393,7 +393,7 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
     ema_EMA_12: ema12, ema_EMA_26: ema26,
     macd_DIF: dif, macd_DEA: dea, macd_MACD: 2 * (dif - dea),
     kdj_K: k, kdj_D: d, kdj_J: 3 * k - 2 * d,
-    rsi_RSI_6: rsiOf(Y.up6, Y.all6), rsi_RSI_12: rsiOf(Y.up12, Y.all12), rsi_RSI_24: rsiOf(Y.up24, Y.all24),
+    rsi_RSI_6: rsiOf(SMOOTH.up6, SMOOTH.all6), rsi_RSI_12: rsiOf(SMOOTH.up12, SMOOTH.all12), rsi_RSI_24: rsiOf(SMOOTH.up24, SMOOTH.all24),
     boll_UPPER: ma20 + 2 * sd, boll_MID: ma20, boll_LOWER: ma20 - 2 * sd,
     wr_WR_10: wrOf(10), wr_WR_6: wrOf(6),
     cci_CCI: ratio(tpNow - tpMa, 0.015 * tpDev),
