@@ -459,8 +459,8 @@ export function stateThrough(bars: Iterable<StepBar>, each?: (values: Record<Num
   return trim(s)
 }
 
-/** The numeric columns in row order, each with whether it is a price level (rounded to the instrument's decimals, else to 4). */
-const ROUNDING = TECHNICAL_COLUMNS.flatMap(([name, kind]) => (kind === 'id' ? [] : [[name, kind === 'price'] as const]))
+/** Whether each numeric column, in row order, is a price level (rounded to the instrument's decimals, else to 4). */
+const IS_PRICE = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([, kind]) => kind === 'price')
 
 /**
  * A row with its keys in column order, every value null. Each row starts as a copy of it: setting 55
@@ -476,10 +476,14 @@ export function nextRow(state: StepState, bar: StepBar, id: RowIdentity): Techni
   row.code = id.code
   row.name = id.name
   row.date = bar.date
-  for (const [name, price] of ROUNDING) {
-    const v = values[name]
-    // 4 written at the call: V8 folds roundTo's 10 ** places when it inlines it (else a pow call per column)
-    row[name] = !Number.isFinite(v) ? null : price ? roundTo(v, id.priceDecimals) : roundTo(v, 4)
+  // The step writes the values in column order. Reading them by for-in keys is a plain field load
+  // (a keyed read by a column name from a list is a lookup), and 4 written at the call lets V8 fold
+  // roundTo's 10 ** places (else a pow call per column).
+  let k = 0
+  for (const name in values) {
+    const v = values[name as NumericColumn]
+    row[name as NumericColumn] = !Number.isFinite(v) ? null : IS_PRICE[k] ? roundTo(v, id.priceDecimals) : roundTo(v, 4)
+    k++
   }
   return row as TechnicalRow
 }
