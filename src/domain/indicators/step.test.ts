@@ -45,6 +45,40 @@ describe('stepping the indicators one bar at a time', () => {
     }
   })
 
+  it('gives the whole-history values bit for bit on odd histories: undefined inputs, flat ranges, zero volume', () => {
+    const base = walk(400, 5)
+    const odd: StepBar[][] = [
+      // undefined inputs at the start of the history (a listing day without an open, a missing volume)
+      base.map((b, i) => (i < 3 ? { ...b, open: Number.NaN, high: i === 0 ? Number.NaN : b.high, volume: Number.NaN } : b)),
+      // undefined values in the middle: every window holding one is undefined until it drops out
+      base.map((b, i) => (i === 150 ? { ...b, close: Number.NaN } : i === 200 ? { ...b, high: Number.NaN, low: Number.NaN } : b)),
+      // a suspension-like flat range (same price, no volume) longer than every short window
+      base.map((b, i) => (i >= 100 && i < 140 ? { ...b, open: 10, high: 10, low: 10, close: 10, volume: 0 } : b)),
+      // a whole history without volume, and one flat from its first bar
+      base.map((b) => ({ ...b, volume: 0 })),
+      base.slice(0, 60).map((b) => ({ ...b, open: 5, high: 5, low: 5, close: 5 })),
+    ]
+    odd.forEach((bars, n) => {
+      const series = technicalSeries(toColumns(bars))
+      let i = 0
+      stateThrough(bars, (values) => {
+        for (const [name, col] of Object.entries(series)) expect(values[name as NumericColumn], `history ${n} bar ${i} ${name}`).toBe(col[i])
+        i++
+      })
+    })
+  })
+
+  it('rounds price levels to the instrument decimals and the rest to 4, in column order', () => {
+    const bars = walk(300, 9).map((b) => ({ ...b, close: b.close + 0.0037 }))
+    for (const priceDecimals of [1, 3]) {
+      const who = { ...id, priceDecimals }
+      const row = nextRow(stateThrough(bars.slice(0, 299)), bars[299], who)
+      const whole = technicalRow(toColumns(bars), who)!
+      expect(row).toEqual(whole)
+      expect(Object.keys(row)).toEqual(Object.keys(whole))
+    }
+  })
+
   it('steps a stored state (through JSON) with the next bar to the row the whole history gives, without changing the state', () => {
     const bars = walk(900, 7)
     for (const cut of [1, 30, 251, 499, 899]) {

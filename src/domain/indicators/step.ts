@@ -13,13 +13,16 @@
  *
  * Every value is computed with the same operations in the same order as the series functions, so
  * stepping gives the whole-history values bit for bit (step.test.ts), in constant time per symbol.
+ * The live batch steps up to 1,000 symbols a request, so the step is written for speed too: plain
+ * arrays read by bar index (no closure per window), each windowed sum handed its input at the bar
+ * it adds and the bar it drops (it reads its whole window only on the bars it is re-added).
  *
  * The bars are forward-adjusted to the state's last date. A next bar after an ex-date does not fit
  * (every earlier price would be scaled): the caller must see that (the quote's previous close is
  * not the state's last close) and compute that symbol from its whole history instead.
  */
 import type { Bar } from '../bar'
-import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from './columns'
+import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalColumn, type TechnicalRow } from './columns'
 import { roundTo, type RowIdentity } from './row'
 import { ratio } from './series'
 
@@ -69,7 +72,8 @@ const SUMS = [
   ['ho', 26], ['ol', 26], ['hc', 26], ['cl', 26], ['mfPos', 14], ['mfNeg', 14],
 ] as const
 type SumName = (typeof SUMS)[number][0]
-const SUM_INDEX = Object.fromEntries(SUMS.map(([name], k) => [name, k])) as Record<SumName, number>
+/** Each sum's index in the state's `sums`, by name. */
+const SUM = Object.fromEntries(SUMS.map(([name], k) => [name, k])) as Record<SumName, number>
 
 /** The recursive averages, by name: [name, α] with α written as series.ts writes it. */
 const SMOOTHS = [
@@ -78,7 +82,8 @@ const SMOOTHS = [
   ['tr1', 2 / (12 + 1)], ['tr2', 2 / (12 + 1)], ['tr3', 2 / (12 + 1)],
 ] as const
 type SmoothName = (typeof SMOOTHS)[number][0]
-const SMOOTH_INDEX = Object.fromEntries(SMOOTHS.map(([name], k) => [name, k])) as Record<SmoothName, number>
+/** Each recursive average's index in the state's `ys`, by name. */
+const SMOOTH = Object.fromEntries(SMOOTHS.map(([name], k) => [name, k])) as Record<SmoothName, number>
 
 /** The state before the first bar. */
 export function emptyState(): StepState {
@@ -95,15 +100,199 @@ const copyState = (s: StepState): StepState => ({
   dx: [...s.dx], adx: [...s.adx], trix: [...s.trix], psy: [...s.psy], dif: [...s.dif],
 })
 
-/** A kept window with the current value appended: read by absolute bar index (NaN before the first bar). */
-function windowOf(xs: number[], i: number): (j: number) => number {
-  const first = i + 1 - xs.length
-  return (j) => (j < first || j > i ? Number.NaN : xs[j - first])
+/** Each sum's window, by the state's `sums` order. */
+const WINDOW = SUMS.map(([, n]) => n)
+/** Each recursive average's α, by the state's `ys` order. */
+const ALPHA = SMOOTHS.map(([, alpha]) => alpha)
+
+/**
+ * A kept window (its last value the current bar's, bar i) read by absolute bar index j ≤ i: NaN
+ * before its first kept value, as the whole history reads NaN before bar 0.
+ */
+function at(xs: readonly number[], i: number, j: number): number {
+  const k = xs.length - 1 - (i - j)
+  return k < 0 ? Number.NaN : xs[k]
+}
+
+/**
+ * Where the last n values of a kept window start (an index into `xs`), or −1 when they are not all
+ * defined: series.ts `windowed`, which gives f only windows without a NaN.
+ */
+function fullFrom(xs: readonly number[], i: number, n: number): number {
+  const from = xs.length - n
+  if (i < n - 1 || from < 0) return -1
+  for (let k = from; k < xs.length; k++) if (Number.isNaN(xs[k])) return -1
+  return from
+}
+
+/** series.ts `hhv` at the current bar of a kept window. */
+function hhv(xs: readonly number[], i: number, n: number): number {
+  const from = fullFrom(xs, i, n)
+  if (from < 0) return Number.NaN
+  let m = xs[from]
+  for (let k = from + 1; k < xs.length; k++) if (xs[k] > m) m = xs[k]
+  return m
+}
+
+/** series.ts `llv` at the current bar of a kept window. */
+function llv(xs: readonly number[], i: number, n: number): number {
+  const from = fullFrom(xs, i, n)
+  if (from < 0) return Number.NaN
+  let m = xs[from]
+  for (let k = from + 1; k < xs.length; k++) if (xs[k] < m) m = xs[k]
+  return m
+}
+
+/** series.ts `meanOf` over xs[from..]. */
+function meanFrom(xs: readonly number[], from: number, n: number): number {
+  let t = 0
+  for (let k = from; k < xs.length; k++) t += xs[k]
+  return t / n
+}
+
+/** series.ts `std` at the current bar of a kept window. */
+function std(xs: readonly number[], i: number, n: number): number {
+  const from = fullFrom(xs, i, n)
+  if (from < 0) return Number.NaN
+  const m = meanFrom(xs, from, n)
+  let t = 0
+  for (let k = from; k < xs.length; k++) t += (xs[k] - m) * (xs[k] - m)
+  return Math.sqrt(t / n)
+}
+
+/** series.ts `avedev` at the current bar of a kept window. */
+function avedev(xs: readonly number[], i: number, n: number): number {
+  const from = fullFrom(xs, i, n)
+  if (from < 0) return Number.NaN
+  const m = meanFrom(xs, from, n)
+  let t = 0
+  for (let k = from; k < xs.length; k++) t += Math.abs(xs[k] - m)
+  return t / n
+}
+
+/** One step in progress: the state (its windows already holding bar i) and the bar's index. */
+class Step {
+  constructor(
+    readonly s: StepState,
+    readonly i: number,
+  ) {}
+
+  o(j: number): number {
+    return at(this.s.o, this.i, j)
+  }
+  h(j: number): number {
+    return at(this.s.h, this.i, j)
+  }
+  l(j: number): number {
+    return at(this.s.l, this.i, j)
+  }
+  c(j: number): number {
+    return at(this.s.c, this.i, j)
+  }
+  vol(j: number): number {
+    return at(this.s.vol, this.i, j)
+  }
+
+  /**
+   * series.ts `sum` of the bar-derived input `input` (whose values at bar i and at bar i − n, the one
+   * the window drops, the caller has at hand): add, drop, re-add the window every n bars.
+   */
+  sum(k: number, now: number, old: number, input: (t: Step, j: number) => number): number {
+    const i = this.i
+    const n = WINDOW[k]
+    if (this.roll(k, n, now, old)) {
+      let t = 0
+      for (let j = i - n + 1; j <= i; j++) t += input(this, j)
+      this.s.sums[k] = t
+    }
+    return this.total(k, n)
+  }
+
+  /** series.ts `sum` of a kept window (its last value bar i's). */
+  sumOf(k: number, xs: readonly number[]): number {
+    const n = WINDOW[k]
+    if (this.roll(k, n, xs[xs.length - 1], at(xs, this.i, this.i - n))) {
+      let t = 0
+      for (let j = xs.length - n; j < xs.length; j++) t += xs[j]
+      this.s.sums[k] = t
+    }
+    return this.total(k, n)
+  }
+
+  /** series.ts `ma` of a kept window. */
+  maOf(k: number, xs: readonly number[]): number {
+    return this.sumOf(k, xs) / WINDOW[k]
+  }
+
+  /** The running part of series.ts `sum`: adds `now`, drops `old` (read from bar n on); whether the window is due to be re-added. */
+  private roll(k: number, n: number, now: number, old: number): boolean {
+    const { sums, miss } = this.s
+    if (Number.isNaN(now)) miss[k]++
+    else sums[k] += now
+    if (this.i >= n) {
+      if (Number.isNaN(old)) miss[k]--
+      else sums[k] -= old
+    }
+    return this.i % n === n - 1 && miss[k] === 0
+  }
+
+  private total(k: number, n: number): number {
+    return this.i >= n - 1 && this.s.miss[k] === 0 ? this.s.sums[k] : Number.NaN
+  }
+
+  /** series.ts `smooth`. */
+  smooth(k: number, v: number): number {
+    const { ys } = this.s
+    const y = ys[k]
+    const alpha = ALPHA[k]
+    if (!Number.isNaN(v)) ys[k] = Number.isNaN(y) ? v : alpha * v + (1 - alpha) * y
+    return ys[k]
+  }
+}
+
+/** The inputs of the bar-derived sums at bar j, as the series compute them (the whole-history names beside). */
+type Input = (t: Step, j: number) => number
+/** cci.ts `typicalPrice`. */
+const tp: Input = (t, j) => (t.h(j) + t.l(j) + t.c(j)) / 3
+/** atr.ts `trueRange`. */
+const tr: Input = (t, j) => Math.max(t.h(j) - t.l(j), Math.abs(t.c(j - 1) - t.h(j)), Math.abs(t.c(j - 1) - t.l(j)))
+/** dmi.ts `up`. */
+const dmUp: Input = (t, j) => {
+  const hd = t.h(j) - t.h(j - 1)
+  const ld = t.l(j - 1) - t.l(j)
+  return hd > 0 && hd > ld ? hd : 0
+}
+/** dmi.ts `down`. */
+const dmDown: Input = (t, j) => {
+  const hd = t.h(j) - t.h(j - 1)
+  const ld = t.l(j - 1) - t.l(j)
+  return ld > 0 && ld > hd ? ld : 0
+}
+/** vr.ts `up`, `rest`; psy.ts `ups`. */
+const vrUp: Input = (t, j) => (t.c(j) > t.c(j - 1) ? t.vol(j) : 0)
+const vrRest: Input = (t, j) => (t.c(j) <= t.c(j - 1) ? t.vol(j) : 0)
+const up: Input = (t, j) => (t.c(j) > t.c(j - 1) ? 1 : 0)
+/** roc.ts `r`, mtm.ts `x`. */
+const rocAt: Input = (t, j) => ratio(t.c(j) - t.c(j - 12), t.c(j - 12)) * 100
+const mtmAt: Input = (t, j) => t.c(j) - t.c(j - 12)
+/** brar.ts `ho`, `ol`, `hc`, `cl`. */
+const ho: Input = (t, j) => t.h(j) - t.o(j)
+const ol: Input = (t, j) => t.o(j) - t.l(j)
+const hc: Input = (t, j) => Math.max(0, t.h(j) - t.c(j - 1))
+const cl: Input = (t, j) => Math.max(0, t.c(j - 1) - t.l(j))
+/** mfi.ts `pos`, `neg`. */
+const mfPos: Input = (t, j) => {
+  const p = tp(t, j)
+  return p > tp(t, j - 1) ? p * t.vol(j) : 0
+}
+const mfNeg: Input = (t, j) => {
+  const p = tp(t, j)
+  return p < tp(t, j - 1) ? p * t.vol(j) : 0
 }
 
 /**
  * Steps `s` (mutated) by one bar; returns the bar's values. The whole-history versions are named
- * beside each line; the expressions are theirs, in their order.
+ * beside each block; the expressions are theirs, in their order.
  */
 function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColumn, number> {
   const i = s.i
@@ -112,165 +301,89 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
   s.l.push(bar.low)
   s.c.push(bar.close)
   s.vol.push(bar.volume)
-  const o = windowOf(s.o, i)
-  const h = windowOf(s.h, i)
-  const l = windowOf(s.l, i)
-  const c = windowOf(s.c, i)
-  const vol = windowOf(s.vol, i)
-
-  /** series.ts `sum`: add, drop the value n back, re-add the window every n bars. */
-  const sum = (name: SumName, n: number, at: (j: number) => number): number => {
-    const k = SUM_INDEX[name]
-    const v = at(i)
-    if (Number.isNaN(v)) s.miss[k]++
-    else s.sums[k] += v
-    if (i >= n) {
-      const old = at(i - n)
-      if (Number.isNaN(old)) s.miss[k]--
-      else s.sums[k] -= old
-    }
-    if (i % n === n - 1 && s.miss[k] === 0) {
-      let t = 0
-      for (let j = i - n + 1; j <= i; j++) t += at(j)
-      s.sums[k] = t
-    }
-    return i >= n - 1 && s.miss[k] === 0 ? s.sums[k] : Number.NaN
-  }
-  const ma = (name: SumName, n: number, at: (j: number) => number) => sum(name, n, at) / n
-  /** series.ts `smooth`. */
-  const smooth = (name: SmoothName, v: number): number => {
-    const k = SMOOTH_INDEX[name]
-    const alpha = SMOOTHS[k][1]
-    const y = s.ys[k]
-    if (!Number.isNaN(v)) s.ys[k] = Number.isNaN(y) ? v : alpha * v + (1 - alpha) * y
-    return s.ys[k]
-  }
-  /** series.ts `windowed`: whether the last n values are all defined (then f may read them). */
-  const full = (n: number, at: (j: number) => number): boolean => {
-    if (i < n - 1) return false
-    for (let j = i - n + 1; j <= i; j++) if (Number.isNaN(at(j))) return false
-    return true
-  }
-  const mean = (n: number, at: (j: number) => number) => {
-    let t = 0
-    for (let j = i - n + 1; j <= i; j++) t += at(j)
-    return t / n
-  }
-  const extreme = (n: number, at: (j: number) => number, higher: boolean) => {
-    if (!full(n, at)) return Number.NaN
-    let m = at(i - n + 1)
-    for (let j = i - n + 2; j <= i; j++) {
-      const x = at(j)
-      if (higher ? x > m : x < m) m = x
-    }
-    return m
-  }
-  const hhv = (n: number, at: (j: number) => number) => extreme(n, at, true)
-  const llv = (n: number, at: (j: number) => number) => extreme(n, at, false)
-  const std = (n: number, at: (j: number) => number) => {
-    if (!full(n, at)) return Number.NaN
-    const m = mean(n, at)
-    let t = 0
-    for (let j = i - n + 1; j <= i; j++) t += (at(j) - m) * (at(j) - m)
-    return Math.sqrt(t / n)
-  }
-  const avedev = (n: number, at: (j: number) => number) => {
-    if (!full(n, at)) return Number.NaN
-    const m = mean(n, at)
-    let t = 0
-    for (let j = i - n + 1; j <= i; j++) t += Math.abs(at(j) - m)
-    return t / n
-  }
-
-  const close = c(i)
-  const mac = (name: SumName, n: number) => ma(name, n, c)
+  const t = new Step(s, i)
+  const close = bar.close
+  const prev = t.c(i - 1)
 
   // MA, EMA, MACD (macd.ts)
-  const ma5 = mac('c5', 5), ma10 = mac('c10', 10), ma20 = mac('c20', 20), ma30 = mac('c30', 30)
-  const ma60 = mac('c60', 60), ma120 = mac('c120', 120), ma250 = mac('c250', 250)
-  const ma3 = mac('c3', 3), ma6 = mac('c6', 6), ma12 = mac('c12', 12), ma24 = mac('c24', 24), ma50 = mac('c50', 50)
-  const ema12 = smooth('ema12', close)
-  const ema26 = smooth('ema26', close)
+  const ma5 = t.maOf(SUM.c5, s.c), ma10 = t.maOf(SUM.c10, s.c), ma20 = t.maOf(SUM.c20, s.c), ma30 = t.maOf(SUM.c30, s.c)
+  const ma60 = t.maOf(SUM.c60, s.c), ma120 = t.maOf(SUM.c120, s.c), ma250 = t.maOf(SUM.c250, s.c)
+  const ma3 = t.maOf(SUM.c3, s.c), ma6 = t.maOf(SUM.c6, s.c), ma12 = t.maOf(SUM.c12, s.c), ma24 = t.maOf(SUM.c24, s.c), ma50 = t.maOf(SUM.c50, s.c)
+  const ema12 = t.smooth(SMOOTH.ema12, close)
+  const ema26 = t.smooth(SMOOTH.ema26, close)
   const dif = ema12 - ema26
-  const dea = smooth('dea', dif)
+  const dea = t.smooth(SMOOTH.dea, dif)
 
   // KDJ (kdj.ts), WR (wr.ts)
-  const hi9 = hhv(9, h)
-  const lo9 = llv(9, l)
+  const hi9 = hhv(s.h, i, 9)
+  const lo9 = llv(s.l, i, 9)
   const rsv = ratio(close - lo9, hi9 - lo9) * 100
-  const k = smooth('k', rsv)
-  const d = smooth('d', k)
+  const k = t.smooth(SMOOTH.k, rsv)
+  const d = t.smooth(SMOOTH.d, k)
   const wrOf = (n: number) => {
-    const hi = hhv(n, h)
-    return ratio(hi - close, hi - llv(n, l)) * 100
+    const hi = hhv(s.h, i, n)
+    return ratio(hi - close, hi - llv(s.l, i, n)) * 100
   }
 
   // RSI (rsi.ts)
-  const rsiOf = (up: SmoothName, all: SmoothName) => {
-    const u = smooth(up, Math.max(close - c(i - 1), 0))
-    return ratio(u, smooth(all, Math.abs(close - c(i - 1)))) * 100
+  const rsiOf = (upK: number, allK: number) => {
+    const u = t.smooth(upK, Math.max(close - prev, 0))
+    return ratio(u, t.smooth(allK, Math.abs(close - prev))) * 100
   }
 
   // BOLL (boll.ts)
-  const sd = std(20, c)
+  const sd = std(s.c, i, 20)
 
-  // CCI, MFI (cci.ts, mfi.ts): the typical price
-  const tp = (j: number) => (h(j) + l(j) + c(j)) / 3
-  const tpMa = ma('tp', 14, tp)
-  const tpDev = avedev(14, tp)
+  // CCI (cci.ts): the window's typical prices, once
+  const tps: number[] = []
+  for (let j = i - 13; j <= i; j++) tps.push(tp(t, j))
+  const tpNow = tps[13]
+  const tpMa = t.sum(SUM.tp, tpNow, tp(t, i - 14), tp) / 14
+  const tpDev = avedev(tps, i, 14)
 
   // ATR, DMI (atr.ts, dmi.ts)
-  const tr = (j: number) => Math.max(h(j) - l(j), Math.abs(c(j - 1) - h(j)), Math.abs(c(j - 1) - l(j)))
-  const atr = ma('tr20', 20, tr)
-  const tr14 = sum('tr14', 14, tr)
-  const dmUp = (j: number) => {
-    const hd = h(j) - h(j - 1)
-    const ld = l(j - 1) - l(j)
-    return hd > 0 && hd > ld ? hd : 0
-  }
-  const dmDown = (j: number) => {
-    const hd = h(j) - h(j - 1)
-    const ld = l(j - 1) - l(j)
-    return ld > 0 && ld > hd ? ld : 0
-  }
-  const pdi = ratio(sum('dmp', 14, dmUp) * 100, tr14)
-  const mdi = ratio(sum('dmm', 14, dmDown) * 100, tr14)
+  const trNow = tr(t, i)
+  const atr = t.sum(SUM.tr20, trNow, tr(t, i - 20), tr) / 20
+  const tr14 = t.sum(SUM.tr14, trNow, tr(t, i - 14), tr)
+  const pdi = ratio(t.sum(SUM.dmp, dmUp(t, i), dmUp(t, i - 14), dmUp) * 100, tr14)
+  const mdi = ratio(t.sum(SUM.dmm, dmDown(t, i), dmDown(t, i - 14), dmDown) * 100, tr14)
   s.dx.push(ratio(Math.abs(mdi - pdi), mdi + pdi) * 100)
-  const adx = ma('dx', 6, windowOf(s.dx, i))
+  const adx = t.maOf(SUM.dx, s.dx)
   s.adx.push(adx)
-  const adxr = (adx + windowOf(s.adx, i)(i - 6)) / 2
+  const adxr = (adx + at(s.adx, i, i - 6)) / 2
 
   // TRIX (trix.ts)
-  const prevTr3 = s.ys[SMOOTH_INDEX.tr3]
-  const tr3 = smooth('tr3', smooth('tr2', smooth('tr1', close)))
-  s.trix.push(ratio(tr3 - prevTr3, prevTr3) * 100)
-  const trixNow = s.trix.at(-1)!
-  const trma = ma('trix', 20, windowOf(s.trix, i))
+  const prevTr3 = s.ys[SMOOTH.tr3]
+  const tr3 = t.smooth(SMOOTH.tr3, t.smooth(SMOOTH.tr2, t.smooth(SMOOTH.tr1, close)))
+  const trixNow = ratio(tr3 - prevTr3, prevTr3) * 100
+  s.trix.push(trixNow)
+  const trma = t.maOf(SUM.trix, s.trix)
 
   // OBV (obv.ts), VR (vr.ts), PSY (psy.ts)
-  const prev = c(i - 1)
   s.obv += close > prev ? bar.volume : close < prev ? -bar.volume : 0
-  const vrUp = sum('vrUp', 26, (j) => (c(j) > c(j - 1) ? vol(j) : 0))
-  const vrRest = sum('vrRest', 26, (j) => (c(j) <= c(j - 1) ? vol(j) : 0))
-  const ups = sum('ups', 12, (j) => (c(j) > c(j - 1) ? 1 : 0))
-  s.psy.push((ups / 12) * 100)
-  const psyma = ma('psy', 6, windowOf(s.psy, i))
+  const vrUps = t.sum(SUM.vrUp, vrUp(t, i), vrUp(t, i - 26), vrUp)
+  const vrRests = t.sum(SUM.vrRest, vrRest(t, i), vrRest(t, i - 26), vrRest)
+  const ups = t.sum(SUM.ups, up(t, i), up(t, i - 12), up)
+  const psyNow = (ups / 12) * 100
+  s.psy.push(psyNow)
+  const psyma = t.maOf(SUM.psy, s.psy)
 
   // ROC, MTM (roc.ts, mtm.ts), DMA (dma.ts)
-  const rocAt = (j: number) => ratio(c(j) - c(j - 12), c(j - 12)) * 100
-  const mtmAt = (j: number) => c(j) - c(j - 12)
-  s.dif.push(ma10 - ma50)
-  const difma = ma('dif', 10, windowOf(s.dif, i))
+  const rocNow = rocAt(t, i)
+  const mtmNow = mtmAt(t, i)
+  const dmaDif = ma10 - ma50
+  s.dif.push(dmaDif)
+  const difma = t.maOf(SUM.dif, s.dif)
 
   // BRAR (brar.ts)
-  const ho = sum('ho', 26, (j) => h(j) - o(j))
-  const ol = sum('ol', 26, (j) => o(j) - l(j))
-  const hc = sum('hc', 26, (j) => Math.max(0, h(j) - c(j - 1)))
-  const cl = sum('cl', 26, (j) => Math.max(0, c(j - 1) - l(j)))
+  const hos = t.sum(SUM.ho, ho(t, i), ho(t, i - 26), ho)
+  const ols = t.sum(SUM.ol, ol(t, i), ol(t, i - 26), ol)
+  const hcs = t.sum(SUM.hc, hc(t, i), hc(t, i - 26), hc)
+  const cls = t.sum(SUM.cl, cl(t, i), cl(t, i - 26), cl)
 
   // MFI (mfi.ts)
-  const pos = sum('mfPos', 14, (j) => (tp(j) > tp(j - 1) ? tp(j) * vol(j) : 0))
-  const neg = sum('mfNeg', 14, (j) => (tp(j) < tp(j - 1) ? tp(j) * vol(j) : 0))
+  const pos = t.sum(SUM.mfPos, mfPos(t, i), mfPos(t, i - 14), mfPos)
+  const neg = t.sum(SUM.mfNeg, mfNeg(t, i), mfNeg(t, i - 14), mfNeg)
   const mfi = Number.isNaN(pos) || Number.isNaN(neg) ? Number.NaN : neg === 0 ? (pos > 0 ? 100 : Number.NaN) : 100 - 100 / (1 + pos / neg)
 
   const bias = (m: number) => ratio(close - m, m) * 100
@@ -280,23 +393,23 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
     ema_EMA_12: ema12, ema_EMA_26: ema26,
     macd_DIF: dif, macd_DEA: dea, macd_MACD: 2 * (dif - dea),
     kdj_K: k, kdj_D: d, kdj_J: 3 * k - 2 * d,
-    rsi_RSI_6: rsiOf('up6', 'all6'), rsi_RSI_12: rsiOf('up12', 'all12'), rsi_RSI_24: rsiOf('up24', 'all24'),
+    rsi_RSI_6: rsiOf(SMOOTH.up6, SMOOTH.all6), rsi_RSI_12: rsiOf(SMOOTH.up12, SMOOTH.all12), rsi_RSI_24: rsiOf(SMOOTH.up24, SMOOTH.all24),
     boll_UPPER: ma20 + 2 * sd, boll_MID: ma20, boll_LOWER: ma20 - 2 * sd,
     wr_WR_10: wrOf(10), wr_WR_6: wrOf(6),
-    cci_CCI: ratio(tp(i) - tpMa, 0.015 * tpDev),
+    cci_CCI: ratio(tpNow - tpMa, 0.015 * tpDev),
     bias_BIAS_6: bias(ma6), bias_BIAS_12: bias(ma12), bias_BIAS_24: bias(ma24),
-    atr_TR: tr(i), atr_ATR: atr,
+    atr_TR: trNow, atr_ATR: atr,
     dmi_PDI: pdi, dmi_MDI: mdi, dmi_ADX: adx, dmi_ADXR: adxr,
     trix_TRIX: trixNow, trix_TRMA: trma,
     obv_OBV: s.obv,
-    vr_VR: ratio(vrUp, vrRest) * 100,
-    psy_PSY: s.psy.at(-1)!, psy_PSYMA: psyma,
-    roc_ROC: rocAt(i), roc_MAROC: ma('roc', 6, rocAt),
-    mtm_MTM: mtmAt(i), mtm_MTMMA: ma('mtm', 6, mtmAt),
-    dma_DIF: s.dif.at(-1)!, dma_DIFMA: difma,
+    vr_VR: ratio(vrUps, vrRests) * 100,
+    psy_PSY: psyNow, psy_PSYMA: psyma,
+    roc_ROC: rocNow, roc_MAROC: t.sum(SUM.roc, rocNow, rocAt(t, i - 6), rocAt) / 6,
+    mtm_MTM: mtmNow, mtm_MTMMA: t.sum(SUM.mtm, mtmNow, mtmAt(t, i - 6), mtmAt) / 6,
+    dma_DIF: dmaDif, dma_DIFMA: difma,
     bbi_BBI: (0 + ma3 + ma6 + ma12 + ma20) / 4,
-    vol_MA_5: ma('v5', 5, vol), vol_MA_10: ma('v10', 10, vol),
-    brar_AR: ratio(ho, ol) * 100, brar_BR: ratio(hc, cl) * 100,
+    vol_MA_5: t.maOf(SUM.v5, s.vol), vol_MA_10: t.maOf(SUM.v10, s.vol),
+    brar_AR: ratio(hos, ols) * 100, brar_BR: ratio(hcs, cls) * 100,
     mfi_MFI: mfi,
   }
 
@@ -322,21 +435,18 @@ export function nextState(state: StepState, bar: StepBar): StepState {
   return trim(s)
 }
 
-/** The windows of a state, which a step only appends to. */
+/** The windows of a state: a step appends one value to each. */
 const WINDOWS = ['o', 'h', 'l', 'c', 'vol', 'dx', 'adx', 'trix', 'psy', 'dif'] as const
 
 /**
  * The unrounded values of `bar`, the bar after `state`'s last one; `state` is left as it was. The
- * step appends to the state's windows in place and cuts them back after (nothing else runs in
- * between), so a live row costs no copy of the 400 window values.
+ * step appends to the state's windows in place and takes the values off after (nothing else runs
+ * in between, and a step does not throw), so a live row costs no copy of the 400 window values.
  */
 export function nextValues(state: StepState, bar: StepBar): Record<NumericColumn, number> {
-  const lengths = WINDOWS.map((k) => state[k].length)
-  try {
-    return advance({ ...state, sums: [...state.sums], miss: [...state.miss], ys: [...state.ys] }, bar, false)
-  } finally {
-    WINDOWS.forEach((k, n) => void (state[k].length = lengths[n]))
-  }
+  const values = advance({ ...state, sums: state.sums.slice(), miss: state.miss.slice(), ys: state.ys.slice() }, bar, false)
+  for (const k of WINDOWS) state[k].pop()
+  return values
 }
 
 /** The state after every bar of a history (oldest first): what the whole-history computation has in hand. */
@@ -349,16 +459,31 @@ export function stateThrough(bars: Iterable<StepBar>, each?: (values: Record<Num
   return trim(s)
 }
 
-const PRICE = new Set<string>(TECHNICAL_COLUMNS.filter(([, kind]) => kind === 'price').map(([name]) => name))
+/** Whether each numeric column, in row order, is a price level (rounded to the instrument's decimals, else to 4). */
+const IS_PRICE = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([, kind]) => kind === 'price')
+
+/**
+ * A row with its keys in column order, every value null. Each row starts as a copy of it: setting 55
+ * keys one by one on a fresh object grows its property store a few slots at a time (several times
+ * slower to build, copy in GC and stringify).
+ */
+const BLANK_ROW = Object.fromEntries(TECHNICAL_COLUMNS.map(([name]) => [name, null])) as Record<TechnicalColumn, string | number | null>
 
 /** The technical row of `bar` (rounded as technicalRow rounds), the bar after `state`'s last one. */
 export function nextRow(state: StepState, bar: StepBar, id: RowIdentity): TechnicalRow {
   const values = nextValues(state, bar)
-  const row: Record<string, string | number | null> = { code: id.code, name: id.name, date: bar.date }
-  for (const [name, kind] of TECHNICAL_COLUMNS) {
-    if (kind === 'id') continue
-    const v = values[name]
-    row[name] = Number.isFinite(v) ? roundTo(v, PRICE.has(name) ? id.priceDecimals : 4) : null
+  const row = { ...BLANK_ROW }
+  row.code = id.code
+  row.name = id.name
+  row.date = bar.date
+  // The step writes the values in column order. Reading them by for-in keys is a plain field load
+  // (a keyed read by a column name from a list is a lookup), and 4 written at the call lets V8 fold
+  // roundTo's 10 ** places (else a pow call per column).
+  let k = 0
+  for (const name in values) {
+    const v = values[name as NumericColumn]
+    row[name as NumericColumn] = !Number.isFinite(v) ? null : IS_PRICE[k] ? roundTo(v, id.priceDecimals) : roundTo(v, 4)
+    k++
   }
   return row as TechnicalRow
 }
