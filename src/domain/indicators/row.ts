@@ -70,9 +70,12 @@ export function technicalSeries(b: DailyBars): Record<NumericColumn, Series> {
   }
 }
 
+/** 10 ** places for the places rows use, without a pow call per value (the same doubles). */
+const SCALE = [1, 10, 100, 1000, 10000]
+
 /** Half-up rounding to `places` decimals; the epsilon absorbs binary noise such as 1.005. */
 export function roundTo(x: number, places: number): number {
-  const f = 10 ** places
+  const f = SCALE[places] ?? 10 ** places
   const y = Math.round(Math.abs(x) * f + 1e-7) / f
   return x < 0 ? (y === 0 ? 0 : -y) : y
 }
