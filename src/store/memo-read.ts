@@ -17,8 +17,11 @@ export function memoisedReader<T>(parse: (obj: R2ObjectBody, key: string) => Pro
     }
     const obj = await bucket.get(key)
     if (!obj) return undefined
-    const value = await parse(obj, key)
+    // Dropped before the parse, so a large object and the one it replaces are not held at once
+    // (a whole market's indicator states are some 20 MB of text).
+    memo.delete(key)
     if (memo.size >= keep) memo.clear()
+    const value = await parse(obj, key)
     memo.set(key, { etag: obj.etag, value, checked: now })
     return value
   }

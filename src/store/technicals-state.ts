@@ -66,8 +66,11 @@ export async function writeStates(bucket: R2Bucket, date: string, states: Readon
   return text.length
 }
 
-/** A day's states, read once per isolate and version (two days at most: the text is large). */
-const read = memoisedReader(async (obj, key) => statesDay(key.slice('technicals/'.length, -'.state.txt'.length), await obj.text()), 2)
+/**
+ * A day's states, read once per isolate and version. One day at a time: the text is large, and
+ * only the latest table's states are stepped (live rows, and the after-close job's next day).
+ */
+const read = memoisedReader(async (obj, key) => statesDay(key.slice('technicals/'.length, -'.state.txt'.length), await obj.text()), 1)
 
 /** A day's states; undefined when the day has none. */
 export const readStates = (bucket: R2Bucket, date: string, now = Date.now()): Promise<StatesDay | undefined> => read(bucket, technicalsStateKey(date), now)
