@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import realBusiness from '../../../test/fixtures/eastmoney/f10-business-600519.json'
+import orgInfo002475 from '../../../test/fixtures/eastmoney/f10-orginfo-002475.json'
+import realSurvey from '../../../test/fixtures/eastmoney/f10-survey-600000.json'
 import { ChannelError } from '../errors'
 import { businessUrl, parseComposition, parseSurvey, surveyUrl } from './f10-business'
 
@@ -53,6 +56,41 @@ describe('F10 main-business composition', () => {
     expect(() => parseComposition(page([row('2024-12-31', '2', 'A', 1, 1.5)]))).toThrow(/not a share/)
     expect(() => parseComposition(page([{ ...row('2024-12-31', '2', 'A', 1, 1), REPORT_DATE: null }]))).toThrow(/report date/)
     expect(() => parseComposition(page([{ ...row('2024-12-31', '2', '', 1, 1) }]))).toThrow(/item name/)
+  })
+})
+
+describe('F10 samples from public captures (test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads 600519\'s FY2025 product lines: incomes to the cent, ratios as fractions of all main business', () => {
+    const c = parseComposition(JSON.stringify(realBusiness))
+    expect(c).toEqual({
+      reportDate: '2025-12-31',
+      products: [
+        { name: '茅台酒', income: 146499906480.49, ratio: 0.867695 },
+        { name: '其他系列酒', income: 22274678707.16, ratio: 0.131929 },
+      ],
+    })
+    // The products add up to the industry row 白酒; the ratios divide by the whole (白酒 + 其他(补充)).
+    const rows = realBusiness.zygcfx
+    const whole = rows.filter((r) => r.MAINOP_TYPE === '1').reduce((s, r) => s + r.MAIN_BUSINESS_INCOME, 0)
+    for (const p of c!.products) expect(p.income / whole).toBeCloseTo(p.ratio, 5)
+    expect(c!.products[0].income + c!.products[1].income).toBeCloseTo(rows[0].MAIN_BUSINESS_INCOME, 2)
+  })
+
+  it('reads the survey of 600000: EM2016 is a three-level path; absent texts are null', () => {
+    expect(parseSurvey(JSON.stringify(realSurvey))).toEqual({ profile: null, scope: null, industry: '金融-银行-股份制与城商行' })
+  })
+
+  it('reads a row in the columns of RPT_F10_BASIC_ORGINFO (002475), trimming the profile\'s padding', () => {
+    expect(parseSurvey(JSON.stringify({ jbzl: [orgInfo002475], fxxg: [] }))).toEqual({
+      profile: '立讯精密工业股份有限公司成立于2004年。',
+      scope: '生产经营连接线、连接器。',
+      industry: '电子设备-消费电子设备-消费电子设备',
+    })
+  })
+
+  it('refuses the older CompanySurveyAjax object with pinyin keys rather than read it as a company without texts', () => {
+    const legacy = { jbzl: { gsmc: '宁德时代新能源科技股份有限公司', agjc: '宁德时代', sshy: '电池', gsjj: '公司是全球领先的新能源创新科技公司。', jyfw: '锂离子电池' } }
+    expect(() => parseSurvey(JSON.stringify(legacy))).toThrow(/none of ORG_PROFILE/)
   })
 })
 

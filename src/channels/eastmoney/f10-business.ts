@@ -96,15 +96,25 @@ export interface CompanySurvey {
 
 const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
 
-/** `jbzl[0]`'s texts, or null when the page knows no such company. */
+/** The `jbzl` columns we read: a row carrying none of them is another format, not an empty company. */
+const SURVEY_COLUMNS = ['ORG_PROFILE', 'BUSINESS_SCOPE', 'EM2016'] as const
+
+/**
+ * `jbzl[0]`'s texts, or null when the page knows no such company. PageAjax sends an array of
+ * one row in the columns of the datacenter's `RPT_F10_BASIC_ORGINFO` (test/fixtures/eastmoney/
+ * f10-survey-600000.json, f10-orginfo-002475.json). The older `CompanySurveyAjax` sent `jbzl`
+ * as an object with pinyin keys (`gsjj` 公司简介, `jyfw` 经营范围, `sshy` 所属行业, as three
+ * public clients' tests keep it): read as ours it would look like a company without texts, so a
+ * row with none of our columns is `malformed` and the router moves on.
+ */
 export function parseSurvey(raw: string): CompanySurvey | null {
   const body = parseJsonObject(CHANNEL, raw, 'company survey')
   const jbzl = body.jbzl
   if (jbzl === undefined || jbzl === null) return null
-  // Some mirrors send the object itself rather than a one-element array.
   const first = Array.isArray(jbzl) ? jbzl[0] : jbzl
   if (first === undefined) return null
   if (!isObject(first)) throw malformed(CHANNEL, 'jbzl is not an object')
+  if (!SURVEY_COLUMNS.some((c) => c in first)) throw malformed(CHANNEL, `jbzl has none of ${SURVEY_COLUMNS.join(', ')}: keys ${Object.keys(first).slice(0, 8).join(', ')}`)
   return { profile: text(first.ORG_PROFILE), scope: text(first.BUSINESS_SCOPE), industry: text(first.EM2016) }
 }
 
