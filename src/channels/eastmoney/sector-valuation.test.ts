@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
+import captured300124 from '../../../test/fixtures/eastmoney/valueanalysis-300124-2023-05-24.json'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchBoardDividendYield, fetchBoardHistory, fetchStockBoard, findBoard, toBoard, toBoardDay, toConstituent } from './sector-valuation'
 
@@ -107,7 +108,7 @@ describe('fetching', () => {
 })
 
 /** A constituent's valuation row (RPT_VALUEANALYSIS_DET columns as wisecon and akshare's stock_value_em read them). */
-const STOCK = { SECUCODE: '600519.SH', SECURITY_CODE: '600519', TRADE_DATE: '2026-10-21 00:00:00', CLOSE_PRICE: 1500, TOTAL_SHARES: 1.2562e9, TOTAL_MARKET_CAP: 1.8843e12, BOARD_CODE: '016029', BOARD_NAME: '酿酒行业', ORIGINALCODE: '477' }
+const STOCK = { SECUCODE: '600519.SH', SECURITY_CODE: '600519', TRADE_DATE: '2026-10-21 00:00:00', CLOSE_PRICE: 1500, TOTAL_SHARES: 1.2562e9, TOTAL_MARKET_CAP: 1.8843e12, BOARD_CODE: '016029', BOARD_NAME: '酿酒行业', ORIG_BOARD_CODE: '477' }
 const bonus = (code: string, ex: string, cashPer10: number) => ({ SECUCODE: code, EX_DIVIDEND_DATE: `${ex} 00:00:00`, PRETAX_BONUS_RMB: cashPer10, ASSIGN_PROGRESS: '实施分配', SECURITY_NAME_ABBR: 'x' })
 
 describe('dividend yield', () => {
@@ -135,5 +136,24 @@ describe('dividend yield', () => {
   it('is `empty` when the board has no constituents that day', async () => {
     const { ctx } = fakeContext((url) => ({ body: url.includes('RPT_VALUEANALYSIS_DET') ? EMPTY : answer([]) }))
     await expect(fetchBoardDividendYield(ctx, '016029', '2026-10-21')).rejects.toMatchObject({ kind: 'empty' })
+  })
+})
+
+describe('a captured RPT_VALUEANALYSIS_DET row (300124, 2023-05-24; test/fixtures/eastmoney/SOURCE.md)', () => {
+  const row = captured300124.result.data[0]
+
+  it("names the stock's board by BOARD_CODE and the BK number by ORIG_BOARD_CODE, not ORIGINALCODE", async () => {
+    expect(row).not.toHaveProperty('ORIGINALCODE')
+    expect(toBoard(row, 'ORIG_BOARD_CODE')).toEqual({ boardCode: '016022', bk: '0459', name: '电子元件' })
+    expect(failureKind(() => toBoard(row))).toBe('malformed')
+    const { ctx, calls } = fakeContext(() => ({ body: JSON.stringify(captured300124) }))
+    expect(await fetchStockBoard(ctx, '300124', '2023-05-01')).toEqual({ boardCode: '016022', bk: '0459', name: '电子元件' })
+    expect(new URL(calls[0].url).searchParams.get('reportName')).toBe('RPT_VALUEANALYSIS_DET')
+  })
+
+  it('is a constituent whose cap is close × total shares in CNY, to the fen', () => {
+    expect(toConstituent(row, '016022', '2023-05-24')).toEqual({ code: 'sz300124', shares: 2661146676, marketCap: 160201029895.2 })
+    expect(row.CLOSE_PRICE * row.TOTAL_SHARES).toBeCloseTo(row.TOTAL_MARKET_CAP, 1)
+    expect(row.CLOSE_PRICE * row.FREE_SHARES_A).toBeCloseTo(row.NOTLIMITED_MARKETCAP_A, 1)
   })
 })

@@ -7,9 +7,13 @@
  * turning `ORIGINALCODE` into `"BK" + zfill(4)`, a loader typing ORIGINALCODE as text and NUM,
  * LOSS_COUNT as integers): the report numbers boards its own way (`BOARD_CODE` `016029`) and
  * carries the BK number as `ORIGINALCODE` (`477` → BK0477). A stock's board comes from
- * `RPT_VALUEANALYSIS_DET`, the per-stock valuation rows, which name the stock's board in the same
- * columns. The report has no dividend-yield column: {@link fetchBoardDividendYield} computes one
- * from the constituents' rows of that report and the dividends of `RPT_SHAREBONUS_DET`.
+ * `RPT_VALUEANALYSIS_DET`, the per-stock valuation rows, which name it by `BOARD_CODE` and
+ * `BOARD_NAME` too but carry the BK number as `ORIG_BOARD_CODE` (a captured row of 300124 on
+ * 2023-05-24: `"BOARD_CODE":"016022","BOARD_NAME":"电子元件","ORIG_BOARD_CODE":"459"`,
+ * test/fixtures/eastmoney/valueanalysis-300124-2023-05-24.json; public clients read
+ * `ORIG_BOARD_CODE` from that report too). The report has no dividend-yield column:
+ * {@link fetchBoardDividendYield} computes one from the constituents' rows of that report and the
+ * dividends of `RPT_SHAREBONUS_DET`.
  */
 import { addDays, isValidDate } from '../../domain/dates'
 import { empty, malformed } from '../errors'
@@ -52,13 +56,16 @@ export interface BoardValuationDay {
 
 const text = (row: JsonObject, col: string) => (typeof row[col] === 'string' ? (row[col] as string).trim() : typeof row[col] === 'number' ? String(row[col]) : '')
 
+/** The column of the BK number: the industry report's, or the per-stock report's. */
+export type BkColumn = 'ORIGINALCODE' | 'ORIG_BOARD_CODE'
+
 /** The board a row names; `malformed` when its numbers or name are missing. */
-export function toBoard(row: JsonObject): ValuationBoard {
+export function toBoard(row: JsonObject, bkColumn: BkColumn = 'ORIGINALCODE'): ValuationBoard {
   const boardCode = text(row, 'BOARD_CODE')
-  const original = text(row, 'ORIGINALCODE')
+  const original = text(row, bkColumn)
   const name = text(row, 'BOARD_NAME')
   if (!/^\d{3,8}$/.test(boardCode)) throw malformed(CHANNEL, `valuation row BOARD_CODE is not a number: ${JSON.stringify(row.BOARD_CODE)}`)
-  if (!/^\d{1,4}$/.test(original)) throw malformed(CHANNEL, `valuation row of board ${boardCode} has ORIGINALCODE ${JSON.stringify(row.ORIGINALCODE)}, not a BK number`)
+  if (!/^\d{1,4}$/.test(original)) throw malformed(CHANNEL, `valuation row of board ${boardCode} has ${bkColumn} ${JSON.stringify(row[bkColumn])}, not a BK number`)
   if (!name) throw malformed(CHANNEL, `valuation row of board ${boardCode} has no BOARD_NAME`)
   return { boardCode, bk: original.padStart(4, '0'), name }
 }
@@ -101,7 +108,7 @@ export async function fetchStockBoard(ctx: ChannelContext, symbol: string, since
   if (!row) throw empty(CHANNEL, `no valuation row of ${symbol} since ${since}`)
   if (text(row, 'SECURITY_CODE') !== symbol) throw malformed(CHANNEL, `valuation row of ${JSON.stringify(row.SECURITY_CODE)} answers ${symbol}`)
   tradeDate(row)
-  return toBoard(row)
+  return toBoard(row, 'ORIG_BOARD_CODE')
 }
 
 /**
@@ -119,7 +126,7 @@ export async function findBoard(ctx: ChannelContext, bk: string, since: string):
   }
   const all = await page(ctx, INDUSTRY_VALUATION_REPORT, `(TRADE_DATE>='${since}')`, 'TRADE_DATE,BOARD_CODE', '-1,1', SCAN_PAGE)
   if (!all) throw empty(CHANNEL, `no industry valuation rows since ${since}`)
-  return all.data.map(toBoard).find((b) => b.bk === bk) ?? null
+  return all.data.map((r) => toBoard(r)).find((b) => b.bk === bk) ?? null
 }
 
 /** A board's days from `from`, ascending; `malformed` for a day given twice. */

@@ -30,8 +30,12 @@ const datetime = (d: string) => `${d} 00:00:00`
 const r4 = (x: number | null) => (x === null ? null : round(x, 4))
 const equalTo = (filter: readonly Predicate[], column: string) => filter.find((p) => p.column === column && p.op === '=')?.value
 
-/** The board's identity columns: its valuation-report number, its BK number without leading zeros, its name. */
-const boardColumns = (bk: string): Row => ({ BOARD_CODE: valuationBoardCode(bk), ORIGINALCODE: String(Number(bk)), BOARD_NAME: SECTORS[bk] })
+/**
+ * The board's identity columns: its valuation-report number, its BK number without leading zeros,
+ * its name. The industry report calls the BK number `ORIGINALCODE`, the per-stock report
+ * `ORIG_BOARD_CODE` (a captured row: test/fixtures/eastmoney/valueanalysis-300124-2023-05-24.json).
+ */
+const boardColumns = (bk: string, bkColumn: 'ORIGINALCODE' | 'ORIG_BOARD_CODE'): Row => ({ BOARD_CODE: valuationBoardCode(bk), [bkColumn]: String(Number(bk)), BOARD_NAME: SECTORS[bk] })
 
 export function industryValuationRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const code = equalTo(filter, 'BOARD_CODE')
@@ -46,7 +50,7 @@ export function industryValuationRows(market: MarketModel, now: number, filter: 
   for (const bk of boards) {
     for (const d of boardValuation(market, bk, from, range.to, now)) {
       rows.push({
-        ...boardColumns(bk),
+        ...boardColumns(bk, 'ORIGINALCODE'),
         TRADE_DATE: datetime(d.date),
         PE_TTM: r4(d.peTtm),
         PE_LAR: r4(d.peStatic),
@@ -97,7 +101,7 @@ function stockRow(market: MarketModel, inst: EmuInstrument, day: string, now: nu
     PCF_OCF_TTM: over(operatingCashFlowTtm(market, inst, day, now)),
     PS_TTM: over(revenueTtm(market, inst, day, now)),
     PEG_CAR: null,
-    ...boardColumns(bk),
+    ...boardColumns(bk, 'ORIG_BOARD_CODE'),
   }
 }
 
