@@ -53,7 +53,13 @@ function usSecids(inst: Instrument): string[] {
  * upper-case product + YMM on CZCE (`115.SR501`), upper-case + YYMM on CFFEX (`8.IF2501`).
  * The main continuous contract (`fuRB0`) is the product plus `m` in the exchange's case:
  * `113.rbm` 螺纹钢主连, `114.mm`, `115.SRM` (efinance get_futures_base_info lists `114.jmm`
- * 焦煤主力 and `115.ZCM` 动力煤主力); CFFEX `8.IFM` by the same rule (inferred, no capture seen).
+ * 焦煤主力 and `115.ZCM` 动力煤主力); CFFEX `8.IFM` by the same rule, unconfirmed and doubtful:
+ * dated contracts are seen as `8.IF2506` in public clients, but a data-source report that says it
+ * probed the live hosts on 2026-09-03 found "中金所（secid=8.ifm）在 push2 无数据", another that
+ * `8.IF00/IC00/IH00` answer `rc=100, data=null`, and clients name CFFEX quotes by numeric codes
+ * (`8.040120` "沪深300期指(IF当月)", `8.041104`) whose scheme we do not know (research index file
+ * ids 61991168468, 57001436620, 71636148162, 28395236441). An answer without data gives no quote
+ * (stock/get: `empty`; the batch quotes: no row), never a wrong one.
  */
 function futuresSecid(inst: Instrument): string {
   const m = /^([A-Za-z]{1,2})(0|\d{3,4})$/.exec(inst.symbol)

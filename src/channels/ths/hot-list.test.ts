@@ -39,6 +39,11 @@ describe('parseThsHotList', () => {
     ])
   })
 
+  it('places a market-151 row on the Beijing exchange (old 43xxxx and new 920xxx codes)', () => {
+    const body = JSON.stringify({ status_code: 0, data: { stock_list: [{ market: 151, code: '430047', name: '诺思兰德', order: 1 }, { market: 151, code: '920083', order: 2 }] } })
+    expect(parseThsHotList(body).map((e) => e.instrument.code)).toEqual(['bj430047', 'bj920083'])
+  })
+
   it('leaves out codes outside our ranges and keeps the others’ ranks', () => {
     const body = JSON.stringify({ status_code: 0, data: { stock_list: [{ code: '900901', order: 1 }, { code: '600519', market: 17, order: 2 }] } })
     expect(parseThsHotList(body).map((e) => [e.rank, e.instrument.code])).toEqual([[2, 'sh600519']])

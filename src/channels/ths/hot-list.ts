@@ -6,7 +6,11 @@
  * "name":"亨通光电","rate":"478995.0","rise_and_fall":10.0087,"hot_rank_chg":3,"tag":{…}}]}}`.
  * `order` is the rank, `rate` the heat, `rise_and_fall` the change in percent; `hot_rank_chg`
  * (places moved, positive = up) is in some captures and not in others: absent means null.
- * `market` is THS's market id: 17 Shanghai, 33 Shenzhen (seen in captures), 151 Beijing (inferred).
+ * `market` is THS's market id: 17 Shanghai, 33 Shenzhen (seen in captures), 151 Beijing: no hot
+ * list capture with a Beijing row was found, but THS numbers its markets the same way in its PC
+ * quote protocol, where a public client's tests put BSE `920083` under market 151 beside `300750`
+ * under 33 (research index file ids 66666301935, 66589505397), and a Rust client's hot-list test
+ * (file id 55100883635, hand-written row) gives `430047` 诺思兰德 market 151.
  * A-share stocks only: no ETFs, no US list.
  */
 import type { Instrument } from '../../domain/instrument'
@@ -21,7 +25,7 @@ export const CHANNEL = 'ths'
 
 export const THS_HOT_URL = 'https://dq.10jqka.com.cn/fuyao/hot_list_data/out/hot_list/v1/stock?stock_type=a&type=hour&list_type=normal'
 
-/** THS market ids → our prefix (17 and 33 seen in captures; 151 for Beijing inferred). */
+/** THS market ids → our prefix (17 and 33 seen in hot-list captures; 151 Beijing as THS's quote protocol numbers it). */
 const MARKET_PREFIX: Record<number, 'sh' | 'sz' | 'bj'> = { 17: 'sh', 33: 'sz', 151: 'bj' }
 
 
