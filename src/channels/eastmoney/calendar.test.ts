@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import captured600779 from '../../../test/fixtures/eastmoney/public-bs-appoin-600779-2023h1.json'
 import { seasonOf } from '../../domain/report-seasons'
 import { ChannelError } from '../errors'
 import { toDisclosure, toLockup } from './calendar'
@@ -41,6 +42,12 @@ describe('toDisclosure', () => {
   it('takes the latest revision as the date until published, then the publication', () => {
     expect(toDisclosure(ROW, season)).toMatchObject({ code: 'sh600519', scheduled: '2026-10-24', revised: '2026-10-28', published: null, date: '2026-10-28' })
     expect(toDisclosure({ ...ROW, ACTUAL_PUBLISH_DATE: '2026-10-27 00:00:00' }, season).date).toBe('2026-10-27')
+  })
+
+  it('reads a captured row (600779, H1 2023): booked, not yet published; the name in our spelling', () => {
+    expect(toDisclosure(captured600779.result.data[0], seasonOf('2023-06-30'))).toEqual({
+      code: 'sh600779', name: '水井坊', period: '2023-06-30', report: '2023年半年报', scheduled: '2023-07-29', revised: null, published: null, date: '2023-07-29',
+    })
   })
 
   it('refuses a row of another period or without a booking', () => {

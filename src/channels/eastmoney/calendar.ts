@@ -100,7 +100,10 @@ export function toDisclosure(row: JsonObject, season: ReportSeason): DisclosureE
   if (!scheduled) throw malformed(CHANNEL, `disclosure row of ${code} has no FIRST_APPOINT_DATE`)
   const revised = optDate(row, 'THIRD_CHANGE_DATE') ?? optDate(row, 'SECOND_CHANGE_DATE') ?? optDate(row, 'FIRST_CHANGE_DATE')
   const published = optDate(row, 'ACTUAL_PUBLISH_DATE')
-  const report = typeof row.REPORT_TYPE_NAME === 'string' && row.REPORT_TYPE_NAME.trim() ? row.REPORT_TYPE_NAME.trim() : season.name
+  // Eastmoney writes `2023年 半年报` (a captured row, test/fixtures/eastmoney/SOURCE.md); our
+  // seasons are spelt without the space, the same on every endpoint.
+  const named = typeof row.REPORT_TYPE_NAME === 'string' ? row.REPORT_TYPE_NAME.replace(/\s+/g, '') : ''
+  const report = named || season.name
   return { code, name: nameOf(row, code), period, report, scheduled, revised, published, date: published ?? revised ?? scheduled }
 }
 

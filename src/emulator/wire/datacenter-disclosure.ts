@@ -3,7 +3,9 @@
  * model's schedule (market/disclosure.ts). One row per stock listed by the period's end; the
  * request must name the period (`REPORT_DATE='2026-09-30'`), as the real report's users all do.
  * A row appears when the season's bookings open (15 days before it), a moved date once it moved,
- * the actual date once published.
+ * the actual date once published. Columns and spellings as a captured row shows them
+ * (test/fixtures/eastmoney/public-bs-appoin-600779-2023h1.json): `REPORT_TYPE_NAME` with a
+ * space (`2023年 半年报`), `APPOINT_PUBLISH_DATE` the date booked now.
  */
 import { addDays, beijing, dayNumber } from '../../domain/dates'
 import { seasonOf } from '../../domain/report-seasons'
@@ -45,12 +47,13 @@ export function disclosureRows(market: MarketModel, now: number, filter: readonl
       TRADE_MARKET_CODE: TRADE_MARKET_CODE[inst.board],
       SECURITY_TYPE_CODE: '058001001',
       REPORT_DATE: datetime(period),
-      REPORT_TYPE_NAME: season.name,
+      REPORT_TYPE_NAME: season.name.replace('年', '年 '),
       FIRST_APPOINT_DATE: datetime(d.first),
       FIRST_CHANGE_DATE: datetime(changed),
       SECOND_CHANGE_DATE: null,
       THIRD_CHANGE_DATE: null,
       ACTUAL_PUBLISH_DATE: datetime(published ? effective : null),
+      APPOINT_PUBLISH_DATE: datetime(effective),
       IS_PUBLISH: published ? '1' : '0',
       RESIDUAL_DAYS: published ? null : dayNumber(effective) - dayNumber(today),
     })
