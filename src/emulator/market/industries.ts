@@ -2,7 +2,8 @@
  * Which Eastmoney industry board (行业板块, catalog SECTORS) each A-share stock belongs to: one board
  * per stock, the well-known names where they are known, the rest spread by a hash of the code.
  * Also the board's number in Eastmoney's valuation reports (`BOARD_CODE`, `016…`; the BK number is
- * `ORIGINALCODE` there). Pure: instrument in, board out.
+ * `ORIGINALCODE` in the industry report, `ORIG_BOARD_CODE` in the per-stock one). Pure: instrument
+ * in, board out.
  */
 import { SECTORS } from './catalog'
 import { hashString } from './random'
