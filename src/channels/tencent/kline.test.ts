@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
+import { createEmulatorFetch, setClock } from '../../emulator/control'
+import { market } from '../../emulator/market'
+import { eastmoney } from '../eastmoney'
 import { fakeContext } from '../testkit'
 import type { KlineRequest } from '../types'
 import { tencent } from './index'
@@ -83,5 +86,22 @@ describe('tencent.kline', () => {
   it('surfaces HTTP failures as http', async () => {
     const { ctx } = fakeContext(() => ({ status: 500, body: '' }))
     await expect(tencent.kline(req('sh600519', 'day'), ctx)).rejects.toMatchObject({ kind: 'http' })
+  })
+})
+
+describe('tencent.kline against Eastmoney in the emulator', () => {
+  afterEach(() => setClock(null))
+
+  // Tencent counts a STAR stock's volume in shares, a main-board stock's in lots: both must come
+  // out in shares equal to Eastmoney's (test/fixtures/tencent/SOURCE.md).
+  it.each(['sh688981', 'sh600519'])('gives %s the same day and minute volumes as Eastmoney', async (code) => {
+    setClock(Date.parse('2026-11-20T15:30:00+08:00'))
+    const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 2000 }
+    for (const period of ['day', 'm5'] as const) {
+      const r = req(code, period, { count: 5 })
+      const [tx, em] = await Promise.all([tencent.kline(r, ctx), eastmoney.kline(r, ctx)])
+      expect(tx.map((b) => b.date)).toEqual(em.map((b) => b.date))
+      tx.forEach((b, i) => expect(b.volume).toBeCloseTo(em[i].volume, -2))
+    }
   })
 })
