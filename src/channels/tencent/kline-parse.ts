@@ -19,11 +19,12 @@ export const M_ROW = { time: 0, open: 1, close: 2, high: 3, low: 4, volume: 5 } 
  */
 export type RowUnits = 'ashare' | 'star' | 'plain'
 
+const LOT = 100
+const TEN_THOUSAND = 10_000
+
 /** Shares per unit of a row's volume column. */
 const perVolume = (units: RowUnits) => (units === 'ashare' ? LOT : 1)
 
-const LOT = 100
-const TEN_THOUSAND = 10_000
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const MINUTE = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/
 
