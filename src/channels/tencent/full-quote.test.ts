@@ -66,11 +66,10 @@ describe('parseFullQuote', () => {
 describe('parseFullQuote on a captured line', () => {
   it('reads every position we serve as the real line has it', () => {
     const { book, snapshot: s } = parseFullQuote(CAPTURED, moutai)
-    expect(book).toEqual({
-      code: 'sh600519', time: '2026-09-11 16:15:00', last: 1275.16, preClose: 1285.13,
-      bids: [[1275.16, 9], [1275.13, 1], [1275.12, 1], [1275.1, 4], [1275.05, 1]],
-      asks: [[1276, 14], [1276.13, 1], [1276.15, 2], [1276.23, 1], [1276.46, 1]],
-    })
+    expect([book.time, book.last, book.preClose]).toEqual(['2026-09-11 16:15:00', 1275.16, 1285.13])
+    // Best first, in lots; field 50 (-3) is bid lots minus ask lots over the five levels.
+    expect(book.bids).toEqual([[1275.16, 9], [1275.13, 1], [1275.12, 1], [1275.1, 4], [1275.05, 1]])
+    expect(book.asks).toEqual([[1276, 14], [1276.13, 1], [1276.15, 2], [1276.23, 1], [1276.46, 1]])
     expect(s).toMatchObject({
       name: '贵州茅台', status: 'trading', currency: 'CNY', last: 1275.16, change: -9.97, change_pct: -0.78, open: 1285.15,
       high: 1286.15, low: 1263.01, volume: 34801, amount: 443084, turnover: 0.28, pe_ttm: 19.57, pe_dynamic: 17.9, pe_static: 19.36,
