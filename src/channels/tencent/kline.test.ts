@@ -26,7 +26,7 @@ describe('tencent.kline', () => {
   it('asks hkfqkline for HK with empty start/end', async () => {
     const { ctx, calls } = fakeContext(() => ({ body: answer('hk00700', 'qfqweek', ['["2025-01-03","380","385","386","379","1000"]']) }))
     const [bar] = await tencent.kline(req('hk00700', 'week'), ctx)
-    expect(calls[0].url).toBe('https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get?param=hk00700,week,,,30,qfq')
+    expect(calls[0].url).toBe('https://proxy.finance.qq.com/ifzqgtimg/appstock/app/hkfqkline/get?param=hk00700,week,,,30,qfq')
     expect(bar).toEqual({ date: '2025-01-03', open: 380, close: 385, high: 386, low: 379, volume: 1000, amount: null, turnover: null })
   })
 
@@ -38,8 +38,8 @@ describe('tencent.kline', () => {
     await tencent.kline(req('usBABA', 'month'), ctx)
     await tencent.kline(req('us.DJI', 'day'), ctx)
     expect(calls.map((c) => c.url)).toEqual([
-      'https://web.ifzq.gtimg.cn/appstock/app/usfqkline/get?param=usBABA.N,month,,,30,qfq',
-      'https://web.ifzq.gtimg.cn/appstock/app/usfqkline/get?param=usDJI,day,,,30,',
+      'https://proxy.finance.qq.com/ifzqgtimg/appstock/app/usfqkline/get?param=usBABA.N,month,,,30,qfq',
+      'https://proxy.finance.qq.com/ifzqgtimg/appstock/app/usfqkline/get?param=usDJI,day,,,30,',
     ])
   })
 
@@ -62,7 +62,7 @@ describe('tencent.kline', () => {
     const body = answer('sz000001', 'm15', ['["202501021500","11.30","11.32","11.33","11.29","1200.00",{},"0.01"]'])
     const { ctx, calls } = fakeContext(() => ({ body }))
     const [bar] = await tencent.kline(req('sz000001', 'm15'), ctx)
-    expect(calls[0].url).toBe('https://web.ifzq.gtimg.cn/appstock/app/kline/mkline?param=sz000001,m15,,30')
+    expect(calls[0].url).toBe('https://proxy.finance.qq.com/ifzqgtimg/appstock/app/kline/mkline?param=sz000001,m15,,30')
     expect(bar).toEqual({ date: '2025-01-02 15:00', open: 11.3, close: 11.32, high: 11.33, low: 11.29, volume: 120_000, amount: null, turnover: null })
   })
 

@@ -9,10 +9,14 @@ import { parseFqkline, parseMkline } from './kline-parse'
 
 const CHANNEL = 'tencent'
 
-const NEWFQKLINE = 'https://proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get'
-const HKFQKLINE = 'https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get'
-const USFQKLINE = 'https://web.ifzq.gtimg.cn/appstock/app/usfqkline/get'
-const MKLINE = 'https://web.ifzq.gtimg.cn/appstock/app/kline/mkline'
+// All on proxy.finance.qq.com/ifzqgtimg: in 2026 web.ifzq.gtimg.cn answers 301 to
+// web3.ifzq.gtimg.cn, which many networks cannot resolve or reach, and public projects report the
+// proxy host serving the same K-lines (test/fixtures/tencent/SOURCE.md, "Hosts").
+const BASE = 'https://proxy.finance.qq.com/ifzqgtimg/appstock/app'
+const NEWFQKLINE = `${BASE}/newfqkline/get`
+const HKFQKLINE = `${BASE}/hkfqkline/get`
+const USFQKLINE = `${BASE}/usfqkline/get`
+const MKLINE = `${BASE}/kline/mkline`
 
 /** Minute bars in one A-share session (4 hours). */
 const SESSION_MINUTES = 240
