@@ -6,6 +6,7 @@ import csi300 from '../../../test/fixtures/tencent/fqkline-sh000300-day-2026-09-
 import csi300Eastmoney from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'
 import tencentHk from '../../../test/fixtures/tencent/hkfqkline-hk00700-day-2026-08-07.json?raw'
 import huaci from '../../../test/fixtures/tencent/newfqkline-sz001216-day-2026-09-24.json?raw'
+import bj920047 from '../../../test/fixtures/tencent/newfqkline-bj920047-day-2026-09-24.json?raw'
 
 // Shapes of upstreams.md §2.3/§2.4 (invented values).
 const DIVIDEND = '{"nd":"2024","fh_sh":"238.82","djr":"2025-01-02","cqr":"2025-01-03","FHcontent":"10派238.82元"}'
@@ -97,6 +98,13 @@ describe('parseFqkline on captured answers', () => {
     // The quote line of 2026-09-24 16:14 (fixtures/tencent/qt-sz001216-…): 428580 lots, 1222641481 CNY, 17.36 %.
     expect(bars[1]).toEqual({ date: '2026-09-24', open: 28.05, close: 28.4, high: 29.5, low: 27.8, volume: 42_858_000, amount: 1_222_641_500, turnover: 17.36 })
     expect(bars[0]).toMatchObject({ date: '2026-09-23', close: 28.31, volume: 57_037_100 })
+  })
+
+  it('reads a BJ answer (qfq asked, `day` answered, 11 columns) in lots', () => {
+    const [bar] = parseFqkline(bj920047, 'bj920047', 'day', 'ashare')
+    expect(bar).toEqual({ date: '2026-09-24', open: 15.66, close: 15.3, high: 15.8, low: 15.18, volume: 3_426_700, amount: 52_811_800, turnover: 1.9 })
+    expect(bar.amount! / bar.volume).toBeGreaterThan(bar.low)
+    expect(bar.amount! / bar.volume).toBeLessThan(bar.high)
   })
 
   it('takes a STAR stock\'s volume column as shares', () => {
