@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import type { KlineRequest, NativePeriod } from '../types'
 import { klineUrl, parseKline } from './kline'
+import captured601872 from '../../../test/fixtures/push2/kline-sh601872-day-2024-12-31.json?raw'
+import capturedNoData from '../../../test/fixtures/push2/kline-no-data.json?raw'
+import captured8Columns from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'
 
 const req = (code: string, period: NativePeriod = 'day', extra: Partial<KlineRequest> = {}): KlineRequest => ({
   instrument: parseSymbol(code),
@@ -50,6 +53,36 @@ describe('klineUrl', () => {
   it('asks qfq for indexes, HK and US too', () => {
     expect(klineUrl('1.000001', req('sh000001'))).toContain('&fqt=1&')
     expect(klineUrl('116.00700', req('hk00700', 'week'))).toContain('secid=116.00700&klt=102&fqt=1&')
+  })
+})
+
+// Real kline/get answers (test/fixtures/push2/SOURCE.md).
+describe('parseKline on captured answers', () => {
+  it('reads ten qfq day bars of 601872 with the eleven columns we ask for', () => {
+    const bars = parseKline(captured601872, req('sh601872'))
+    expect(bars).toHaveLength(10)
+    expect(bars[0]).toEqual({ date: '2024-12-18', open: 6.11, close: 6.18, high: 6.28, low: 6.1, volume: 84_274_300, amount: 542_829_495, turnover: 1.03 })
+    expect(bars[9]).toEqual({ date: '2024-12-31', open: 6.29, close: 6.18, high: 6.32, low: 6.17, volume: 48_379_400, amount: 313_479_921, turnover: 0.59 })
+  })
+
+  it('agrees with the columns we do not read: change and amplitude follow from the closes we keep', () => {
+    const bars = parseKline(captured601872, req('sh601872'))
+    const rows = (JSON.parse(captured601872).data.klines as string[]).map((r) => r.split(',').map(Number))
+    for (let i = 1; i < bars.length; i++) {
+      const pre = bars[i - 1].close
+      const [, , , , , , , amplitude, changePct, change] = rows[i]
+      expect(bars[i].close - pre).toBeCloseTo(change, 2)
+      expect(((bars[i].close - pre) / pre) * 100).toBeCloseTo(changePct, 1)
+      expect(((bars[i].high - bars[i].low) / pre) * 100).toBeCloseTo(amplitude, 1)
+    }
+  })
+
+  it('calls the real "no such secid" answer (rc 100, data null) empty', () => {
+    expectKind('empty', () => parseKline(capturedNoData, req('sh601872')))
+  })
+
+  it('refuses rows of another fields2 (8 columns) rather than misreading them', () => {
+    expectKind('malformed', () => parseKline(captured8Columns, req('sh000300')))
   })
 })
 

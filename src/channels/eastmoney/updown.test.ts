@@ -3,6 +3,7 @@ import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/con
 import { market } from '../../emulator/market'
 import { failureKind } from '../testkit'
 import { fetchUpDown, parseUpDown, upDownUrl } from './updown'
+import captured from '../../../test/fixtures/push2/updown-2026-07-01.json?raw'
 
 // In the shape of upstreams.md §4.4 (one-key objects, keys -11..11).
 const SAMPLE = JSON.stringify({
@@ -15,6 +16,14 @@ describe('parseUpDown', () => {
     const u = parseUpDown(SAMPLE, '2025-01-02')
     expect(u.date).toBe('2025-01-02')
     expect(Object.fromEntries(u.counts)).toEqual({ '-11': 12, '-10': 30, '-1': 800, '0': 105, '1': 900, '10': 40, '11': 67 })
+  })
+
+  it('reads a real answer (2026-07-01), whose buckets come in the order of their keys as text', () => {
+    const u = parseUpDown(captured, '2026-07-01')
+    expect(u.counts.size).toBe(23)
+    const sum = (keep: (k: number) => boolean) => [...u.counts].filter(([k]) => keep(k)).reduce((n, [, v]) => n + v, 0)
+    // The test that kept it counts 4367 up, 910 down, 25 unchanged, 134 at the limit up.
+    expect([sum((k) => k > 0), sum((k) => k < 0), u.counts.get(0), u.counts.get(11), u.counts.get(-11)]).toEqual([4367, 910, 25, 134, 1])
   })
 
   it('calls data:null empty (a closed day)', () => {
@@ -44,6 +53,9 @@ describe('fetchUpDown over the emulator', () => {
     const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 10_000 }
     const u = await fetchUpDown(ctx, '2026-11-19')
     expect([...u.counts.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, i) => i - 11))
+    // Listed in the real answer's order (fixtures/push2/updown-2026-07-01.json).
+    const realOrder = (JSON.parse(captured).data.fenbu as object[]).map((o) => Number(Object.keys(o)[0]))
+    expect([...u.counts.keys()]).toEqual(realOrder)
     expect([...u.counts.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(5000)
     await expect(fetchUpDown(ctx, '2026-11-20')).rejects.toMatchObject({ kind: 'empty' })
     await expect(fetchUpDown(ctx, '2026-11-15')).rejects.toMatchObject({ kind: 'empty' })

@@ -16,7 +16,25 @@ const edit = (k: number, v: string) => {
   return `var hq_str_sz000001="${f.join(',')}";`
 }
 
+// Real hq.sinajs.cn lines (2026-05-13 close; test/fixtures/sina/SOURCE.md).
+const CAPTURED = Object.values(import.meta.glob('/test/fixtures/sina/hq-sh600519-sz000858-2026-05-13.txt', { query: '?raw', import: 'default', eager: true }))[0]
+
 describe('parseSinaBook', () => {
+  it('reads the book of a captured sh line (34 fields, trailing comma)', () => {
+    expect(parseSinaBook(CAPTURED, parseSymbol('sh600519'))).toEqual({
+      code: 'sh600519', time: '2026-05-13 15:00:03', last: 1344.09, preClose: 1354.55,
+      bids: [[1344.05, 1], [1344.03, 3], [1344.02, 9], [1344.01, 4], [1344, 17]],
+      asks: [[1344.09, 1], [1344.1, 2], [1344.12, 2], [1344.13, 21], [1344.24, 2]],
+    })
+  })
+
+  it('rounds an odd-lot level of a captured sz line to whole lots', () => {
+    // ask1 of 000858 is 14628 shares: odd lots rest on the sell side, the book counts lots.
+    const book = parseSinaBook(CAPTURED, parseSymbol('sz000858'))
+    expect(book.bids[0]).toEqual([89.14, 5])
+    expect(book.asks[0]).toEqual([89.15, 146])
+  })
+
   it('reads volume-before-price pairs and converts shares to lots', () => {
     expect(parseSinaBook(PINGAN, pingan)).toEqual({
       code: 'sz000001', time: '2025-01-02 15:00:03', last: 11.32, preClose: 11.15,

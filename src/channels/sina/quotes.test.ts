@@ -43,7 +43,26 @@ const wanted = (...pairs: Array<[string, string]>) => new Map(pairs.map(([sc, c]
 const decode = (s: string) => new TextDecoder('gbk').decode(gbk(s))
 const kind = failureKind
 
+// A real hq.sinajs.cn answer for sh600519 and sz000858 at the close of 2026-05-13
+// (test/fixtures/sina/SOURCE.md): the sh line ends in `00,` (34 fields), the sz line in `00` (33).
+const CAPTURED = Object.values(import.meta.glob('/test/fixtures/sina/hq-sh600519-sz000858-2026-05-13.txt', { query: '?raw', import: 'default', eager: true }))[0]
+
 describe('sina parseQuotes', () => {
+  it('reads a captured two-line answer: shares and CNY, either line ending', () => {
+    const m = parseQuotes(decode(CAPTURED), wanted(['sh600519', 'sh600519'], ['sz000858', 'sz000858']))
+    expect(m.get('sh600519')).toEqual({
+      code: 'sh600519', name: '贵州茅台', date: '2026-05-13', time: '15:00:03', last: 1344.09, open: 1354.5, high: 1358.6, low: 1338,
+      preClose: 1354.55, volume: 5_696_787, amount: 7_653_257_144, turnover: null, halted: false,
+    })
+    // Sina pads three-character names to four columns; the name is passed on as sent.
+    expect(m.get('sz000858')).toMatchObject({ name: '五 粮 液', time: '15:00:00', last: 89.15, preClose: 90.56, volume: 46_720_129, amount: 4_173_652_012.86 })
+    // Amount over volume is the day's average price, inside the day's range: volume is in shares.
+    for (const q of m.values()) {
+      expect(q.amount! / q.volume).toBeGreaterThan(q.low)
+      expect(q.amount! / q.volume).toBeLessThan(q.high)
+    }
+  })
+
   it('reads the 33-field A-share line: shares and CNY already, no turnover', () => {
     expect(parseQuotes(decode(PINGAN), wanted(['sz000001', 'sz000001'])).get('sz000001')).toEqual({
       code: 'sz000001',

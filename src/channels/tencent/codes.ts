@@ -4,6 +4,13 @@ import type { Instrument } from '../../domain/instrument'
 /** sh/sz/bj stocks, indexes, ETFs and bonds: the instruments with Tencent's A-share layouts. */
 export const isAShare = (i: Instrument): boolean => i.prefix === 'sh' || i.prefix === 'sz' || i.prefix === 'bj'
 
+/**
+ * True for STAR-market stocks (688/689), whose volumes Tencent counts in shares where every other
+ * A-share counts lots: the quote line (field 6, and 35 `last/volume/CNY` whose amount over it is
+ * the average price), newfqkline and mkline rows alike. Real captures: test/fixtures/tencent/SOURCE.md.
+ */
+export const volumeInShares = (i: Instrument): boolean => i.board === 'star'
+
 /** Tencent's `qt.gtimg.cn` code (`sh600519`, `hk00700`, `usAAPL`, `usDJI`), or undefined when Tencent has no quote for it. */
 export function quoteCode(i: Instrument): string | undefined {
   if (isAShare(i)) return i.code

@@ -3,6 +3,7 @@ import { parseSymbol } from '../../domain/symbols'
 import { createEmulatorFetch, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import { failureKind, fakeContext, gbk } from '../testkit'
+import { fetchStockGet } from '../eastmoney/stock-get'
 import { fetchFullQuote, parseFullQuote } from './full-quote'
 
 // The 85-field sample of upstreams.md §1.1.1 (invented values, real positions).
@@ -17,6 +18,11 @@ function edit(changes: Record<number, string>): string {
 }
 
 const moutai = parseSymbol('sh600519')
+
+// A real qt.gtimg.cn line (600519 after the close of 2026-09-11, 88 fields): test/fixtures/tencent/SOURCE.md.
+const CAPTURED = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sh600519-2026-09-11.txt', { query: '?raw', import: 'default', eager: true }))[0]
+// Real lines of 001216 (SZ main), 688981 (STAR) and the SSE index after the close of 2026-09-24.
+const CAPTURED_0924 = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sz001216-sh688981-sh000001-2026-09-24.txt', { query: '?raw', import: 'default', eager: true }))[0]
 
 describe('parseFullQuote', () => {
   it('reads the book (lots) and the profile fields by position', () => {
@@ -57,6 +63,49 @@ describe('parseFullQuote', () => {
   })
 })
 
+describe('parseFullQuote on a captured line', () => {
+  it('reads every position we serve as the real line has it', () => {
+    const { book, snapshot: s } = parseFullQuote(CAPTURED, moutai)
+    expect([book.time, book.last, book.preClose]).toEqual(['2026-09-11 16:15:00', 1275.16, 1285.13])
+    // Best first, in lots; field 50 (-3) is bid lots minus ask lots over the five levels.
+    expect(book.bids).toEqual([[1275.16, 9], [1275.13, 1], [1275.12, 1], [1275.1, 4], [1275.05, 1]])
+    expect(book.asks).toEqual([[1276, 14], [1276.13, 1], [1276.15, 2], [1276.23, 1], [1276.46, 1]])
+    expect(s).toMatchObject({
+      name: '贵州茅台', status: 'trading', currency: 'CNY', last: 1275.16, change: -9.97, change_pct: -0.78, open: 1285.15,
+      high: 1286.15, low: 1263.01, volume: 34801, amount: 443084, turnover: 0.28, pe_ttm: 19.57, pe_dynamic: 17.9, pe_static: 19.36,
+      pb: 6.34, float_market_cap: 15940.54, total_market_cap: 15940.54, limit_up: 1413.64, limit_down: 1156.62, volume_ratio: 1.25,
+      amplitude: 1.8, avg_price: 1273.18, outer_volume: 16486, inner_volume: 18315, float_shares: 1250081601, total_shares: 1250081601,
+    })
+  })
+
+  it('adds up the way the units say it does', () => {
+    const { snapshot: s } = parseFullQuote(CAPTURED, moutai)
+    // Outer + inner volume is the day's volume (lots); the limits are ±10% of the previous close.
+    expect(s.outer_volume! + s.inner_volume!).toBe(s.volume)
+    expect(s.limit_up).toBeCloseTo(s.pre_close * 1.1, 2)
+    expect(s.limit_down).toBeCloseTo(s.pre_close * 0.9, 2)
+    // Amount (10k CNY) over volume (lots of 100) is the average price; caps (100 million CNY) are shares × last.
+    expect((s.amount! * 1e4) / (s.volume * 100)).toBeCloseTo(s.avg_price!, 0)
+    expect((s.total_shares! * s.last) / 1e8).toBeCloseTo(s.total_market_cap!, 1)
+    // Turnover (%) is volume over the float.
+    expect(((s.volume * 100) / s.float_shares!) * 100).toBeCloseTo(s.turnover!, 2)
+  })
+})
+
+describe('parseFullQuote on a captured STAR line', () => {
+  it('reads a STAR stock\'s volumes as shares and serves them in lots like every other stock', () => {
+    const { snapshot: s } = parseFullQuote(CAPTURED_0924, parseSymbol('sh688981'))
+    // Field 6 is 18660976 shares: field 35's 2246348480 CNY over it is the average price 120.38.
+    expect(s).toMatchObject({ name: '中芯国际', security_type: 'star', last: 119.98, volume: 186_609.76, outer_volume: 87_749.52, inner_volume: 98_860.24, amount: 224635, turnover: 0.93, avg_price: 120.38 })
+    expect((s.amount! * 1e4) / (s.volume * 100)).toBeCloseTo(s.avg_price!, 1)
+    expect(((s.volume * 100) / s.float_shares!) * 100).toBeCloseTo(s.turnover!, 2)
+    // The same arithmetic on the SZ main-board line of the same answer holds with lots as sent.
+    const { snapshot: sz } = parseFullQuote(CAPTURED_0924, parseSymbol('sz001216'))
+    expect(sz).toMatchObject({ name: '华瓷股份', volume: 428580, outer_volume: 211159, inner_volume: 217421, avg_price: 28.53 })
+    expect((sz.amount! * 1e4) / (sz.volume * 100)).toBeCloseTo(sz.avg_price!, 1)
+  })
+})
+
 describe('fetchFullQuote', () => {
   afterEach(() => setClock(null))
 
@@ -64,6 +113,11 @@ describe('fetchFullQuote', () => {
     const { ctx, calls } = fakeContext(() => ({ body: gbk(MOUTAI + '\n') }))
     expect((await fetchFullQuote(ctx, moutai)).snapshot.name).toBe('贵州茅台')
     expect(calls.map((c) => c.url)).toEqual(['https://qt.gtimg.cn/q=sh600519'])
+  })
+
+  it('decodes the captured line from GBK bytes', async () => {
+    const { ctx } = fakeContext(() => ({ body: gbk(CAPTURED) }))
+    expect((await fetchFullQuote(ctx, moutai)).snapshot).toMatchObject({ name: '贵州茅台', last: 1275.16 })
   })
 
   it('reads the emulator\'s line, whose valuation comes from the fundamentals model', async () => {
@@ -74,6 +128,16 @@ describe('fetchFullQuote', () => {
     expect(s.pb).toBeGreaterThan(0)
     expect(s.limit_up! > s.last && s.limit_down! < s.last).toBe(true)
     expect(s.outer_volume! + s.inner_volume!).toBe(s.volume)
+  })
+
+  it('agrees with Eastmoney\'s stock/get on a STAR stock\'s volume in the emulator (lots in both views)', async () => {
+    setClock(Date.parse('2026-11-20T10:30:00+08:00'))
+    const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 2000 }
+    const smic = parseSymbol('sh688981')
+    const [tencentView, eastmoneyView] = await Promise.all([fetchFullQuote(ctx, smic), fetchStockGet(ctx, smic)])
+    expect(tencentView.snapshot.volume).toBeGreaterThan(0)
+    expect(tencentView.snapshot.volume).toBeCloseTo(eastmoneyView.snapshot.volume, 0)
+    expect(tencentView.snapshot.outer_volume! + tencentView.snapshot.inner_volume!).toBeCloseTo(tencentView.snapshot.volume, 1)
   })
 
   it('refuses other markets without calling out', async () => {

@@ -4,6 +4,8 @@
  * valuation (39 PE TTM, 52 dynamic, 53 static, 46 PB), market caps in 100 million CNY (44, 45),
  * limits (47, 48), volume ratio (49), amplitude (43), outer/inner volume (7, 8), shares (72, 73),
  * currency (82). Field 39's meaning is unsettled upstream; we read it as PE TTM **(ours)**.
+ * A STAR stock's line counts volume, outer and inner in shares (converted to lots here); whether
+ * its book levels are shares too no capture settles, so they are read as lots.
  */
 import type { Instrument } from '../../domain/instrument'
 import { bookProblem, BOOK_LEVELS, type Level, type OrderBook } from '../../domain/orderbook'
@@ -12,7 +14,7 @@ import { empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { num, optNum, sessionOf } from '../validate'
-import { isAShare, quoteCode } from './codes'
+import { isAShare, quoteCode, volumeInShares } from './codes'
 import { statements } from './quotes'
 
 const CHANNEL = 'tencent'
@@ -61,7 +63,10 @@ export function parseFullQuote(text: string, inst: Instrument): FullQuote {
   const open = n('open')
   const high = n('high')
   const low = n('low')
-  const volume = n('volume')
+  // Volumes in lots; a STAR stock's line counts shares (volumeInShares).
+  const perLot = volumeInShares(inst) ? 100 : 1
+  const lots = (x: number | null) => (x === null || perLot === 1 ? x : Math.round((x / perLot) * 100) / 100)
+  const volume = lots(n('volume'))!
   const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: n('last') })
   const bids = levels(f, FULL.book, 'bid')
   const asks = levels(f, FULL.book + 2 * BOOK_LEVELS, 'ask')
@@ -105,8 +110,8 @@ export function parseFullQuote(text: string, inst: Instrument): FullQuote {
     amplitude: opt('amplitude'),
     // Tencent's line has no 涨速.
     rise_speed: null,
-    outer_volume: opt('outer'),
-    inner_volume: opt('inner'),
+    outer_volume: lots(opt('outer')),
+    inner_volume: lots(opt('inner')),
   }
   if (snapshot.limit_up !== null && snapshot.limit_down !== null && !halted && (last > snapshot.limit_up || last < snapshot.limit_down)) {
     throw malformed(CHANNEL, `${inst.code}: last ${last} outside the limits [${snapshot.limit_down}, ${snapshot.limit_up}]`)

@@ -2,6 +2,11 @@ import { failureKind } from '../testkit'
 import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { codeData, parseFqkline, parseMkline } from './kline-parse'
+import csi300 from '../../../test/fixtures/tencent/fqkline-sh000300-day-2026-09-30.json?raw'
+import csi300Eastmoney from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'
+import tencentHk from '../../../test/fixtures/tencent/hkfqkline-hk00700-day-2026-08-07.json?raw'
+import huaci from '../../../test/fixtures/tencent/newfqkline-sz001216-day-2026-09-24.json?raw'
+import bj920047 from '../../../test/fixtures/tencent/newfqkline-bj920047-day-2026-09-24.json?raw'
 
 // Shapes of upstreams.md §2.3/§2.4 (invented values).
 const DIVIDEND = '{"nd":"2024","fh_sh":"238.82","djr":"2025-01-02","cqr":"2025-01-03","FHcontent":"10派238.82元"}'
@@ -63,6 +68,57 @@ describe('parseFqkline', () => {
 
   it('tolerates a _var prefix', () => {
     expect(codeData('kline_dayqfq=' + US_DAY, 'usAAPL.OQ')).toBeDefined()
+  })
+})
+
+// Real answers (test/fixtures/tencent/SOURCE.md): CSI 300 over 2026-09-28..30 from fqkline, captured
+// together with Eastmoney's kline/get for the same days; 00700 over 2026-08-03..07 with a buyback note.
+describe('parseFqkline on captured answers', () => {
+  it('reads an index day series (key `day`, extra `qt`/`prec`/`version` keys) in lots', () => {
+    const bars = parseFqkline(csi300, 'sh000300', 'day', 'ashare')
+    expect(bars.map((b) => b.date)).toEqual(['2026-09-28', '2026-09-29', '2026-09-30'])
+    expect(bars[0]).toEqual({ date: '2026-09-28', open: 4423.82, close: 4340.76, high: 4423.82, low: 4323.57, volume: 17_127_737_300, amount: null, turnover: null })
+  })
+
+  it('agrees with Eastmoney on the same days: same prices, and both count index volume in lots', () => {
+    const tencent = parseFqkline(csi300, 'sh000300', 'day', 'ashare')
+    const rows = (JSON.parse(csi300Eastmoney).data.klines as string[]).map((r) => r.split(','))
+    rows.forEach(([date, open, close, high, low, lots, amount], i) => {
+      expect(tencent[i]).toMatchObject({ date, open: +open, close: +close, high: +high, low: +low, volume: +lots * 100 })
+      // Eastmoney's CNY amount over our shares is a CSI 300 member's price (tens of CNY), which
+      // only holds if the volume column is lots: read as shares it would be thousands.
+      const perShare = +amount / tencent[i].volume
+      expect(perShare).toBeGreaterThan(10)
+      expect(perShare).toBeLessThan(50)
+    })
+  })
+
+  it('reads newfqkline rows of 10 columns: lots, 10k CNY and turnover, the same day as the quote line says', () => {
+    const bars = parseFqkline(huaci, 'sz001216', 'day', 'ashare')
+    // The quote line of 2026-09-24 16:14 (fixtures/tencent/qt-sz001216-…): 428580 lots, 1222641481 CNY, 17.36 %.
+    expect(bars[1]).toEqual({ date: '2026-09-24', open: 28.05, close: 28.4, high: 29.5, low: 27.8, volume: 42_858_000, amount: 1_222_641_500, turnover: 17.36 })
+    expect(bars[0]).toMatchObject({ date: '2026-09-23', close: 28.31, volume: 57_037_100 })
+  })
+
+  it('reads a BJ answer (qfq asked, `day` answered, 11 columns) in lots', () => {
+    const [bar] = parseFqkline(bj920047, 'bj920047', 'day', 'ashare')
+    expect(bar).toEqual({ date: '2026-09-24', open: 15.66, close: 15.3, high: 15.8, low: 15.18, volume: 3_426_700, amount: 52_811_800, turnover: 1.9 })
+    expect(bar.amount! / bar.volume).toBeGreaterThan(bar.low)
+    expect(bar.amount! / bar.volume).toBeLessThan(bar.high)
+  })
+
+  it('takes a STAR stock\'s volume column as shares', () => {
+    const star = NEWFQ_DAY.replaceAll('sh600519', 'sh688981')
+    expect(parseFqkline(star, 'sh688981', 'day', 'star').map((b) => b.volume)).toEqual([21_345, 25_012])
+    expect(parseFqkline(star, 'sh688981', 'day', 'star')[0]).toMatchObject({ amount: 3_243_571_200, turnover: 0.17 })
+    expect(parseMkline(M5.replaceAll('sh600519', 'sh688981'), 'sh688981', 'm5', 'star').map((b) => b.volume)).toEqual([312, 498])
+  })
+
+  it('reads HK rows of 6 and 7 columns (a buyback note in the 7th), in shares', () => {
+    const bars = parseFqkline(tencentHk, 'hk00700', 'day', 'plain')
+    expect(bars).toHaveLength(5)
+    expect(bars[0]).toEqual({ date: '2026-08-03', open: 482, close: 490.4, high: 491, low: 480.6, volume: 38_649_910, amount: null, turnover: null })
+    expect(bars[4]).toMatchObject({ date: '2026-08-07', close: 478.8, volume: 16_319_939 })
   })
 })
 

@@ -13,11 +13,18 @@ const CHANNEL = 'tencent'
 export const FQ_ROW = { date: 0, open: 1, close: 2, high: 3, low: 4, volume: 5, turnover: 7, amount: 8 } as const
 export const M_ROW = { time: 0, open: 1, close: 2, high: 3, low: 4, volume: 5 } as const
 
-/** Units of a series: sh/sz/bj rows carry lots and 10k CNY, HK and US rows shares and no extras. */
-export type RowUnits = 'ashare' | 'plain'
+/**
+ * Units of a series: sh/sz/bj rows carry lots and 10k CNY, STAR-market stocks' rows shares and
+ * 10k CNY (codes.ts volumeInShares), HK and US rows shares and no extras.
+ */
+export type RowUnits = 'ashare' | 'star' | 'plain'
 
 const LOT = 100
 const TEN_THOUSAND = 10_000
+
+/** Shares per unit of a row's volume column. */
+const perVolume = (units: RowUnits) => (units === 'ashare' ? LOT : 1)
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const MINUTE = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/
 
@@ -74,24 +81,28 @@ export function parseFqkline(text: string, code: string, period: 'day' | 'week' 
     const date = r[FQ_ROW.date]
     if (typeof date !== 'string' || !DAY.test(date)) throw malformed(CHANNEL, `bad K-line date ${JSON.stringify(date)}`)
     const f = (k: keyof typeof FQ_ROW) => num(CHANNEL, r[FQ_ROW[k]], `${k} at ${date}`)
-    const ashare = units === 'ashare'
-    const amount = ashare ? optNum(CHANNEL, r[FQ_ROW.amount], `amount at ${date}`) : null
+    const extras = units !== 'plain'
+    const amount = extras ? optNum(CHANNEL, r[FQ_ROW.amount], `amount at ${date}`) : null
+    const unit = perVolume(units)
     return {
       date,
       open: f('open'),
       close: f('close'),
       high: f('high'),
       low: f('low'),
-      volume: ashare ? times(f('volume'), LOT) : f('volume'),
+      volume: unit === 1 ? f('volume') : times(f('volume'), unit),
       amount: amount === null ? null : times(amount, TEN_THOUSAND),
-      turnover: ashare ? optNum(CHANNEL, r[FQ_ROW.turnover], `turnover at ${date}`) : null,
+      turnover: extras ? optNum(CHANNEL, r[FQ_ROW.turnover], `turnover at ${date}`) : null,
     }
   })
   return checkBars(CHANNEL, bars)
 }
 
-/** Parses an mkline answer (sh/sz/bj only): `YYYYMMDDHHMM` bar ends, volume in lots, no amount or turnover. */
-export function parseMkline(text: string, code: string, period: 'm1' | 'm5' | 'm15' | 'm30' | 'm60'): Bar[] {
+/**
+ * Parses an mkline answer (sh/sz/bj only): `YYYYMMDDHHMM` bar ends, volume in lots (shares for a
+ * STAR stock: `units` 'star'), no amount or turnover.
+ */
+export function parseMkline(text: string, code: string, period: 'm1' | 'm5' | 'm15' | 'm30' | 'm60', units: 'ashare' | 'star' = 'ashare'): Bar[] {
   const rows = series(codeData(text, code), [period], code)
   const bars = rows.map((raw, at): Bar => {
     const r = row(raw, at, 6)
@@ -99,7 +110,8 @@ export function parseMkline(text: string, code: string, period: 'm1' | 'm5' | 'm
     if (!t) throw malformed(CHANNEL, `bad minute-bar time ${JSON.stringify(r[M_ROW.time])}`)
     const date = `${t[1]}-${t[2]}-${t[3]} ${t[4]}:${t[5]}`
     const f = (k: keyof typeof M_ROW) => num(CHANNEL, r[M_ROW[k]], `${k} at ${date}`)
-    return { date, open: f('open'), close: f('close'), high: f('high'), low: f('low'), volume: times(f('volume'), LOT), amount: null, turnover: null }
+    const unit = perVolume(units)
+    return { date, open: f('open'), close: f('close'), high: f('high'), low: f('low'), volume: unit === 1 ? f('volume') : times(f('volume'), unit), amount: null, turnover: null }
   })
   return checkBars(CHANNEL, bars)
 }

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
+import { createEmulatorFetch, setClock } from '../../emulator/control'
+import { market } from '../../emulator/market'
+import { eastmoney } from '../eastmoney'
 import { fakeContext } from '../testkit'
 import type { KlineRequest } from '../types'
 import { tencent } from './index'
@@ -23,7 +26,7 @@ describe('tencent.kline', () => {
   it('asks hkfqkline for HK with empty start/end', async () => {
     const { ctx, calls } = fakeContext(() => ({ body: answer('hk00700', 'qfqweek', ['["2025-01-03","380","385","386","379","1000"]']) }))
     const [bar] = await tencent.kline(req('hk00700', 'week'), ctx)
-    expect(calls[0].url).toBe('https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get?param=hk00700,week,,,30,qfq')
+    expect(calls[0].url).toBe('https://proxy.finance.qq.com/ifzqgtimg/appstock/app/hkfqkline/get?param=hk00700,week,,,30,qfq')
     expect(bar).toEqual({ date: '2025-01-03', open: 380, close: 385, high: 386, low: 379, volume: 1000, amount: null, turnover: null })
   })
 
@@ -35,8 +38,8 @@ describe('tencent.kline', () => {
     await tencent.kline(req('usBABA', 'month'), ctx)
     await tencent.kline(req('us.DJI', 'day'), ctx)
     expect(calls.map((c) => c.url)).toEqual([
-      'https://web.ifzq.gtimg.cn/appstock/app/usfqkline/get?param=usBABA.N,month,,,30,qfq',
-      'https://web.ifzq.gtimg.cn/appstock/app/usfqkline/get?param=usDJI,day,,,30,',
+      'https://proxy.finance.qq.com/ifzqgtimg/appstock/app/usfqkline/get?param=usBABA.N,month,,,30,qfq',
+      'https://proxy.finance.qq.com/ifzqgtimg/appstock/app/usfqkline/get?param=usDJI,day,,,30,',
     ])
   })
 
@@ -59,7 +62,7 @@ describe('tencent.kline', () => {
     const body = answer('sz000001', 'm15', ['["202501021500","11.30","11.32","11.33","11.29","1200.00",{},"0.01"]'])
     const { ctx, calls } = fakeContext(() => ({ body }))
     const [bar] = await tencent.kline(req('sz000001', 'm15'), ctx)
-    expect(calls[0].url).toBe('https://web.ifzq.gtimg.cn/appstock/app/kline/mkline?param=sz000001,m15,,30')
+    expect(calls[0].url).toBe('https://proxy.finance.qq.com/ifzqgtimg/appstock/app/kline/mkline?param=sz000001,m15,,30')
     expect(bar).toEqual({ date: '2025-01-02 15:00', open: 11.3, close: 11.32, high: 11.33, low: 11.29, volume: 120_000, amount: null, turnover: null })
   })
 
@@ -83,5 +86,22 @@ describe('tencent.kline', () => {
   it('surfaces HTTP failures as http', async () => {
     const { ctx } = fakeContext(() => ({ status: 500, body: '' }))
     await expect(tencent.kline(req('sh600519', 'day'), ctx)).rejects.toMatchObject({ kind: 'http' })
+  })
+})
+
+describe('tencent.kline against Eastmoney in the emulator', () => {
+  afterEach(() => setClock(null))
+
+  // Tencent counts a STAR stock's volume in shares, a main-board stock's in lots: both must come
+  // out in shares equal to Eastmoney's (test/fixtures/tencent/SOURCE.md).
+  it.each(['sh688981', 'sh600519'])('gives %s the same day and minute volumes as Eastmoney', async (code) => {
+    setClock(Date.parse('2026-11-20T15:30:00+08:00'))
+    const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 2000 }
+    for (const period of ['day', 'm5'] as const) {
+      const r = req(code, period, { count: 5 })
+      const [tx, em] = await Promise.all([tencent.kline(r, ctx), eastmoney.kline(r, ctx)])
+      expect(tx.map((b) => b.date)).toEqual(em.map((b) => b.date))
+      tx.forEach((b, i) => expect(b.volume).toBeCloseTo(em[i].volume, -2))
+    }
   })
 })

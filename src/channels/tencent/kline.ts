@@ -4,15 +4,19 @@ import { ChannelError, empty, unsupported } from '../errors'
 import { fetchText } from '../http'
 import { barsToFetch, clip } from '../span'
 import type { ChannelContext, KlineRequest } from '../types'
-import { isAShare, klineCodes } from './codes'
+import { isAShare, klineCodes, volumeInShares } from './codes'
 import { parseFqkline, parseMkline } from './kline-parse'
 
 const CHANNEL = 'tencent'
 
-const NEWFQKLINE = 'https://proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get'
-const HKFQKLINE = 'https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get'
-const USFQKLINE = 'https://web.ifzq.gtimg.cn/appstock/app/usfqkline/get'
-const MKLINE = 'https://web.ifzq.gtimg.cn/appstock/app/kline/mkline'
+// All on proxy.finance.qq.com/ifzqgtimg: in 2026 web.ifzq.gtimg.cn answers 301 to
+// web3.ifzq.gtimg.cn, which many networks cannot resolve or reach, and public projects report the
+// proxy host serving the same K-lines (test/fixtures/tencent/SOURCE.md, "Hosts").
+const BASE = 'https://proxy.finance.qq.com/ifzqgtimg/appstock/app'
+const NEWFQKLINE = `${BASE}/newfqkline/get`
+const HKFQKLINE = `${BASE}/hkfqkline/get`
+const USFQKLINE = `${BASE}/usfqkline/get`
+const MKLINE = `${BASE}/kline/mkline`
 
 /** Minute bars in one A-share session (4 hours). */
 const SESSION_MINUTES = 240
@@ -40,7 +44,7 @@ export async function fetchKline(req: KlineRequest, ctx: ChannelContext): Promis
       // mkline takes only a count: ask for enough to reach back to `end`.
       const n = barsToFetch(req, SESSION_MINUTES / Number(period.slice(1)), beijing(Date.now()).date)
       const text = await fetchText(ctx, CHANNEL, `${MKLINE}?param=${codes[0]},${period},,${n}`)
-      bars = parseMkline(text, codes[0], period)
+      bars = parseMkline(text, codes[0], period, volumeInShares(inst) ? 'star' : 'ashare')
     }
   }
   const out = clip(bars, req)
@@ -52,7 +56,7 @@ async function fetchFq(req: KlineRequest, period: 'day' | 'week' | 'month', code
   const inst = req.instrument
   if (isAShare(inst)) {
     const param = [codes[0], period, req.start ?? '', req.end ?? '', req.count, 'qfq'].join(',')
-    return parseFqkline(await fetchText(ctx, CHANNEL, `${NEWFQKLINE}?param=${param}`), codes[0], period, 'ashare')
+    return parseFqkline(await fetchText(ctx, CHANNEL, `${NEWFQKLINE}?param=${param}`), codes[0], period, volumeInShares(inst) ? 'star' : 'ashare')
   }
   const base = inst.kind === 'hk' ? HKFQKLINE : USFQKLINE
   // US indexes are not adjusted: the fq slot stays empty.

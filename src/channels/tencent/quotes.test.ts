@@ -28,7 +28,35 @@ const wanted = (...codes: Array<[string, string]>) => new Map(codes.map(([tc, c]
 const decode = (s: string) => new TextDecoder('gbk').decode(gbk(s))
 const kind = failureKind
 
+// A real qt.gtimg.cn line (600519, 2026-09-11, 88 fields): test/fixtures/tencent/SOURCE.md.
+const CAPTURED = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sh600519-2026-09-11.txt', { query: '?raw', import: 'default', eager: true }))[0]
+
+const CAPTURED_0924 = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sz001216-sh688981-sh000001-2026-09-24.txt', { query: '?raw', import: 'default', eager: true }))[0]
+
 describe('tencent parseQuotes', () => {
+  it('reads a captured three-line answer: lots for SZ and the index, shares already for STAR', () => {
+    const m = parseQuotes(decode(CAPTURED_0924), wanted(['sz001216', 'sz001216'], ['sh688981', 'sh688981'], ['sh000001', 'sh000001']))
+    expect(m.get('sz001216')).toMatchObject({ date: '2026-09-24', time: '16:14:30', last: 28.4, volume: 42_858_000, amount: 1_222_640_000, turnover: 17.36 })
+    expect(m.get('sh688981')).toMatchObject({ last: 119.98, volume: 18_660_976, amount: 2_246_350_000, turnover: 0.93 })
+    expect(m.get('sh000001')).toMatchObject({ name: '上证指数', last: 3888.37, volume: 43_853_041_200, turnover: 0.9 })
+    // A stock's amount over its shares is an average price inside the day's range.
+    for (const code of ['sz001216', 'sh688981']) {
+      const q = m.get(code)!
+      expect(q.amount! / q.volume).toBeGreaterThan(q.low)
+      expect(q.amount! / q.volume).toBeLessThan(q.high)
+    }
+  })
+
+  it('reads a captured A-share line: lots become shares, 10k CNY become CNY', () => {
+    const q = parseQuotes(decode(CAPTURED), wanted(['sh600519', 'sh600519'])).get('sh600519')
+    expect(q).toEqual({
+      code: 'sh600519', name: '贵州茅台', date: '2026-09-11', time: '16:15:00', last: 1275.16, open: 1285.15, high: 1286.15,
+      low: 1263.01, preClose: 1285.13, volume: 3_480_100, amount: 4_430_840_000, turnover: 0.28, halted: false,
+    })
+    // Field 35 (`last/lots/CNY`) carries the exact amount: the 10k CNY of field 37 agree with it.
+    expect(Math.abs(q!.amount! - 4_430_841_445)).toBeLessThan(5_000)
+  })
+
   it('reads an A-share record in shares and CNY', () => {
     const q = parseQuotes(decode(MOUTAI), wanted(['sh600519', 'sh600519'])).get('sh600519')
     expect(q).toEqual({

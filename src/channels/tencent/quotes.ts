@@ -6,7 +6,7 @@ import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
-import { isAShare, quoteCode } from './codes'
+import { isAShare, quoteCode, volumeInShares } from './codes'
 
 const CHANNEL = 'tencent'
 
@@ -38,7 +38,7 @@ const COMMON = { name: 1, last: 3, preClose: 4, open: 5, volume: 6, time: 30, hi
 
 /** Field positions per record layout (README "Tencent → Real-time quotes"). */
 export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us', Layout> = {
-  // Volume in lots, amount in 10k CNY.
+  // Volume in lots (shares for STAR-market stocks: volumeInShares), amount in 10k CNY.
   ashare: { ...COMMON, turnover: 38, minFields: 39, volumeUnit: 100, amountUnit: 10_000 },
   hk: { ...COMMON, turnover: 59, minFields: 60, volumeUnit: 1, amountUnit: 1 },
   us: { ...COMMON, turnover: null, minFields: 38, volumeUnit: 1, amountUnit: 1 },
@@ -78,7 +78,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const open = num(CHANNEL, f[L.open], field('open'))
     const high = num(CHANNEL, f[L.high], field('high'))
     const low = num(CHANNEL, f[L.low], field('low'))
-    const volume = times(num(CHANNEL, f[L.volume], field('volume')), L.volumeUnit)
+    const volume = times(num(CHANNEL, f[L.volume], field('volume')), volumeInShares(inst) ? 1 : L.volumeUnit)
     const amount = optNum(CHANNEL, f[L.amount], field('amount'))
     const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], field('last')) })
     const quote: Quote = {

@@ -10,6 +10,13 @@ import type { EmuInstrument, MarketModel } from '../market/types'
 /** sh/sz/bj stocks, indexes, ETFs and bonds. */
 export const isAShare = (i: EmuInstrument): boolean => i.prefix === 'sh' || i.prefix === 'sz' || i.prefix === 'bj'
 
+/**
+ * Shares per unit of Tencent's volume (quote line, fqkline, mkline): lots of 100 for A-shares,
+ * except STAR-market stocks, which Tencent counts in shares as real captures show
+ * (test/fixtures/tencent/SOURCE.md); HK and US count shares.
+ */
+export const tencentVolumeUnit = (i: EmuInstrument): number => (isAShare(i) && i.board !== 'star' ? 100 : 1)
+
 /** The two halves of an Eastmoney secid: market number and code (`1.600519` → 1, `600519`). */
 export function splitSecid(secid: string): { market: number; code: string } {
   const dot = secid.indexOf('.')

@@ -1,7 +1,7 @@
 /**
  * `push2ex.eastmoney.com/getTopicZDFenBu` (涨跌分布, upstreams.md §4.4) as the emulator answers it:
- * `{"rc":0,…,"data":{"qdate":YYYYMMDD,"fenbu":[{"-11":n},…,{"11":n}]}}`, one single-key object per
- * bucket from -11 to 11, for `date=YYYYMMDD` (absent: the clock's Beijing date). Only sessions that
+ * `{"rc":0,…,"data":{"qdate":YYYYMMDD,"fenbu":[{"-1":n},{"-10":n},…,{"9":n}]}}`, one single-key object
+ * per bucket from -11 to 11, for `date=YYYYMMDD` (absent: the clock's Beijing date). Only sessions that
  * have closed are answered; a closed day, a future day or today before 15:00 get `data: null`.
  */
 import { beijing } from '../../domain/dates'
@@ -25,7 +25,10 @@ export function handlePush2ex(url: URL, market: MarketModel, now: number): Respo
   if (!closed || !isSessionDay('cn', date)) return push2exEmpty()
   const counts = upDownDistribution(market, date, now)
   if (counts.size === 0) return push2exEmpty()
-  const fenbu = Array.from({ length: 23 }, (_, i) => i - 11).map((k) => ({ [String(k)]: counts.get(k) ?? 0 }))
+  // Buckets in the order of their keys as text ("-1", "-10", "-11", "-2" … "0", "1", "10", "11", "2" …),
+  // as a real answer lists them (test/fixtures/push2/SOURCE.md).
+  const keys = Array.from({ length: 23 }, (_, i) => String(i - 11)).sort()
+  const fenbu = keys.map((k) => ({ [k]: counts.get(Number(k)) ?? 0 }))
   return jsonResponse(envelope(0, { qdate: Number(date.replaceAll('-', '')), fenbu }))
 }
 

@@ -47,9 +47,11 @@ describe('sina Referer', () => {
 describe('sina hq.sinajs.cn', () => {
   it('answers the 33-field A-share line in GBK with volume in shares and amount in CNY', async () => {
     const { text, records } = await quotes('sh600519')
-    expect(text).toMatch(/^var hq_str_sh600519="贵州茅台,[^"]*";\n$/)
+    // Shanghai lines end `00,"`: one more, empty field (real captures, test/fixtures/sina/SOURCE.md).
+    expect(text).toMatch(/^var hq_str_sh600519="贵州茅台,[^"]*,00,";\n$/)
     const f = records.get('sh600519')!
-    expect(f).toHaveLength(33)
+    expect(f).toHaveLength(34)
+    expect(f[33]).toBe('')
     const q = fakeMarket.live(inst('sh600519'), NOW)
     const b = q.bar
     expect(f.slice(1, 6)).toEqual([b.open, b.preClose, b.close, b.high, b.low].map((n) => fixed(n, 3)))
@@ -58,6 +60,12 @@ describe('sina hq.sinajs.cn', () => {
     expect([f[10], f[11]]).toEqual([String(q.book.bids[0][1]), fixed(q.book.bids[0][0], 3)])
     expect([f[20], f[21]]).toEqual([String(q.book.asks[0][1]), fixed(q.book.asks[0][0], 3)])
     expect([f[30], f[31]]).toEqual(['2025-01-02', '15:00:00'])
+  })
+
+  it('ends a Shenzhen line at the 33rd field, as real sz lines do', async () => {
+    const { text, records } = await quotes('sz000001')
+    expect(text).toMatch(/,00";\n$/)
+    expect(records.get('sz000001')).toHaveLength(33)
   })
 
   it('answers an empty string for unknown and halted codes', async () => {

@@ -129,7 +129,11 @@ function fieldsOf(inst: EmuInstrument, q: LiveQuote, market: MarketModel): strin
 
 const p3 = (n: number) => fixed(n, 3)
 
-/** A-share / ETF / index / bond: 33 fields, volume in shares, amount in CNY, book as volume,price pairs. */
+/**
+ * A-share / ETF / index / bond: 33 fields, volume in shares, amount in CNY, book as volume,price
+ * pairs. Shanghai lines end with one more, empty field (`…,15:00:03,00,"`), as real captures show
+ * (test/fixtures/sina/SOURCE.md); Shenzhen lines do not.
+ */
 function aShareFields(q: LiveQuote): string[] {
   const b = q.bar
   const book: string[] = []
@@ -142,6 +146,7 @@ function aShareFields(q: LiveQuote): string[] {
     String(Math.round(b.volume)), p3(b.amount),
     ...book,
     q.date, q.time, '00',
+    ...(q.instrument.prefix === 'sh' ? [''] : []),
   ]
 }
 

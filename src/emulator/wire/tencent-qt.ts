@@ -4,6 +4,7 @@
  * README does not name carry plausible derived values or the empty filler the real feed shows.
  */
 import type { LiveQuote } from '../market/types'
+import { tencentVolumeUnit } from './codes'
 import type { Valuation } from '../market/valuation'
 import { fixed, pctOf } from './format'
 import { NO_EXTRAS } from './quote-extras'
@@ -58,7 +59,9 @@ export function aShareFields(q: LiveQuote, extras: QuoteExtras): string[] {
   const d = i.decimals
   const p = (n: number) => fixed(n, d)
   const s = sessionOf(q)
-  const lots = Math.round(s.volume / 100)
+  // Lots, or shares for a STAR stock (tencentVolumeUnit); the book stays in lots.
+  const unit = tencentVolumeUnit(i)
+  const lots = Math.round(s.volume / unit)
   const isStock = i.kind === 'stock'
   const v = extras.valuation
   const cap = (shares: number | null) => (shares === null ? '' : fixed((shares * s.last) / 1e8, 2))
@@ -74,8 +77,9 @@ export function aShareFields(q: LiveQuote, extras: QuoteExtras): string[] {
   f[4] = p(s.pre)
   f[5] = p(s.open)
   f[6] = String(lots)
-  f[7] = String(extras.outer)
-  f[8] = String(extras.inner)
+  // The extras count lots (Eastmoney's f49/f161 share them).
+  f[7] = String(extras.outer * (100 / unit))
+  f[8] = String(extras.inner * (100 / unit))
   f.splice(9, 20, ...book)
   f[30] = q.date.replaceAll('-', '') + q.time.replaceAll(':', '')
   f[31] = p(s.last - s.pre)

@@ -9,7 +9,7 @@ import { beijing } from '../../domain/dates'
 import { previousTradingDay } from '../../domain/trading-calendar'
 import type { CorporateAction, EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
 import { dailySeries, lastInRange, type Adjust } from './bars'
-import { byTencentKlineCode, byTencentQuoteCode, isAShare, tencentUsSuffix } from './codes'
+import { byTencentKlineCode, byTencentQuoteCode, isAShare, tencentUsSuffix, tencentVolumeUnit } from './codes'
 import { fixed } from './format'
 import { gbkResponse, jsonResponse, notFound, textResponse } from './respond'
 import { quoteExtras } from './quote-extras'
@@ -156,7 +156,7 @@ function fqkline(family: Family, param: string, market: MarketModel, now: number
   const wide = family === 'a'
   const rows = kept.map(({ bar, after }) => {
     const action = actions.find((a) => a.exDate > after && a.exDate <= bar.date)
-    const row: unknown[] = [bar.date, fixed(bar.open, 3), fixed(bar.close, 3), fixed(bar.high, 3), fixed(bar.low, 3), fixed(isAShare(inst) ? bar.volume / 100 : bar.volume, 3)]
+    const row: unknown[] = [bar.date, fixed(bar.open, 3), fixed(bar.close, 3), fixed(bar.high, 3), fixed(bar.low, 3), fixed(bar.volume / tencentVolumeUnit(inst), 3)]
     if (wide) row.push(action ? dividendInfo(action) : {}, bar.turnover === null ? '' : fixed(bar.turnover, 2), fixed(bar.amount / 1e4, 2))
     else if (action) row.push(dividendInfo(action))
     return row
@@ -188,7 +188,7 @@ function mkline(param: string, market: MarketModel, now: number): unknown {
     fixed(b.close, d),
     fixed(b.high, d),
     fixed(b.low, d),
-    fixed(b.volume / 100, 2),
+    fixed(b.volume / tencentVolumeUnit(inst), 2),
     {},
     b.turnover === null ? '' : fixed(b.turnover, 2),
   ])
