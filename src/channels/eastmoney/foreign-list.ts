@@ -20,6 +20,7 @@ import { fetchAllPages, type ListPage } from './list-pages'
 import { tradeDate } from './market-list'
 import { MIRRORS, withMirrors } from './mirrors'
 import { CHANNEL } from './wire'
+import { securityName } from '../names'
 
 export type ForeignMarket = 'hk' | 'us'
 
@@ -99,7 +100,7 @@ export function toForeignRow(market: ForeignMarket, raw: unknown): ForeignRow {
   const close = halted ? null : n(F.close)
   const row: ForeignRow = {
     code,
-    name: typeof raw[F.name] === 'string' ? (raw[F.name] as string) : '',
+    name: typeof raw[F.name] === 'string' ? securityName(raw[F.name] as string) : '',
     date: tradeDate(raw, code, (seconds) => exchangeClock({ prefix: market } as Instrument, seconds).date),
     halted,
     close,

@@ -11,6 +11,7 @@ import type { ChannelContext } from '../types'
 import { num, optNum } from '../validate'
 import { isObject, readData, type JsonObject } from './envelope'
 import { QUOTE_FIELDS, CHANNEL } from './wire'
+import { securityName } from '../names'
 
 /** One stock's day, as the market list gives it. */
 export interface MarketRow {
@@ -134,7 +135,7 @@ function toRow(raw: unknown): MarketRow {
   const field = (k: keyof typeof F) => `${F[k]} (${k}) of ${code}`
   const base = {
     code,
-    name: typeof raw[F.name] === 'string' ? (raw[F.name] as string) : '',
+    name: typeof raw[F.name] === 'string' ? securityName(raw[F.name] as string) : '',
     date: tradeDate(raw, code),
     // A stock that has never traded (listing day, before the first trade) may have no previous close either.
     preClose: optNum(CHANNEL, raw[F.preClose], field('preClose')) ?? 0,

@@ -10,6 +10,7 @@ import { isObject, readData, type JsonObject } from './envelope'
 import { mapLimit } from '../../domain/concurrency'
 import { secids } from './secid'
 import { CHANNEL, QUOTE_BATCH, QUOTE_CONCURRENCY, QUOTE_FIELD_LIST, QUOTE_FIELDS as F, QUOTES_URL, volumeScale } from './wire'
+import { securityName } from '../names'
 
 /** The `ulist.np/get` URL for a batch of secids (at most {@link QUOTE_BATCH}). */
 export function quotesUrl(batch: readonly string[]): string {
@@ -59,7 +60,7 @@ function toQuote(row: JsonObject, inst: Instrument, secid: string): Quote {
   const scale = volumeScale(inst)
   const base = {
     code: inst.code,
-    name: typeof row[F.name] === 'string' ? (row[F.name] as string) : '',
+    name: typeof row[F.name] === 'string' ? securityName(row[F.name] as string) : '',
     ...stamp(row, inst, secid),
     preClose,
     amount: optNum(CHANNEL, row[F.amount], field('amount')),

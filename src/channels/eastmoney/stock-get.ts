@@ -16,6 +16,7 @@ import { num, optNum } from '../validate'
 import { isObject, readData, type JsonObject } from './envelope'
 import { secids } from './secid'
 import { CHANNEL } from './wire'
+import { securityName } from '../names'
 
 export const STOCK_GET_URL = 'https://push2.eastmoney.com/api/qt/stock/get'
 const SPEED_URL = 'https://push2.eastmoney.com/api/qt/ulist.np/get'
@@ -82,7 +83,7 @@ export function parseStockGet(text: string, inst: Instrument, speed: number | nu
   }
   const snapshot: Snapshot = {
     code: inst.code,
-    name: String(data[F.name] ?? ''),
+    name: securityName(String(data[F.name] ?? '')),
     time,
     security_type: securityType(inst),
     status: halted ? 'halted' : 'trading',

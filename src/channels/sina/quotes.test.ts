@@ -54,8 +54,8 @@ describe('sina parseQuotes', () => {
       code: 'sh600519', name: '贵州茅台', date: '2026-05-13', time: '15:00:03', last: 1344.09, open: 1354.5, high: 1358.6, low: 1338,
       preClose: 1354.55, volume: 5_696_787, amount: 7_653_257_144, turnover: null, halted: false,
     })
-    // Sina pads three-character names to four columns; the name is passed on as sent.
-    expect(m.get('sz000858')).toMatchObject({ name: '五 粮 液', time: '15:00:00', last: 89.15, preClose: 90.56, volume: 46_720_129, amount: 4_173_652_012.86 })
+    // Sina pads three-character names to four columns; the padding is dropped (src/channels/names.ts).
+    expect(m.get('sz000858')).toMatchObject({ name: '五粮液', time: '15:00:00', last: 89.15, preClose: 90.56, volume: 46_720_129, amount: 4_173_652_012.86 })
     // Amount over volume is the day's average price, inside the day's range: volume is in shares.
     for (const q of m.values()) {
       expect(q.amount! / q.volume).toBeGreaterThan(q.low)

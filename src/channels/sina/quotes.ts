@@ -7,6 +7,7 @@ import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { futuresExchange, isAShare, quoteCode } from './codes'
 import { CHANNEL, sinaText } from './fetch'
+import { securityName } from '../names'
 
 /** Codes per `hq.sinajs.cn` request (easyquotation's batch size). */
 export const QUOTE_BATCH = 800
@@ -106,7 +107,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], at('last')) })
     const quote: Quote = {
       code: inst.code,
-      name: f.at(L.name)!,
+      name: securityName(f.at(L.name)!),
       date: quoteDate(f[L.date], L.dateForm, name),
       time: L.time === null ? null : quoteTime(f[L.time], L.timeForm, name),
       last,

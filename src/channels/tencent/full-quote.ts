@@ -16,6 +16,7 @@ import type { ChannelContext } from '../types'
 import { num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
 import { statements } from './quotes'
+import { securityName } from '../names'
 
 const CHANNEL = 'tencent'
 
@@ -77,7 +78,7 @@ export function parseFullQuote(text: string, inst: Instrument): FullQuote {
   const change = halted ? 0 : n('change')
   const snapshot: Snapshot = {
     code: inst.code,
-    name: f[FULL.name],
+    name: securityName(f[FULL.name]),
     time,
     security_type: securityType(inst),
     status: halted ? 'halted' : 'trading',

@@ -12,6 +12,7 @@ import { fetchText } from '../http'
 import { parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { num } from '../validate'
+import { securityName } from '../names'
 
 const CHANNEL = 'tencent'
 export const RANK_LIST_URL = 'https://proxy.finance.qq.com/cgi/cgi-bin/rank/hs/getBoardRankList'
@@ -57,7 +58,7 @@ function toRow(raw: unknown, date: string): RankListRow {
   if (close <= 0 || preClose <= 0) throw malformed(CHANNEL, `non-positive price for ${code}`)
   if (volume < 0 || amount < 0) throw malformed(CHANNEL, `negative volume or amount for ${code}`)
   if (Math.abs(((close - preClose) / preClose) * 100 - pct) > PCT_SLACK) throw malformed(CHANNEL, `zdf ${pct} of ${code} does not match zxj ${close} and zd ${change}`)
-  return { code, name: typeof r.name === 'string' ? r.name : '', date, close, preClose, volume: Math.round(volume * 100), amount: cents(amount), halted: volume === 0 }
+  return { code, name: typeof r.name === 'string' ? securityName(r.name) : '', date, close, preClose, volume: Math.round(volume * 100), amount: cents(amount), halted: volume === 0 }
 }
 
 /** Parses one page: the total it claims and its rows (dated `date`). */

@@ -7,6 +7,7 @@ import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
+import { securityName } from '../names'
 
 const CHANNEL = 'tencent'
 
@@ -83,7 +84,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], field('last')) })
     const quote: Quote = {
       code: inst.code,
-      name: f[L.name],
+      name: securityName(f[L.name]),
       date: `${ts[1]}-${ts[2]}-${ts[3]}`,
       time: `${ts[4]}:${ts[5]}:${ts[6]}`,
       last,
