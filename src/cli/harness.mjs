@@ -31,9 +31,10 @@ export function buildWorker(entry, outdir) {
   return join(outdir, main)
 }
 
-/** A Miniflare instance running the bundle with in-memory KV, R2 and SQLite Durable Objects. */
-export function startWorker(scriptPath) {
+/** A Miniflare instance running the bundle with in-memory KV, R2 and SQLite Durable Objects; `extra` adds options (e.g. `inspectorPort`). */
+export function startWorker(scriptPath, extra = {}) {
   return new Miniflare({
+    ...extra,
     modules: true,
     scriptPath,
     compatibilityDate: '2026-05-01',

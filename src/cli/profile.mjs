@@ -1,0 +1,67 @@
+// npm run profile -- '<path>' [calls] — where a route spends its CPU inside workerd. Builds the
+// worker as the bench does, builds 1,000 stocks' histories and the day tables of the bench's date,
+// serves `path` `calls` times (default 50) through the worker's own fetch handler with an unlimited
+// key, with V8's sampling profiler on (through Miniflare's inspector), then prints self time by
+// function; the whole profile goes to .bench/profile.cpuprofile (Chrome DevTools opens it).
+// `{codes}` in the path is replaced by the day table's first 1,000 codes:
+//   npm run profile -- '/v1/technical-batch?codes={codes}'
+// The emulator's clock stands at 10:30 of a session, so blank-date batches are live.
+import { createHash } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import WebSocket from 'ws'
+import { buildWorker, ROOT, startWorker } from './harness.mjs'
+
+const [path = '/v1/quote?code=sh600519', calls = '50'] = process.argv.slice(2)
+const BASE = 'http://127.0.0.1:8787'
+const DATE = '2026-11-19'
+const KEY = 'mk_profile'
+const INSPECTOR = 9339
+
+const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile')), { inspectorPort: INSPECTOR })
+try {
+  await mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }) })
+  const record = JSON.stringify({ tier: 'unlimited', label: 'profile', created: new Date().toISOString(), status: 'active' })
+  await (await mf.getKVNamespace('KEYS')).put(`key:${createHash('sha256').update(KEY).digest('hex')}`, record)
+  await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${DATE}&n=1000`, { method: 'POST' })).text()
+  const table = await (await (await mf.getR2Bucket('STORE')).get(`technicals/${DATE}.json`)).json()
+  const target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))
+  const loop = async (n) => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${n}&path=${encodeURIComponent(target)}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
+  const warm = await loop(5) // compiled and cached before sampling
+  if (warm.failed) throw new Error(`the route fails: ${warm.firstFailure}`)
+
+  const workers = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json/list`)).json()
+  const ws = new WebSocket(workers.find((w) => w.title.includes('core:user')).webSocketDebuggerUrl)
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  let id = 0
+  const waiting = new Map()
+  ws.on('message', (m) => {
+    const msg = JSON.parse(m)
+    waiting.get(msg.id)?.(msg.result)
+    waiting.delete(msg.id)
+  })
+  const send = (method, params = {}) => new Promise((resolve) => (waiting.set(++id, resolve), ws.send(JSON.stringify({ id, method, params }))))
+  await send('Profiler.enable')
+  await send('Profiler.setSamplingInterval', { interval: 100 })
+  await send('Profiler.start')
+  const t0 = performance.now()
+  const r = await loop(Number(calls))
+  const ms = (performance.now() - t0) / Number(calls)
+  const { profile } = await send('Profiler.stop')
+  ws.close()
+  writeFileSync(join(ROOT, '.bench/profile.cpuprofile'), JSON.stringify(profile))
+
+  // Self time per function (samples × their intervals), largest first.
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
+  const self = new Map()
+  profile.samples.forEach((s, k) => {
+    const f = nodes.get(s).callFrame
+    const name = `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : ''}`.trim()
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[k] ?? 0))
+  })
+  const total = [...self.values()].reduce((a, b) => a + b, 0)
+  console.log(`${path}: ${calls} calls, ${ms.toFixed(2)} ms a call (${r.failed} failed); self time by function (bundle lines):`)
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`)
+} finally {
+  await mf.dispose()
+}
