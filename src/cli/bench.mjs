@@ -13,7 +13,7 @@
 // batch is 1.1 MB) differ most between the two; small ones pay dispatchFetch's per-request cost.
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { buildWorker, httpClient, ROOT, startWorker } from './harness.mjs'
+import { buildWorker, httpClient, ROOT, startWorker, storeKeys } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
 import { compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
@@ -116,9 +116,7 @@ const CLIENT_KEYS = Array.from({ length: CONCURRENCY }, (_, i) => `mk_bench_clie
 let keyTurn = 0
 
 async function storeBenchKeys(mf) {
-  const kv = await mf.getKVNamespace('KEYS')
-  const record = JSON.stringify({ tier: 'unlimited', label: 'bench', created: new Date().toISOString(), status: 'active' })
-  for (const key of [...BENCH_KEYS, ...CLIENT_KEYS, WARM_KEY]) await kv.put(`key:${createHash('sha256').update(key).digest('hex')}`, record)
+  await storeKeys(mf, [...BENCH_KEYS, ...CLIENT_KEYS, WARM_KEY])
   // Every key's KeyGuard exists before timing (one /v1/usage call each, which counts nothing), as
   // for a caller who keeps calling: creating an object is a once-per-key cost, not a per-call one.
   for (const key of [...BENCH_KEYS, ...CLIENT_KEYS]) await (await mf.dispatchFetch(`${BASE}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).text()

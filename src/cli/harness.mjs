@@ -3,8 +3,10 @@
 // OpenAPI lint: both need the real built worker, without `wrangler dev`'s proxy in the way.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync } from 'node:fs'
+import { Agent, request } from 'node:http'
 import { basename, extname, join, resolve } from 'node:path'
 import { Miniflare } from 'miniflare'
+import { hashKey, kvKeyOf } from './key-lib.mjs'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -59,7 +61,6 @@ export function startWorker(scriptPath, extra = {}) {
  * this client and 200 for curl, which fetches it in 5 ms), so large answers measured the harness.
  */
 export async function httpClient(mf, sockets) {
-  const { Agent, request } = await import('node:http')
   const origin = await mf.ready
   const agent = new Agent({ keepAlive: true, maxSockets: sockets })
   const get = (path, headers = {}) =>
@@ -73,4 +74,11 @@ export async function httpClient(mf, sockets) {
       }).on('error', reject).end()
     })
   return { get, close: () => agent.destroy() }
+}
+
+/** Stores API keys of `tier` in the worker's KEYS namespace, as `npm run key` would (`key:<sha256>`). */
+export async function storeKeys(mf, keys, tier = 'unlimited', label = 'bench') {
+  const kv = await mf.getKVNamespace('KEYS')
+  const record = JSON.stringify({ tier, label, created: new Date().toISOString(), status: 'active' })
+  for (const key of keys) await kv.put(kvKeyOf(await hashKey(key)), record)
 }

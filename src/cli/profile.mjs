@@ -6,11 +6,10 @@
 // `{codes}` in the path is replaced by the day table's first 1,000 codes:
 //   npm run profile -- '/v1/technical-batch?codes={codes}'
 // The emulator's clock stands at 10:30 of a session, so blank-date batches are live.
-import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { buildWorker, ROOT, startWorker } from './harness.mjs'
+import { buildWorker, ROOT, startWorker, storeKeys } from './harness.mjs'
 
 const [path = '/v1/quote?code=sh600519', calls = '50'] = process.argv.slice(2)
 const BASE = 'http://127.0.0.1:8787'
@@ -21,8 +20,7 @@ const INSPECTOR = 9339
 const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile')), { inspectorPort: INSPECTOR })
 try {
   await mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }) })
-  const record = JSON.stringify({ tier: 'unlimited', label: 'profile', created: new Date().toISOString(), status: 'active' })
-  await (await mf.getKVNamespace('KEYS')).put(`key:${createHash('sha256').update(KEY).digest('hex')}`, record)
+  await storeKeys(mf, [KEY], 'unlimited', 'profile')
   await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${DATE}&n=1000`, { method: 'POST' })).text()
   const table = await (await (await mf.getR2Bucket('STORE')).get(`technicals/${DATE}.json`)).json()
   const target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))

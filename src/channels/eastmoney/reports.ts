@@ -17,6 +17,7 @@ import { parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { isObject, type JsonObject } from './envelope'
 import { CHANNEL } from './wire'
+import { decodeEntities } from '../html'
 
 export const REPORT_LIST_URL = 'https://reportapi.eastmoney.com/report/list'
 export const REPORT_PAGE_URL = 'https://data.eastmoney.com/report/info/'
@@ -152,17 +153,9 @@ export function readReportList(body: string, inst?: Instrument): ReportListPage 
   return { hits: json.hits, rows }
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ldquo: '“', rdquo: '”', hellip: '…', mdash: '—' }
-
 /** Plain text of an HTML fragment: tags gone, entities decoded. */
 function plain(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => {
-      if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : +e.slice(1))
-      return ENTITIES[e.toLowerCase()] ?? all
-    })
+  return decodeEntities(html.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, ''))
     .replace(/[ \t\u00a0\u3000]+/g, ' ')
     .trim()
 }

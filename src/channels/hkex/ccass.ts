@@ -32,7 +32,7 @@ import { isValidDate } from '../../domain/dates'
 import { ChannelError, empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
-import { byClass, byId, byTag, hasClass, inputs, textOf, type Element } from './html'
+import { byClass, byId, byTag, hasClass, inputs, textOf, type Element } from '../html'
 
 export const CHANNEL = 'hkex'
 export const CCASS_URL = 'https://www3.hkexnews.hk/sdw/search/searchsdw.aspx'

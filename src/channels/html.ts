@@ -1,5 +1,5 @@
 /**
- * A small, strict reader of server-rendered HTML for the HKEXnews pages: form inputs by name,
+ * A small, strict reader of server-rendered HTML (HKEXnews' CCASS pages, Eastmoney's report pages): form inputs by name,
  * elements by tag and class token or id (with their inner HTML, nesting of the same tag counted),
  * and an element's text. Attributes may come in any order, quoted either way; whitespace and
  * letter case of tags do not matter. Comments and scripts are dropped first. Not a general HTML
@@ -12,7 +12,7 @@ export interface Element {
   inner: string
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ldquo: '“', rdquo: '”', hellip: '…', mdash: '—' }
 
 /** Decodes the character references a server-rendered page uses (named basics, decimal, hex). */
 export function decodeEntities(s: string): string {
