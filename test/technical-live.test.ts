@@ -8,7 +8,7 @@ import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../sr
 import { channelSource } from '../src/jobs/eastmoney-source'
 import { writeHistory, type History } from '../src/store/history'
 import { deletePrefix } from '../src/store/r2-json'
-import { fault, makeKey, resetWorld, upstreamRequests } from './helpers'
+import { call, fault, makeKey, resetWorld, upstreamRequests } from './helpers'
 import { services, storeCall, storeJson } from './store-app'
 
 /** Histories through `through` and that session's tables with their states, as the after-close job writes them. */
@@ -59,6 +59,36 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
       expect(item.as_of).toBe(one.as_of)
     }
   }, 120_000)
+
+  it('shares a stock\'s live row among callers for one quote window (3 s), then asks for quotes again', async () => {
+    await resetWorld(CLOCK)
+    const [a, b] = [await makeKey('pro'), await makeKey('unlimited')]
+    await afterClose(['sh600519', 'sz000001'], '2026-11-19', Date.parse(CLOCK))
+    const spentOn = async (qs: string, key: string) => {
+      const before = await upstreamRequests()
+      const { body } = await batch(qs, key)
+      const after = await upstreamRequests()
+      return { body, spent: Object.keys(after).reduce((n, k) => n + after[k] - (before[k] ?? 0), 0) }
+    }
+    const first = await spentOn('codes=sh600519,sz000001', a)
+    expect(first.spent).toBeGreaterThan(0)
+    expect(first.body).toMatchObject({ ok: true, returned: 2, as_of: '2026-11-20 10:30:00' })
+    // Another caller within the window, one code in another spelling: the same rows, no quote asked for
+    const setClock = (now: string) => call('/__emulator/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now }) })
+    await setClock('2026-11-20T10:30:02.900+08:00')
+    const second = await spentOn('codes=SZ000001,sh600519', b)
+    expect(second.spent).toBe(0)
+    expect(second.body.data.map((x: any) => x.code)).toEqual(['SZ000001', 'sh600519'])
+    expect(second.body.data.map((x: any) => [x.data, x.as_of])).toEqual([first.body.data[1], first.body.data[0]].map((x: any) => [x.data, x.as_of]))
+    // Past the window: quotes asked for again, rows as of the new quote, equal to /v1/technical's
+    await setClock('2026-11-20T10:30:03+08:00')
+    const third = await spentOn('codes=sh600519', a)
+    expect(third.spent).toBeGreaterThan(0)
+    expect(third.body.as_of > first.body.as_of).toBe(true)
+    const one = await single('sh600519', a)
+    expect(third.body.data[0].data).toEqual(one.data[0])
+    expect(third.body.data[0].as_of).toBe(one.as_of)
+  }, 60_000)
 
   it('keeps the previous session\'s rows with their date before the open, and says so when no quote can be had', async () => {
     await resetWorld('2026-11-20T09:05:00+08:00')

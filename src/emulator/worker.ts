@@ -8,6 +8,7 @@ import { createApp } from '../app'
 import { clearAnonLeases } from '../access/anon-lease'
 import { clearAnonMemory } from '../http/anon-cache'
 import { clearMarketCache } from '../http/market-cache'
+import { clearLiveItems } from '../routes/live-items'
 import { scheduledHandler } from '../jobs'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
@@ -34,13 +35,14 @@ export const services = createServices({
 const app = createApp(services)
 
 // Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
-// anonymous answers and leases in memory, shared market answers), so a test starts from the channel table's order and fresh data.
+// anonymous answers and leases in memory, shared market answers, live technical rows), so a test starts from the channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
   services.router.reset()
   services.recentBars.clear()
   clearAnonMemory()
   clearAnonLeases()
   clearMarketCache()
+  clearLiveItems()
   clearReferenceMemory()
   return c.json({ ok: true })
 })
@@ -109,6 +111,8 @@ app.get('/__bench/loop', async (c) => {
   // (many different anonymous users, each admitted by its own AnonGuard).
   const authorization = c.req.header('authorization')
   const rotateIp = c.req.query('rotate_ip') === '1'
+  // cold=1: every inner request starts a new quote window (no live technical row kept from the last).
+  const cold = c.req.query('cold') === '1'
   // x-bench-pool: [[ip, X-PoW], …] — repeat anonymous callers that solved a proof-of-work, in turn.
   const pool = JSON.parse(c.req.header('x-bench-pool') ?? '[]') as Array<[string, string]>
   let failed = 0
@@ -122,6 +126,7 @@ app.get('/__bench/loop', async (c) => {
       headers.set('cf-connecting-ip', ip)
       headers.set('x-pow', pow)
     }
+    if (cold) clearLiveItems()
     const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env, c.executionCtx)
     const body = await res.text()
     if (res.status !== 200 || body.startsWith('{"ok":false')) {
@@ -134,6 +139,10 @@ app.get('/__bench/loop', async (c) => {
 
 export default {
   // Bindings a test made hang (PUT /__emulator/hang) are swapped in here, under every route.
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, withHangs(env), ctx),
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => {
+    // `npm run bench`'s cold rows: the request starts a new quote window (src/routes/live-items.ts).
+    if (request.headers.has('x-bench-cold')) clearLiveItems()
+    return app.fetch(request, withHangs(env), ctx)
+  },
   scheduled: scheduledHandler(services),
 } satisfies ExportedHandler<Env>

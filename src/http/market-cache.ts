@@ -28,6 +28,13 @@ export const FRESHNESS_MS = {
    * minute at most however many stocks are asked about; Eastmoney's own flow figures move by the minute.
    */
   flowRank: 60_000,
+  /**
+   * Per-stock live technical rows in /v1/technical-batch (src/routes/live-items.ts): one exchange
+   * snapshot. The exchanges publish quotes as snapshots every 3 seconds (e.g.
+   * https://dev.to/san_siwu_f08e7c406830469/practical-guide-to-a-share-level-2-market-data-api-1b32),
+   * so a quote fetched again within 3 s is almost always the same one.
+   */
+  liveRow: 3_000,
 } as const
 
 /**
@@ -41,6 +48,8 @@ export const STALE_LIMIT_MS: Record<Freshness, number> = {
   overviewDaily: 60_000,
   /** A rank (not a price): two minutes old at most. */
   flowRank: 120_000,
+  /** Never served past its window: a live row is as fresh as a quote. */
+  liveRow: 3_000,
 }
 
 export type Freshness = keyof typeof FRESHNESS_MS

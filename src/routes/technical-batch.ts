@@ -18,10 +18,13 @@ import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../sto
 import { readStates } from '../store/technicals-state'
 import { fetchLiveQuotes } from '../channels/live-quotes'
 import { answersLive, liveOutcome } from './technical-live'
+import { freshLiveItem, keepLiveItem, type LiveItem } from './live-items'
 import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
 import { describeAttempts } from './series-response'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
 import { technicalBars } from './technical-bars'
+import { respelledItem, technicalItemBytes } from './technical-item-bytes'
+import { JsonBytes } from '../http/json-bytes'
 
 /** Pro and above (SPEC); billed one unit per symbol returned, so the reservation is adjusted at settle. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
@@ -35,7 +38,7 @@ const Query = z.object({
     example: 'sh600519,sz000001,bj830799,hk00700,usAAPL,sh000001',
   }),
   date: DateParam('date').optional().openapi({
-    description: `YYYY-MM-DD, from ${HISTORY_START}, not after today; a non-trading day falls back to the nearest earlier session. Blank: every symbol at its latest: during a session (until the day's table is built after the close) A-share stocks get today's live rows, stepped from the previous session's precomputed state with the live quote; a stock not traded today keeps its previous session's row. Trust each item's \`date\`.`,
+    description: `YYYY-MM-DD, from ${HISTORY_START}, not after today; a non-trading day falls back to the nearest earlier session. Blank: every symbol at its latest: during a session (until the day's table is built after the close) A-share stocks get today's live rows, stepped from the previous session's precomputed state with the live quote (a stock's row is shared by every caller for 3 s from its quote's request, one exchange snapshot; its \`as_of\` is its quote's time); a stock not traded today keeps its previous session's row. Trust each item's \`date\`.`,
     example: '2026-11-20',
   }),
 })
@@ -45,7 +48,7 @@ const Item = z
     code: z.string().openapi({ description: 'The code as requested' }),
     ok: z.boolean().openapi({ description: 'Whether this symbol has a row' }),
     data: TechnicalRowSchema.optional().openapi({ description: 'With ok: the row (the 55 columns of /v1/technical); its `date` is the session it describes' }),
-    as_of: z.string().optional().openapi({ description: 'With a live row (blank `date` during a session): the quote time it was computed from, `YYYY-MM-DD HH:MM:SS` Beijing (exchange time for HK and US)' }),
+    as_of: z.string().optional().openapi({ description: 'With a live row (blank `date` during a session): the quote time it was computed from, `YYYY-MM-DD HH:MM:SS` Beijing (exchange time for HK and US); an A-share row is shared for 3 s after its quote was asked for, so it may be up to that much older than the call' }),
     error: z.string().optional().openapi({ description: 'Without ok: why this symbol has no row (invalid code, not traded that day, no live quote, upstream failure)' }),
   })
   .openapi('TechnicalBatchItem')
@@ -93,7 +96,8 @@ const route = guardedRoute(
       '(computed from the bars up to `date`, adjusted forward to it: `closePrice` is the close that traded that day). Indexes, ETFs, HK and US symbols are computed from the ' +
       "channel's day bars up to `date`; for ETFs, HK and US that is possible for the latest session only (older rows would carry today's adjustment), and an older date gives those items an error. " +
       'With a blank `date` during a session, A-share stocks get today\'s live rows (`date` today, `as_of` the quote time), each stepped in constant time from the state the after-close job stored ' +
-      "with the previous session's table and one batch of live quotes: the same row /v1/technical computes over the whole history. A stock that has not traded today (suspended, before the open) " +
+      "with the previous session's table and one batch of live quotes: the same row /v1/technical computes over the whole history. A stock's live row is shared by every caller for 3 s from " +
+      "the request of its quote (the exchanges publish quotes as snapshots every 3 s): a batch asks for quotes only for its stocks without one; the item's `as_of` stays its quote's time. A stock that has not traded today (suspended, before the open) " +
       "keeps its previous session's row with that date; on its ex-date a stock is computed from its whole history (every earlier price is adjusted again); without a live quote it is an error item. " +
       'Billed one unit per symbol returned; a call where every item failed is ok:false and not counted. Tier pro (500 symbols) or unlimited (1,000).',
     request: { query: Query },
@@ -109,7 +113,7 @@ type ItemOut =
   | { code: string; ok: true; data: TechnicalRow; as_of?: string }
   | { code: string; ok: false; error: string }
   | { code: string; ok: true; json: string }
-  | { code: string; ok: true; bytes: Uint8Array }
+  | { code: string; ok: true; bytes: Uint8Array; as_of?: string }
 
 /** An A-share stock's row from the day's table: the item's ready bytes (or the row's JSON text when the code was asked in another spelling). */
 function fromTable(code: string, inst: Instrument, day: TechnicalsDay): ItemOut {
@@ -172,24 +176,47 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
   return r.quote.time && r.quote.date === row.date && !r.quote.halted ? { code, ok: true, data: row, as_of: `${r.quote.date} ${r.quote.time}` } : { code, ok: true, data: row }
 }
 
+/** A kept live item (src/routes/live-items.ts) as this request's item. */
+function fromLive(code: string, inst: Instrument, live: LiveItem, day: TechnicalsDay | undefined): ItemOut {
+  if (live.kind === 'previous') return day ? fromTable(code, inst, day) : { code, ok: false, error: `${inst.code}: not traded today` }
+  return { code, ok: true, bytes: code === inst.code ? live.bytes : respelledItem(live.bytes, inst.code, code), as_of: live.asOf }
+}
+
 /**
  * Blank date during a session (src/routes/technical-live.ts): the A-share stocks at `stocks`
- * (indexes into `codes`) get today's rows from the previous session's states and one batch of live
- * quotes; those that need their whole history are returned for the on-the-fly path.
+ * (indexes into `codes`) get today's rows: kept ones from this quote window (live-items.ts), the
+ * rest from the previous session's states and one batch of live quotes; those that need their whole
+ * history are returned for the on-the-fly path.
  */
 async function liveItems(services: Services, store: R2Bucket, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
-  const [states, live] = await Promise.all([day ? readStates(store, day.date) : undefined, fetchLiveQuotes(services, insts)])
+  const now = services.now()
+  const table = day?.date ?? ''
+  const asked: number[] = []
+  stocks.forEach((i, k) => {
+    const live = freshLiveItem(insts[k].code, now, table)
+    if (live) items[i] = fromLive(codes[i], insts[k], live, day)
+    else asked.push(k)
+  })
+  if (asked.length === 0) return []
+  const [states, live] = await Promise.all([day ? readStates(store, day.date) : undefined, fetchLiveQuotes(services, asked.map((k) => insts[k]))])
   const previous = previousTradingDay(today)
   const full: number[] = []
-  stocks.forEach((i, k) => {
+  const writer = new JsonBytes(asked.length * 1200) // a live item is some 1.1 KB: one buffer for them all
+  for (const k of asked) {
+    const i = stocks[k]
     const inst = insts[k]
     const quote = live.quotes.get(inst.code)?.quote
     const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
-    if (out.kind === 'row') items[i] = { code: codes[i], ok: true, data: out.row, as_of: out.asOf }
-    else if (out.kind === 'previous') items[i] = day ? fromTable(codes[i], inst, day) : { code: codes[i], ok: false, error: `${inst.code}: not traded today` }
-    else if (out.kind === 'full') full.push(i)
+    if (out.kind === 'row') {
+      const item = { kind: 'row', bytes: technicalItemBytes(writer, inst.code, out.row, PRICE_DECIMALS[inst.kind], out.asOf), asOf: out.asOf } as const
+      keepLiveItem(inst.code, now, table, item)
+      items[i] = fromLive(codes[i], inst, item, day)
+    } else if (out.kind === 'previous') {
+      keepLiveItem(inst.code, now, table, { kind: 'previous' })
+      items[i] = fromLive(codes[i], inst, { kind: 'previous' }, day)
+    } else if (out.kind === 'full') full.push(i)
     else items[i] = { code: codes[i], ok: false, error: out.error }
-  })
+  }
   return full
 }
 
@@ -226,12 +253,21 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
         stockInsts.push(inst)
       } else items[i] = day ? fromTable(code, inst, day) : { code, ok: false, error: missing }
     })
-    if (stocks.length) later.push(...(await liveItems(services, c.env.STORE, today, day, codes, stocks, stockInsts, items)))
+    const askedAt = services.now()
+    const full = stocks.length ? await liveItems(services, c.env.STORE, today, day, codes, stocks, stockInsts, items) : []
+    later.push(...full)
     // Blank date: each of these at its own latest session (today's live bar during a session).
     const asked = q.date ? date : undefined
     await mapLimit(later, ON_THE_FLY_CONCURRENCY, async (i) => {
       items[i] = await onTheFly(services, c.env.STORE, codes[i], technicalInstrument(codes[i]) as Instrument, asked)
     })
+    // A live stock computed from its whole history (an ex-date today) is kept for the quote window too.
+    for (const i of full) {
+      const x = items[i]
+      if (!('data' in x)) continue
+      const inst = technicalInstrument(codes[i]) as Instrument
+      keepLiveItem(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(new JsonBytes(1200), inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
+    }
 
     const returned = items.filter((x) => x.ok).length
     const asOf = live ? items.reduce<string | undefined>((m, x) => ('as_of' in x && x.as_of && (!m || x.as_of > m) ? x.as_of : m), undefined) : undefined

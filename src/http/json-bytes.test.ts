@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { roundTo } from '../domain/indicators/row'
+import { JsonBytes } from './json-bytes'
+
+const text = (w: JsonBytes) => new TextDecoder().decode(w.copy())
+const written = (v: number | null, places: number) => text(new JsonBytes(8).number(v, places))
+
+/** A small deterministic generator (the same cases every run). */
+function lcg(seed: number) {
+  let s = seed >>> 0
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+}
+
+describe('JsonBytes', () => {
+  it('writes rounded numbers of every magnitude exactly as JSON.stringify does', () => {
+    const random = lcg(7)
+    let fast = 0
+    for (let k = 0; k < 40_000; k++) {
+      const places = k % 5
+      const magnitude = 10 ** (Math.floor(random() * 19) - 5) // 1e-5 … 1e13
+      const v = roundTo((random() - 0.4) * magnitude, places)
+      expect(written(v, places), `${v} at ${places} places`).toBe(JSON.stringify(v))
+      if (Math.abs(v) < 1e11) fast++
+    }
+    expect(fast).toBeGreaterThan(30_000)
+  })
+
+  it('writes the edges of the fast path as JSON.stringify does', () => {
+    const cases = [1e-4, -1e-4, 0.5, 1, 9.9999, 10, 99_999_999_999.9999, 1e11, 1e11 + 0.5, 123_456_789_012.34, 1e21, 1.23e25, 2 ** 53, 0.1 + 0.2, 1.005, 100.05]
+    for (const v of cases) for (const places of [0, 2, 4]) expect(written(v, places), `${v} at ${places}`).toBe(JSON.stringify(v))
+  })
+
+  it('writes values not rounded to the places given as JSON.stringify does (through the general path)', () => {
+    for (const v of [Math.PI, -Math.E, 1 / 3, 2 / 3 * 1e6, 5e-7, 1e-7, 123.456789]) for (const places of [0, 2, 4]) expect(written(v, places)).toBe(JSON.stringify(v))
+    expect(written(12.34567, 7)).toBe('12.34567') // more places than the table: the general path
+  })
+
+  it('writes null for null, NaN and the infinities, and 0 for −0', () => {
+    for (const v of [null, Number.NaN, Infinity, -Infinity]) expect(written(v, 4)).toBe('null')
+    expect(written(-0, 4)).toBe('0')
+    expect(written(0, 2)).toBe('0')
+  })
+
+  it('writes strings escaped as JSON.stringify does, in UTF-8', () => {
+    const w = new JsonBytes(4)
+    const s = '贵州茅台 "A"\\\n\u0001 万科Ａ 😀'
+    w.string(s).json(',').string(null)
+    expect(text(w)).toBe(`${JSON.stringify(s)},null`)
+  })
+
+  it('grows past its first capacity and starts again after reset', () => {
+    const w = new JsonBytes(2)
+    for (let k = 0; k < 1000; k++) w.number(k + 0.25, 2).json(',')
+    expect(text(w).split(',').slice(0, 3)).toEqual(['0.25', '1.25', '2.25'])
+    expect(w.length).toBe(text(w).length)
+    w.reset()
+    w.number(-3.5, 1)
+    expect(text(w)).toBe('-3.5')
+  })
+})

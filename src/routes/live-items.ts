@@ -1,0 +1,61 @@
+/**
+ * Today's live technical rows of A-share stocks (src/routes/technical-live.ts), kept in this
+ * isolate for one quote window (`FRESHNESS_MS.liveRow`, 3 s: one exchange snapshot) and shared by
+ * every caller of /v1/technical-batch, as the market-level answers are (DESIGN §12, freshness): a
+ * stock's live row is the same for everyone, and a quote asked again within the window is almost
+ * always the same quote. A batch asks the quote channels only for the stocks without a fresh row,
+ * so callers asking for the same stocks within a window cost one round of quotes and one step each,
+ * not one per call. Each row keeps the time of its quote (`as_of`), so nothing older is passed off
+ * as newer.
+ *
+ * Kept: the stepped rows (with their item bytes), the stocks not traded today (their row is the
+ * previous session's, from the table), and the rows computed from the whole history (an ex-date).
+ * Not kept: a stock without a quote (the next call asks again).
+ */
+import { FRESHNESS_MS } from '../http/market-cache'
+
+/**
+ * A row is kept as its item's bytes for the canonical code (src/routes/technical-item-bytes.ts), not
+ * as an object: 1,000 rows of 52 numbers kept for seconds would be 50,000 small objects for the
+ * garbage collector to carry; bytes live outside its heap.
+ */
+export type LiveItem = { kind: 'row'; bytes: Uint8Array; asOf?: string } | { kind: 'previous' }
+
+interface Kept {
+  /** Service clock (ms) when the quote was asked for. */
+  at: number
+  /** The table (previous session) the row was stepped from. */
+  table: string
+  item: LiveItem
+}
+
+const kept = new Map<string, Kept>()
+let sweptAt = 0
+
+/** The live item of `code` if one was made from a quote asked for within the window before `now`, from `table`'s states. */
+export function freshLiveItem(code: string, now: number, table: string): LiveItem | undefined {
+  const k = kept.get(code)
+  return k && k.table === table && now >= k.at && now - k.at < FRESHNESS_MS.liveRow ? k.item : undefined
+}
+
+/**
+ * Keeps `item` for `code`, made from a quote asked for at `at`. Expired items are dropped once a
+ * window, so what is kept is at most the stocks asked for in the last few seconds (bounded by the
+ * market: only stocks with a quote are kept).
+ */
+export function keepLiveItem(code: string, at: number, table: string, item: LiveItem): void {
+  if (at - sweptAt >= FRESHNESS_MS.liveRow || at < sweptAt) {
+    for (const [c, k] of kept) if (!(at >= k.at && at - k.at < FRESHNESS_MS.liveRow)) kept.delete(c)
+    sweptAt = at
+  }
+  kept.set(code, { at, table, item })
+}
+
+/** Forgets every kept item (tests, and the bench's cold rows). */
+export function clearLiveItems(): void {
+  kept.clear()
+  sweptAt = 0
+}
+
+/** How many items are kept (tests). */
+export const liveItemsKept = (): number => kept.size
