@@ -35,6 +35,19 @@ describe('JsonBytes', () => {
     expect(written(12.34567, 7)).toBe('12.34567') // more places than the table: the general path
   })
 
+  it('writes a count of 10^−places as JSON.stringify writes that double, signed', () => {
+    const random = lcg(11)
+    for (let k = 0; k < 20_000; k++) {
+      const places = k % 5
+      const units = Math.floor(random() * 10 ** (Math.floor(random() * 17)))
+      const negative = random() < 0.3
+      const v = units / 10 ** places
+      expect(text(new JsonBytes(4).decimal(units, places, negative)), `${units} at ${places}`).toBe(JSON.stringify(negative ? -v : v))
+    }
+    expect(text(new JsonBytes().decimal(0, 4, true))).toBe('0')
+    expect(text(new JsonBytes().decimal(123456, 6, false))).toBe('0.123456')
+  })
+
   it('writes null for null, NaN and the infinities, and 0 for −0', () => {
     for (const v of [null, Number.NaN, Infinity, -Infinity]) expect(written(v, 4)).toBe('null')
     expect(written(-0, 4)).toBe('0')

@@ -64,19 +64,35 @@ export class JsonBytes {
    * many decimals it was rounded to (0–4), which makes the common case a write of integer digits.
    */
   number(v: number | null, places: number): this {
-    if (v === null || !Number.isFinite(v)) return this.bytes(NULL)
-    if (v === 0) return this.byte(48) // '0'; −0 included, as JSON.stringify writes it
-    const neg = v < 0
-    const a = neg ? -v : v
+    if (v === null || !Number.isFinite(v)) return this.null()
+    const a = v < 0 ? -v : v
     const scale = SCALE[places]
     if (scale === undefined || a >= FAST_LIMIT) return this.json(String(v))
     const n = Math.round(a * scale)
     if (n / scale !== a) return this.json(String(v))
-    const whole = Math.floor(n / scale)
-    let frac = n - whole * scale
+    return this.decimal(n, places, v < 0)
+  }
+
+  /** `null`. */
+  null(): this {
+    return this.bytes(NULL)
+  }
+
+  /**
+   * The number `units / 10^places` (negated when `negative`), as `JSON.stringify` writes that double:
+   * a rounded value written from its integer count of 10^−places, with no general formatting.
+   * `units` is a non-negative integer; 0 is written `0` whatever the sign.
+   */
+  decimal(units: number, places: number, negative: boolean): this {
+    if (units === 0) return this.byte(48) // '0'; −0 included, as JSON.stringify writes it
+    const scale = SCALE[places]
+    const a = scale === undefined ? Number.NaN : units / scale
+    if (!(a < FAST_LIMIT)) return this.json(String(negative ? -(units / 10 ** places) : units / 10 ** places))
+    const whole = Math.floor(a)
+    let frac = units - whole * scale
     this.room(32)
     const buf = this.buf
-    if (neg) buf[this.at++] = 45 // '-'
+    if (negative) buf[this.at++] = 45 // '-'
     this.digits(whole)
     if (frac !== 0) {
       let width = places

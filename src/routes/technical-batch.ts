@@ -23,7 +23,7 @@ import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
 import { describeAttempts } from './series-response'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
 import { technicalBars } from './technical-bars'
-import { respelledItem, technicalItemBytes } from './technical-item-bytes'
+import { respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
 import { JsonBytes } from '../http/json-bytes'
 
 /** Pro and above (SPEC); billed one unit per symbol returned, so the reservation is adjusted at settle. */
@@ -208,7 +208,7 @@ async function liveItems(services: Services, store: R2Bucket, today: string, day
     const quote = live.quotes.get(inst.code)?.quote
     const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
     if (out.kind === 'row') {
-      const item = { kind: 'row', bytes: technicalItemBytes(writer, inst.code, out.row, PRICE_DECIMALS[inst.kind], out.asOf), asOf: out.asOf } as const
+      const item = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), asOf: out.asOf } as const
       keepLiveItem(inst.code, now, table, item)
       items[i] = fromLive(codes[i], inst, item, day)
     } else if (out.kind === 'previous') {

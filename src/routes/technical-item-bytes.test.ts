@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { nextRow, stateThrough, type StepBar } from '../domain/indicators/step'
 import { JsonBytes } from '../http/json-bytes'
-import { respelledItem, technicalItemBytes } from './technical-item-bytes'
+import { respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
 
 /** A wandering daily history of `n` bars from `start`, prices on a 0.01 grid (a stock) or 0.001 (an ETF). */
 function history(n: number, start: number, decimals: number): StepBar[] {
@@ -32,6 +32,21 @@ describe('technicalItemBytes', () => {
       const row = nextRow(state, bars.at(-1)!, { code: 'sh600519', name, priceDecimals: decimals })
       expect(text(technicalItemBytes(w, 'sh600519', row, decimals, '2026-11-20 10:30:00'))).toBe(JSON.stringify({ code: 'sh600519', ok: true, data: row, as_of: '2026-11-20 10:30:00' }))
       expect(text(technicalItemBytes(w, 'SH600519', row, decimals))).toBe(JSON.stringify({ code: 'SH600519', ok: true, data: row }))
+    }
+  })
+
+  it('writes the stepped item straight from the values as nextRow\'s row would be written, bar after bar', () => {
+    const w = new JsonBytes(1024)
+    for (const [n, start, decimals] of [[700, 1688.5, 2], [30, 3.21, 2], [400, 0.987, 3], [2, 12, 2], [1, 5, 2]] as const) {
+      const bars = history(n, start, decimals).map((b, i) => ({ ...b, volume: i % 7 === 0 ? b.volume * 500 : b.volume }))
+      const state = stateThrough([])
+      for (const [k, bar] of bars.entries()) {
+        const id = { code: 'sh600000', name: k % 2 ? '浦发银行' : null, priceDecimals: decimals }
+        const expected = JSON.stringify({ code: 'SH600000', ok: true, data: nextRow(state, bar, id), as_of: '2026-11-20 10:30:00' })
+        expect(text(steppedItemBytes(w, 'SH600000', state, bar, id, '2026-11-20 10:30:00')), `bar ${k} of ${n}`).toBe(expected)
+        // the state is left as it was: stepping on gives the next bar's row
+        Object.assign(state, stateThrough(bars.slice(0, k + 1)))
+      }
     }
   })
 

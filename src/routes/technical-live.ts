@@ -14,14 +14,15 @@
  * - no quote at all (no channel answered for it): an error item, as today's row cannot be known.
  */
 import type { Quote } from '../domain/bar'
-import type { TechnicalRow } from '../domain/indicators/columns'
-import { nextRow, type StepState } from '../domain/indicators/step'
+import type { RowIdentity } from '../domain/indicators/row'
+import type { StepBar, StepState } from '../domain/indicators/step'
 import type { Instrument } from '../domain/instrument'
 import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
 import { PRICE_DECIMALS } from '../http/format'
 
 export type LiveOutcome =
-  | { kind: 'row'; row: TechnicalRow; asOf: string }
+  /** Today's row is the bar after `state`: nextRow(state, bar, id) (the batch writes it as bytes, src/routes/technical-item-bytes.ts). */
+  | { kind: 'row'; state: StepState; bar: StepBar; id: RowIdentity; asOf: string }
   | { kind: 'previous' }
   | { kind: 'full' }
   | { kind: 'error'; error: string }
@@ -43,6 +44,6 @@ export function liveOutcome(inst: Instrument, today: string, quote: Quote | unde
   if (quote.halted || quote.date !== today) return { kind: 'previous' }
   if (!state || state.date !== previous || state.c.at(-1) !== quote.preClose) return { kind: 'full' }
   const bar = { date: today, open: quote.open, high: quote.high, low: quote.low, close: quote.last, volume: quote.volume }
-  const row = nextRow(state, bar, { code: inst.code, name: quote.name || name, priceDecimals: PRICE_DECIMALS[inst.kind] })
-  return { kind: 'row', row, asOf: quote.time ? `${quote.date} ${quote.time}` : quote.date }
+  const id = { code: inst.code, name: quote.name || name, priceDecimals: PRICE_DECIMALS[inst.kind] }
+  return { kind: 'row', state, bar, id, asOf: quote.time ? `${quote.date} ${quote.time}` : quote.date }
 }

@@ -75,10 +75,15 @@ const SCALE = [1, 10, 100, 1000, 10000]
 
 /** Half-up rounding to `places` decimals; the epsilon absorbs binary noise such as 1.005. */
 export function roundTo(x: number, places: number): number {
-  const f = SCALE[places] ?? 10 ** places
-  const y = Math.round(Math.abs(x) * f + 1e-7) / f
+  const y = roundedUnits(x, places) / (SCALE[places] ?? 10 ** places)
   return x < 0 ? (y === 0 ? 0 : -y) : y
 }
+
+/**
+ * |x| rounded as {@link roundTo} rounds it, counted in units of 10^−places (an integer): what a
+ * writer of the decimal digits needs (src/routes/technical-item-bytes.ts).
+ */
+export const roundedUnits = (x: number, places: number): number => Math.round(Math.abs(x) * (SCALE[places] ?? 10 ** places) + 1e-7)
 
 /**
  * The 55 columns of DESIGN §12 for the last bar, computed over the whole given history (so the
