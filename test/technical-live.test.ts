@@ -88,6 +88,16 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
     const one = await single('sh600519', a)
     expect(third.body.data[0].data).toEqual(one.data[0])
     expect(third.body.data[0].as_of).toBe(one.as_of)
+    // Callers arriving together at the start of a window share one round of quotes: the quote
+    // channels answer slowly, so the later callers arrive while the first is still asking
+    await setClock('2026-11-20T10:30:06+08:00')
+    for (const ch of ['eastmoney', 'tencent', 'sina'] as const) await fault(ch, 'slow', { ms: 400, count: 3 })
+    const before = await upstreamRequests()
+    const together = await Promise.all([batch('codes=sh600519,sz000001', a), batch('codes=sz000001,sh600519', b), batch('codes=sh600519', a)])
+    const after = await upstreamRequests()
+    expect(Object.keys(after).reduce((n, k) => n + after[k] - (before[k] ?? 0), 0)).toBe(first.spent)
+    expect(together.map((r) => r.body.returned)).toEqual([2, 2, 1])
+    expect(together[1].body.data[1]).toEqual(together[0].body.data[0])
   }, 60_000)
 
   it('keeps the previous session\'s rows with their date before the open, and says so when no quote can be had', async () => {

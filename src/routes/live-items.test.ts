@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FRESHNESS_MS } from '../http/market-cache'
-import { clearLiveItems, freshLiveItem, keepLiveItem, liveItemsKept } from './live-items'
+import { askingFor, clearLiveItems, freshLiveItem, keepLiveItem, liveItemsKept, pendingLiveItem } from './live-items'
 
 const bytes = new TextEncoder().encode('{"code":"sh600519","ok":true,"data":{}}')
 const T = 1_000_000
@@ -27,5 +27,20 @@ describe('live items kept for one quote window', () => {
     expect(liveItemsKept()).toBe(100)
     keepLiveItem('sh600519', T + FRESHNESS_MS.liveRow, '2026-11-19', { kind: 'previous' })
     expect(liveItemsKept()).toBe(1)
+  })
+
+  it('lets a call wait for the result of another call already asking for a stock, until it is settled', async () => {
+    const asking = askingFor(['sh600519', 'sz000001', 'sh600519'], '2026-11-19')
+    const waiting = pendingLiveItem('sh600519', '2026-11-19')!
+    expect(pendingLiveItem('sh600519', '2026-11-18')).toBeUndefined()
+    expect(pendingLiveItem('bj830799', '2026-11-19')).toBeUndefined()
+    asking.settle('sh600519', { kind: 'row', bytes })
+    expect(await waiting).toEqual({ kind: 'row', bytes })
+    expect(pendingLiveItem('sh600519', '2026-11-19')).toBeUndefined()
+    // a call that stops half way settles the rest, so nobody waits for ever
+    const other = pendingLiveItem('sz000001', '2026-11-19')!
+    asking.settleRest({ kind: 'full' })
+    expect(await other).toEqual({ kind: 'full' })
+    expect(pendingLiveItem('sz000001', '2026-11-19')).toBeUndefined()
   })
 })

@@ -11,6 +11,10 @@
  * Kept: the stepped rows (with their item bytes), the stocks not traded today (their row is the
  * previous session's, from the table), and the rows computed from the whole history (an ex-date).
  * Not kept: a stock without a quote (the next call asks again).
+ *
+ * Concurrent misses share one request: a call that finds another already asking for a stock's
+ * quote waits for that call's result instead of asking again, so a burst of callers at the start of
+ * a window costs the upstream one round of quotes, as the market cache's misses do.
  */
 import { FRESHNESS_MS } from '../http/market-cache'
 
@@ -51,7 +55,45 @@ export function keepLiveItem(code: string, at: number, table: string, item: Live
   kept.set(code, { at, table, item })
 }
 
-/** Forgets every kept item (tests, and the bench's cold rows). */
+/** What the call that asked for a stock's quote found, for the calls that waited on it. */
+export type LiveResult = LiveItem | { kind: 'full' } | { kind: 'error'; error: string }
+
+const pending = new Map<string, { table: string; result: Promise<LiveResult> }>()
+
+/** The result another call is about to have for `code` (stepped from `table`'s states), if one is asking for its quote now. */
+export function pendingLiveItem(code: string, table: string): Promise<LiveResult> | undefined {
+  const p = pending.get(code)
+  return p && p.table === table ? p.result : undefined
+}
+
+/** How a call that asks for quotes hands each stock's result to the calls waiting on it. */
+export interface Asking {
+  settle(code: string, result: LiveResult): void
+  /** Settles every code not settled yet (a call that failed half way must not leave others waiting). */
+  settleRest(result: LiveResult): void
+}
+
+/** Marks `codes` as being asked for by this call: other calls wait for its results (see {@link pendingLiveItem}). */
+export function askingFor(codes: readonly string[], table: string): Asking {
+  const open = new Map<string, { entry: { table: string; result: Promise<LiveResult> }; resolve: (r: LiveResult) => void }>()
+  for (const code of codes) {
+    if (open.has(code)) continue
+    let resolve!: (r: LiveResult) => void
+    const entry = { table, result: new Promise<LiveResult>((r) => (resolve = r)) }
+    open.set(code, { entry, resolve })
+    pending.set(code, entry)
+  }
+  const settle = (code: string, r: LiveResult) => {
+    const mine = open.get(code)
+    if (!mine) return
+    open.delete(code)
+    if (pending.get(code) === mine.entry) pending.delete(code)
+    mine.resolve(r)
+  }
+  return { settle, settleRest: (r) => [...open.keys()].forEach((code) => settle(code, r)) }
+}
+
+/** Forgets every kept item (tests, and the bench's cold rows); calls still asking settle as usual. */
 export function clearLiveItems(): void {
   kept.clear()
   sweptAt = 0

@@ -18,7 +18,7 @@ import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../sto
 import { readStates } from '../store/technicals-state'
 import { fetchLiveQuotes } from '../channels/live-quotes'
 import { answersLive, liveOutcome } from './technical-live'
-import { freshLiveItem, keepLiveItem, type LiveItem } from './live-items'
+import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
 import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
 import { describeAttempts } from './series-response'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
@@ -192,31 +192,45 @@ async function liveItems(services: Services, store: R2Bucket, today: string, day
   const now = services.now()
   const table = day?.date ?? ''
   const asked: number[] = []
+  const waited: Array<[k: number, result: Promise<LiveResult>]> = []
   stocks.forEach((i, k) => {
-    const live = freshLiveItem(insts[k].code, now, table)
+    const code = insts[k].code
+    const live = freshLiveItem(code, now, table)
+    const other = live ? undefined : pendingLiveItem(code, table)
     if (live) items[i] = fromLive(codes[i], insts[k], live, day)
+    else if (other) waited.push([k, other])
     else asked.push(k)
   })
-  if (asked.length === 0) return []
-  const [states, live] = await Promise.all([day ? readStates(store, day.date) : undefined, fetchLiveQuotes(services, asked.map((k) => insts[k]))])
-  const previous = previousTradingDay(today)
   const full: number[] = []
-  const writer = new JsonBytes(asked.length * 1200) // a live item is some 1.1 KB: one buffer for them all
-  for (const k of asked) {
+  /** A stock's result (this call's, or the one another call had for it) as its item. */
+  const apply = (k: number, r: LiveResult) => {
     const i = stocks[k]
-    const inst = insts[k]
-    const quote = live.quotes.get(inst.code)?.quote
-    const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
-    if (out.kind === 'row') {
-      const item = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), asOf: out.asOf } as const
-      keepLiveItem(inst.code, now, table, item)
-      items[i] = fromLive(codes[i], inst, item, day)
-    } else if (out.kind === 'previous') {
-      keepLiveItem(inst.code, now, table, { kind: 'previous' })
-      items[i] = fromLive(codes[i], inst, { kind: 'previous' }, day)
-    } else if (out.kind === 'full') full.push(i)
-    else items[i] = { code: codes[i], ok: false, error: out.error }
+    if (r.kind === 'full') full.push(i)
+    else if (r.kind === 'error') items[i] = { code: codes[i], ok: false, error: r.error }
+    else items[i] = fromLive(codes[i], insts[k], r, day)
   }
+  if (asked.length) {
+    const asking = askingFor(asked.map((k) => insts[k].code), table)
+    try {
+      const [states, live] = await Promise.all([day ? readStates(store, day.date) : undefined, fetchLiveQuotes(services, asked.map((k) => insts[k]))])
+      const previous = previousTradingDay(today)
+      const writer = new JsonBytes(asked.length * 1200) // a live item is some 1.1 KB: one buffer for them all
+      for (const k of asked) {
+        const inst = insts[k]
+        const quote = live.quotes.get(inst.code)?.quote
+        const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
+        let r: LiveResult
+        if (out.kind === 'row') r = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), asOf: out.asOf }
+        else r = out
+        if (r.kind === 'row' || r.kind === 'previous') keepLiveItem(inst.code, now, table, r)
+        asking.settle(inst.code, r)
+        apply(k, r)
+      }
+    } finally {
+      asking.settleRest({ kind: 'full' }) // a call that failed half way: the waiting calls compute those stocks themselves
+    }
+  }
+  for (const [k, r] of await Promise.all(waited.map(async ([k, p]) => [k, await p] as const))) apply(k, r)
   return full
 }
 
