@@ -47,17 +47,17 @@ const BARE_BATCH_SIZE = { name: 'bare route, a copy of the batch answer', path: 
 /**
  * The same codes without a date: during the session, live rows stepped from the day before's states
  * with one batch of quotes. The rows are shared for one quote window (3 s, src/routes/live-items.ts)
- * and the bench's clock stands still, so this row measures callers within a window; the cold row
- * starts a new window for every call (a bench-only header clears the kept rows): what a call costs
- * when nobody asked for those stocks in the last 3 s.
+ * and the bench's clock stands still, so this row measures callers within a window; for the cold row
+ * the worker shares nothing between calls (PUT /__bench/live-sharing): what a call costs when nobody
+ * asked for those stocks in the last 3 s and nobody is asking for them at the same time.
  */
 const LIVE_1000 = { name: '/v1/technical-batch live, 1,000 A-share codes', path: '', keys: 'client' }
-const LIVE_COLD_1000 = { name: '  … each call a new quote window (cold)', path: '', keys: 'client', cold: true }
+const LIVE_COLD_1000 = { name: '  … cold: nothing shared between calls', path: '', keys: 'client', cold: true }
 /** The same in the worker: what the routes cost without carrying the ~1.1 MB answer to Node. */
 const TECHNICAL_IN = { name: '/v1/technical sh600519 ', path: TECHNICAL.path, keys: 'turn' }
 const BATCH_1000_IN = { name: '/v1/technical-batch, 1,000 A-share codes ', path: '', keys: 'turn' }
 const LIVE_1000_IN = { name: '/v1/technical-batch live, 1,000 A-share codes ', path: '', keys: 'turn' }
-const LIVE_COLD_1000_IN = { name: '  … each call a new quote window (cold) ', path: '', keys: 'turn', cold: true }
+const LIVE_COLD_1000_IN = { name: '  … cold: nothing shared between calls ', path: '', keys: 'turn', cold: true }
 const IN_WORKER = [
   { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
   { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
@@ -206,10 +206,18 @@ async function warmShared(mf, path) {
   pausedMs += performance.now() - t0
 }
 
-/** Before measuring a target: a shared-cache path gets its answer computed for the current minute. */
+let sharingLive = true
+
+/**
+ * Before measuring a target: a shared-cache path gets its answer computed for the current minute;
+ * live technical rows are shared between calls except for a cold row.
+ */
 async function prepare(mf, target) {
   measuringShared = SHARED_PATHS.has(target.path) ? target.path : null
   if (measuringShared) await warmShared(mf, measuringShared)
+  if (sharingLive === !target.cold) return
+  sharingLive = !target.cold
+  await (await mf.dispatchFetch(`${BASE}/__bench/live-sharing`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ on: sharingLive }) })).text()
 }
 
 /** Reserves `n` calls of a caller's minute, moving to the next minute when this one is spent. */
@@ -232,7 +240,7 @@ async function budget(mf, kind, n, who = kind) {
 function loopRequest(target) {
   const headers = target.anonymous ? {} : { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
   if (target.anonymous === 'pool') headers['x-bench-pool'] = JSON.stringify(anonPool)
-  const url = `${BASE}/__bench/loop?n=${BATCH}&path=${encodeURIComponent(target.path)}${target.anonymous === 'new' ? '&rotate_ip=1' : ''}${target.cold ? '&cold=1' : ''}`
+  const url = `${BASE}/__bench/loop?n=${BATCH}&path=${encodeURIComponent(target.path)}${target.anonymous === 'new' ? '&rotate_ip=1' : ''}`
   return [url, { headers }]
 }
 
@@ -315,7 +323,6 @@ async function endToEnd(mf, target, via = 'dispatch') {
           await budget(mf, 'turn', 1)
           headers = { authorization: `Bearer ${BENCH_KEYS[keyTurn++ % BENCH_KEYS.length]}` }
         }
-        if (target.cold) headers['x-bench-cold'] = '1'
         const { status, body } = await send(via, target.path, headers)
         const bad = status !== 200 || body.startsWith('{"ok":false')
         if (bad && !reported++) console.error(`first failed call: ${target.path} → ${status} ${body.slice(0, 300)}`)

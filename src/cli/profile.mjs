@@ -6,7 +6,7 @@
 // `{codes}` in the path is replaced by the day table's first 1,000 codes:
 //   npm run profile -- '/v1/technical-batch?codes={codes}'
 // The emulator's clock stands at 10:30 of a session, so blank-date batches are live; a third
-// argument `cold` starts a new quote window for every call (no live row kept from the call before):
+// argument `cold` has the worker share no live row between calls (each call asks for its own quotes):
 //   npm run profile -- '/v1/technical-batch?codes={codes}' 50 cold
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -26,7 +26,8 @@ try {
   await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${DATE}&n=1000`, { method: 'POST' })).text()
   const table = await (await (await mf.getR2Bucket('STORE')).get(`technicals/${DATE}.json`)).json()
   const target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))
-  const loop = async (n) => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${n}&path=${encodeURIComponent(target)}${mode === 'cold' ? '&cold=1' : ''}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
+  if (mode === 'cold') await (await mf.dispatchFetch(`${BASE}/__bench/live-sharing`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ on: false }) })).text()
+  const loop = async (n) => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${n}&path=${encodeURIComponent(target)}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
   const warm = await loop(5) // compiled and cached before sampling
   if (warm.failed) throw new Error(`the route fails: ${warm.firstFailure}`)
 

@@ -8,7 +8,7 @@ import { createApp } from '../app'
 import { clearAnonLeases } from '../access/anon-lease'
 import { clearAnonMemory } from '../http/anon-cache'
 import { clearMarketCache } from '../http/market-cache'
-import { clearLiveItems } from '../routes/live-items'
+import { clearLiveItems, shareLiveItems } from '../routes/live-items'
 import { scheduledHandler } from '../jobs'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
@@ -102,6 +102,14 @@ app.get('/__bench/market-kline-raw', async (c) => {
   if (!obj) return c.json({ ok: false }, 404)
   return new Response(obj.body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
 })
+// `npm run bench`'s cold rows: live technical rows shared between calls or not (src/routes/live-items.ts).
+app.put('/__bench/live-sharing', async (c) => {
+  const on = ((await c.req.json().catch(() => ({}))) as { on?: unknown }).on
+  if (typeof on !== 'boolean') return c.json({ error: 'on must be true or false', code: 'BAD_REQUEST' }, 422)
+  shareLiveItems(on)
+  clearLiveItems()
+  return c.json({ on })
+})
 // `npm run bench` times this from outside: the worker serves `path` n times through its own
 // fetch handler, so per-request transport to workerd is paid once per batch, not per request.
 app.get('/__bench/loop', async (c) => {
@@ -111,8 +119,6 @@ app.get('/__bench/loop', async (c) => {
   // (many different anonymous users, each admitted by its own AnonGuard).
   const authorization = c.req.header('authorization')
   const rotateIp = c.req.query('rotate_ip') === '1'
-  // cold=1: every inner request starts a new quote window (no live technical row kept from the last).
-  const cold = c.req.query('cold') === '1'
   // x-bench-pool: [[ip, X-PoW], …] — repeat anonymous callers that solved a proof-of-work, in turn.
   const pool = JSON.parse(c.req.header('x-bench-pool') ?? '[]') as Array<[string, string]>
   let failed = 0
@@ -126,7 +132,6 @@ app.get('/__bench/loop', async (c) => {
       headers.set('cf-connecting-ip', ip)
       headers.set('x-pow', pow)
     }
-    if (cold) clearLiveItems()
     const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env, c.executionCtx)
     const body = await res.text()
     if (res.status !== 200 || body.startsWith('{"ok":false')) {
@@ -139,10 +144,6 @@ app.get('/__bench/loop', async (c) => {
 
 export default {
   // Bindings a test made hang (PUT /__emulator/hang) are swapped in here, under every route.
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => {
-    // `npm run bench`'s cold rows: the request starts a new quote window (src/routes/live-items.ts).
-    if (request.headers.has('x-bench-cold')) clearLiveItems()
-    return app.fetch(request, withHangs(env), ctx)
-  },
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, withHangs(env), ctx),
   scheduled: scheduledHandler(services),
 } satisfies ExportedHandler<Env>

@@ -54,6 +54,16 @@ describe('JsonBytes', () => {
     expect(written(0, 2)).toBe('0')
   })
 
+  it('writes short and long, plain and escaped strings as JSON.stringify does', () => {
+    const w = new JsonBytes(1)
+    const cases = ['', 'sh600519', '2026-11-20 10:30:00', 'a"b', 'a\\b', 'tab\there', '\u007f', 'é', 'x'.repeat(32), 'x'.repeat(33), 'x'.repeat(31) + '"', '~!@#$%^&*()_+{}|:<>?']
+    for (const c of cases) {
+      w.reset()
+      w.string(c)
+      expect(text(w), JSON.stringify(c)).toBe(JSON.stringify(c))
+    }
+  })
+
   it('writes strings escaped as JSON.stringify does, in UTF-8', () => {
     const w = new JsonBytes(4)
     const s = '贵州茅台 "A"\\\n\u0001 万科Ａ 😀'

@@ -56,6 +56,27 @@ export class JsonBytes {
 
   /** A string value, quoted and escaped as `JSON.stringify` does. */
   string(s: string | null): this {
+    if (s === null) return this.null()
+    // Codes, dates and times are short printable ASCII with nothing to escape: written as they are
+    // (what JSON.stringify would give) without a string built and encoded for each.
+    const n = s.length
+    if (n <= 32) {
+      this.room(n + 2)
+      const buf = this.buf
+      let at = this.at
+      buf[at++] = 34 // '"'
+      let k = 0
+      for (; k < n; k++) {
+        const ch = s.charCodeAt(k)
+        if (ch < 32 || ch > 126 || ch === 34 || ch === 92) break
+        buf[at++] = ch
+      }
+      if (k === n) {
+        buf[at++] = 34
+        this.at = at
+        return this
+      }
+    }
     return this.json(JSON.stringify(s))
   }
 

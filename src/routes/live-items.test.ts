@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FRESHNESS_MS } from '../http/market-cache'
-import { askingFor, clearLiveItems, freshLiveItem, keepLiveItem, liveItemsKept, pendingLiveItem } from './live-items'
+import { askingFor, clearLiveItems, freshLiveItem, keepLiveItem, liveItemsKept, pendingLiveItem, shareLiveItems } from './live-items'
 
 const bytes = new TextEncoder().encode('{"code":"sh600519","ok":true,"data":{}}')
 const T = 1_000_000
@@ -42,5 +42,19 @@ describe('live items kept for one quote window', () => {
     asking.settleRest({ kind: 'full' })
     expect(await other).toEqual({ kind: 'full' })
     expect(pendingLiveItem('sz000001', '2026-11-19')).toBeUndefined()
+  })
+
+  it('shares nothing while sharing is off (the bench\'s cold rows)', () => {
+    keepLiveItem('sh600519', T, '2026-11-19', { kind: 'previous' })
+    const asking = askingFor(['sz000001'], '2026-11-19')
+    shareLiveItems(false)
+    try {
+      expect(freshLiveItem('sh600519', T, '2026-11-19')).toBeUndefined()
+      expect(pendingLiveItem('sz000001', '2026-11-19')).toBeUndefined()
+    } finally {
+      shareLiveItems(true)
+    }
+    expect(freshLiveItem('sh600519', T, '2026-11-19')).toBeDefined()
+    asking.settleRest({ kind: 'full' })
   })
 })

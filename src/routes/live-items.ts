@@ -35,10 +35,12 @@ interface Kept {
 
 const kept = new Map<string, Kept>()
 let sweptAt = 0
+/** Off only for `npm run bench`'s cold rows: every call asks for its own quotes, sharing nothing. */
+let sharing = true
 
 /** The live item of `code` if one was made from a quote asked for within the window before `now`, from `table`'s states. */
 export function freshLiveItem(code: string, now: number, table: string): LiveItem | undefined {
-  const k = kept.get(code)
+  const k = sharing ? kept.get(code) : undefined
   return k && k.table === table && now >= k.at && now - k.at < FRESHNESS_MS.liveRow ? k.item : undefined
 }
 
@@ -62,7 +64,7 @@ const pending = new Map<string, { table: string; result: Promise<LiveResult> }>(
 
 /** The result another call is about to have for `code` (stepped from `table`'s states), if one is asking for its quote now. */
 export function pendingLiveItem(code: string, table: string): Promise<LiveResult> | undefined {
-  const p = pending.get(code)
+  const p = sharing ? pending.get(code) : undefined
   return p && p.table === table ? p.result : undefined
 }
 
@@ -97,6 +99,14 @@ export function askingFor(codes: readonly string[], table: string): Asking {
 export function clearLiveItems(): void {
   kept.clear()
   sweptAt = 0
+}
+
+/**
+ * Whether calls share kept items and pending requests (on, always, in the service). `npm run bench`
+ * turns it off to measure what a call costs when it has nothing to share with another.
+ */
+export function shareLiveItems(on: boolean): void {
+  sharing = on
 }
 
 /** How many items are kept (tests). */

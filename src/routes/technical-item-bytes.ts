@@ -5,10 +5,10 @@
  */
 import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from '../domain/indicators/columns'
 import { roundedUnits, type RowIdentity } from '../domain/indicators/row'
-import { nextRow, nextValues, type StepBar, type StepState } from '../domain/indicators/step'
+import { nextValuesInto, type StepBar, type StepState } from '../domain/indicators/step'
 import { jsonFragment, type JsonBytes } from '../http/json-bytes'
 
-/** The numeric columns in row order: the key fragment written before each value, and whether it is a price level. */
+/** The numeric columns in row order (a step's values' order): the key fragment written before each value, and whether it is a price level. */
 const NUMERIC = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([name, kind]) => ({
   name: name as NumericColumn,
   key: jsonFragment(`,${JSON.stringify(name)}:`),
@@ -52,33 +52,25 @@ export function technicalItemBytes(w: JsonBytes, code: string, row: TechnicalRow
   return w.view(from)
 }
 
+/** A step's values, written and read at once. */
+const stepped = new Float64Array(NUMERIC.length)
+
 /**
  * The item of `bar`, the bar after `state`'s last one: nextRow's row (src/domain/indicators/step.ts),
  * written straight from the step's unrounded values, each rounded as the row rounds it (no row
  * object, no rounded double formatted again). `state` is left as it was.
  */
 export function steppedItemBytes(w: JsonBytes, code: string, state: StepState, bar: StepBar, id: RowIdentity, asOf?: string): Uint8Array {
-  const values = nextValues(state, bar)
+  const values = nextValuesInto(state, bar, stepped)
   const from = w.length
   w.bytes(CODE).string(code).bytes(OK_DATA_CODE).string(id.code).bytes(NAME).string(id.name).bytes(DATE).string(bar.date)
-  // The step writes its values in column order (see technicalItemBytes on reading in for-in order).
-  let k = 0
-  for (const name in values) {
+  for (let k = 0; k < NUMERIC.length; k++) {
     const c = NUMERIC[k]
-    if (c === undefined || c.name !== name) {
-      k = -1
-      break
-    }
-    const v = values[c.name]
+    const v = values[k]
     const places = c.price ? id.priceDecimals : 4
     w.bytes(c.key)
     if (Number.isFinite(v)) w.decimal(roundedUnits(v, places), places, v < 0)
     else w.null()
-    k++
-  }
-  if (k !== NUMERIC.length) {
-    w.truncate(from)
-    return technicalItemBytes(w, code, nextRow(state, bar, id), id.priceDecimals, asOf)
   }
   if (asOf === undefined) w.bytes(END_ROW)
   else w.bytes(AS_OF).string(asOf).bytes(END)

@@ -68,3 +68,6 @@ export type NumericColumn = Exclude<TechnicalColumn, 'code' | 'name' | 'date'>
 
 /** One row: code, name, date, then 52 numbers (null where the history is too short). */
 export type TechnicalRow = { code: string; name: string | null; date: string } & { [K in NumericColumn]: number | null }
+
+/** The numeric columns in row order: a step writes its values at these indexes (src/domain/indicators/step.ts). */
+export const NUMERIC_COLUMNS = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([name]) => name) as NumericColumn[]

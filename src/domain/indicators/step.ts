@@ -22,7 +22,7 @@
  * not the state's last close) and compute that symbol from its whole history instead.
  */
 import type { Bar } from '../bar'
-import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalColumn, type TechnicalRow } from './columns'
+import { NUMERIC_COLUMNS, TECHNICAL_COLUMNS, type NumericColumn, type TechnicalColumn, type TechnicalRow } from './columns'
 import { roundTo, type RowIdentity } from './row'
 import { ratio } from './series'
 
@@ -291,10 +291,12 @@ const mfNeg: Input = (t, j) => {
 }
 
 /**
- * Steps `s` (mutated) by one bar; returns the bar's values. The whole-history versions are named
- * beside each block; the expressions are theirs, in their order.
+ * Steps `s` (mutated) by one bar and writes the bar's values into `out` at their columns' indexes
+ * ({@link NUMERIC_COLUMNS}; a typed array: 52 numbers a stock, a thousand stocks a live batch, with
+ * no number allocated). The whole-history versions are named beside each block; the expressions are
+ * theirs, in their order.
  */
-function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColumn, number> {
+function advance(s: StepState, bar: StepBar, out: Float64Array, mayTrim = true): void {
   const i = s.i
   s.o.push(bar.open)
   s.h.push(bar.high)
@@ -387,37 +389,34 @@ function advance(s: StepState, bar: StepBar, mayTrim = true): Record<NumericColu
   const mfi = Number.isNaN(pos) || Number.isNaN(neg) ? Number.NaN : neg === 0 ? (pos > 0 ? 100 : Number.NaN) : 100 - 100 / (1 + pos / neg)
 
   const bias = (m: number) => ratio(close - m, m) * 100
-  const values: Record<NumericColumn, number> = {
-    closePrice: close,
-    ma_MA_5: ma5, ma_MA_10: ma10, ma_MA_20: ma20, ma_MA_30: ma30, ma_MA_60: ma60, ma_MA_120: ma120, ma_MA_250: ma250,
-    ema_EMA_12: ema12, ema_EMA_26: ema26,
-    macd_DIF: dif, macd_DEA: dea, macd_MACD: 2 * (dif - dea),
-    kdj_K: k, kdj_D: d, kdj_J: 3 * k - 2 * d,
-    rsi_RSI_6: rsiOf(SMOOTH.up6, SMOOTH.all6), rsi_RSI_12: rsiOf(SMOOTH.up12, SMOOTH.all12), rsi_RSI_24: rsiOf(SMOOTH.up24, SMOOTH.all24),
-    boll_UPPER: ma20 + 2 * sd, boll_MID: ma20, boll_LOWER: ma20 - 2 * sd,
-    wr_WR_10: wrOf(10), wr_WR_6: wrOf(6),
-    cci_CCI: ratio(tpNow - tpMa, 0.015 * tpDev),
-    bias_BIAS_6: bias(ma6), bias_BIAS_12: bias(ma12), bias_BIAS_24: bias(ma24),
-    atr_TR: trNow, atr_ATR: atr,
-    dmi_PDI: pdi, dmi_MDI: mdi, dmi_ADX: adx, dmi_ADXR: adxr,
-    trix_TRIX: trixNow, trix_TRMA: trma,
-    obv_OBV: s.obv,
-    vr_VR: ratio(vrUps, vrRests) * 100,
-    psy_PSY: psyNow, psy_PSYMA: psyma,
-    roc_ROC: rocNow, roc_MAROC: t.sum(SUM.roc, rocNow, rocAt(t, i - 6), rocAt) / 6,
-    mtm_MTM: mtmNow, mtm_MTMMA: t.sum(SUM.mtm, mtmNow, mtmAt(t, i - 6), mtmAt) / 6,
-    dma_DIF: dmaDif, dma_DIFMA: difma,
-    bbi_BBI: (0 + ma3 + ma6 + ma12 + ma20) / 4,
-    vol_MA_5: t.maOf(SUM.v5, s.vol), vol_MA_10: t.maOf(SUM.v10, s.vol),
-    brar_AR: ratio(hos, ols) * 100, brar_BR: ratio(hcs, cls) * 100,
-    mfi_MFI: mfi,
-  }
+  out[AT.closePrice] = close
+  out[AT.ma_MA_5] = ma5; out[AT.ma_MA_10] = ma10; out[AT.ma_MA_20] = ma20; out[AT.ma_MA_30] = ma30; out[AT.ma_MA_60] = ma60; out[AT.ma_MA_120] = ma120; out[AT.ma_MA_250] = ma250
+  out[AT.ema_EMA_12] = ema12; out[AT.ema_EMA_26] = ema26
+  out[AT.macd_DIF] = dif; out[AT.macd_DEA] = dea; out[AT.macd_MACD] = 2 * (dif - dea)
+  out[AT.kdj_K] = k; out[AT.kdj_D] = d; out[AT.kdj_J] = 3 * k - 2 * d
+  out[AT.rsi_RSI_6] = rsiOf(SMOOTH.up6, SMOOTH.all6); out[AT.rsi_RSI_12] = rsiOf(SMOOTH.up12, SMOOTH.all12); out[AT.rsi_RSI_24] = rsiOf(SMOOTH.up24, SMOOTH.all24)
+  out[AT.boll_UPPER] = ma20 + 2 * sd; out[AT.boll_MID] = ma20; out[AT.boll_LOWER] = ma20 - 2 * sd
+  out[AT.wr_WR_10] = wrOf(10); out[AT.wr_WR_6] = wrOf(6)
+  out[AT.cci_CCI] = ratio(tpNow - tpMa, 0.015 * tpDev)
+  out[AT.bias_BIAS_6] = bias(ma6); out[AT.bias_BIAS_12] = bias(ma12); out[AT.bias_BIAS_24] = bias(ma24)
+  out[AT.atr_TR] = trNow; out[AT.atr_ATR] = atr
+  out[AT.dmi_PDI] = pdi; out[AT.dmi_MDI] = mdi; out[AT.dmi_ADX] = adx; out[AT.dmi_ADXR] = adxr
+  out[AT.trix_TRIX] = trixNow; out[AT.trix_TRMA] = trma
+  out[AT.obv_OBV] = s.obv
+  out[AT.vr_VR] = ratio(vrUps, vrRests) * 100
+  out[AT.psy_PSY] = psyNow; out[AT.psy_PSYMA] = psyma
+  out[AT.roc_ROC] = rocNow; out[AT.roc_MAROC] = t.sum(SUM.roc, rocNow, rocAt(t, i - 6), rocAt) / 6
+  out[AT.mtm_MTM] = mtmNow; out[AT.mtm_MTMMA] = t.sum(SUM.mtm, mtmNow, mtmAt(t, i - 6), mtmAt) / 6
+  out[AT.dma_DIF] = dmaDif; out[AT.dma_DIFMA] = difma
+  out[AT.bbi_BBI] = (0 + ma3 + ma6 + ma12 + ma20) / 4
+  out[AT.vol_MA_5] = t.maOf(SUM.v5, s.vol); out[AT.vol_MA_10] = t.maOf(SUM.v10, s.vol)
+  out[AT.brar_AR] = ratio(hos, ols) * 100; out[AT.brar_BR] = ratio(hcs, cls) * 100
+  out[AT.mfi_MFI] = mfi
 
   s.i = i + 1
   s.date = bar.date
   // Windows are read by bar index, so they may hold more than they need; cut them down now and then.
   if (mayTrim && s.c.length > 2 * CLOSE_KEEP) trim(s)
-  return values
 }
 
 /** Keeps only what the next bar reads (what a stored state holds). */
@@ -431,33 +430,46 @@ function trim(s: StepState): StepState {
 /** The state after `bar`; `state` is left as it was. */
 export function nextState(state: StepState, bar: StepBar): StepState {
   const s = copyState(state)
-  advance(s, bar)
+  advance(s, bar, scratch)
   return trim(s)
 }
+
+/** Each numeric column's index in a step's values. */
+const AT = Object.fromEntries(NUMERIC_COLUMNS.map((name, k) => [name, k])) as Record<NumericColumn, number>
+/** Values written and read at once (the step runs to its end before anything reads them). */
+const scratch = new Float64Array(NUMERIC_COLUMNS.length)
 
 /** The windows of a state: a step appends one value to each. */
 const WINDOWS = ['o', 'h', 'l', 'c', 'vol', 'dx', 'adx', 'trix', 'psy', 'dif'] as const
 
 /**
- * The unrounded values of `bar`, the bar after `state`'s last one; `state` is left as it was. The
- * step appends to the state's windows in place and takes the values off after (nothing else runs
- * in between, and a step does not throw), so a live row costs no copy of the 400 window values.
+ * The unrounded values of `bar`, the bar after `state`'s last one, written into `out` at their
+ * columns' indexes ({@link NUMERIC_COLUMNS}); `state` is left as it was. The step appends to the
+ * state's windows in place and takes the values off after (nothing else runs in between, and a step
+ * does not throw), so a live row costs no copy of the 400 window values.
  */
-export function nextValues(state: StepState, bar: StepBar): Record<NumericColumn, number> {
-  const values = advance({ ...state, sums: state.sums.slice(), miss: state.miss.slice(), ys: state.ys.slice() }, bar, false)
+export function nextValuesInto(state: StepState, bar: StepBar, out: Float64Array): Float64Array {
+  advance({ ...state, sums: state.sums.slice(), miss: state.miss.slice(), ys: state.ys.slice() }, bar, out, false)
   for (const k of WINDOWS) state[k].pop()
-  return values
+  return out
+}
+
+/** {@link nextValuesInto} as a record by column name. */
+export function nextValues(state: StepState, bar: StepBar): Record<NumericColumn, number> {
+  return valuesRecord(nextValuesInto(state, bar, new Float64Array(NUMERIC_COLUMNS.length)))
 }
 
 /** The state after every bar of a history (oldest first): what the whole-history computation has in hand. */
 export function stateThrough(bars: Iterable<StepBar>, each?: (values: Record<NumericColumn, number>, bar: StepBar) => void): StepState {
   const s = emptyState()
   for (const b of bars) {
-    const values = advance(s, b)
-    each?.(values, b)
+    advance(s, b, scratch)
+    each?.(valuesRecord(scratch), b)
   }
   return trim(s)
 }
+
+const valuesRecord = (values: Float64Array) => Object.fromEntries(NUMERIC_COLUMNS.map((name, k) => [name, values[k]])) as Record<NumericColumn, number>
 
 /** Whether each numeric column, in row order, is a price level (rounded to the instrument's decimals, else to 4). */
 const IS_PRICE = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([, kind]) => kind === 'price')
@@ -471,19 +483,14 @@ const BLANK_ROW = Object.fromEntries(TECHNICAL_COLUMNS.map(([name]) => [name, nu
 
 /** The technical row of `bar` (rounded as technicalRow rounds), the bar after `state`'s last one. */
 export function nextRow(state: StepState, bar: StepBar, id: RowIdentity): TechnicalRow {
-  const values = nextValues(state, bar)
+  const values = nextValuesInto(state, bar, scratch)
   const row = { ...BLANK_ROW }
   row.code = id.code
   row.name = id.name
   row.date = bar.date
-  // The step writes the values in column order. Reading them by for-in keys is a plain field load
-  // (a keyed read by a column name from a list is a lookup), and 4 written at the call lets V8 fold
-  // roundTo's 10 ** places (else a pow call per column).
-  let k = 0
-  for (const name in values) {
-    const v = values[name as NumericColumn]
-    row[name as NumericColumn] = !Number.isFinite(v) ? null : IS_PRICE[k] ? roundTo(v, id.priceDecimals) : roundTo(v, 4)
-    k++
+  for (let k = 0; k < NUMERIC_COLUMNS.length; k++) {
+    const v = values[k]
+    row[NUMERIC_COLUMNS[k]] = !Number.isFinite(v) ? null : IS_PRICE[k] ? roundTo(v, id.priceDecimals) : roundTo(v, 4)
   }
   return row as TechnicalRow
 }
