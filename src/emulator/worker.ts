@@ -18,6 +18,7 @@ import { writeHistory } from '../store/history'
 import { createServices } from '../services'
 import { marketKlineKey } from '../store/keys'
 import { clearReferenceMemory } from '../store/reference-cache'
+import { forgetLatestTechnicals } from '../store/technicals'
 import { clock, createEmulatorFetch } from './control'
 import { withHangs } from './hang'
 import { market } from './market'
@@ -35,7 +36,7 @@ export const services = createServices({
 const app = createApp(services)
 
 // Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
-// anonymous answers and leases in memory, shared market answers, live technical rows), so a test starts from the channel table's order and fresh data.
+// anonymous answers and leases in memory, shared market answers, live technical rows, the latest technicals date), so a test starts from the channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
   services.router.reset()
   services.recentBars.clear()
@@ -43,6 +44,7 @@ app.delete('/__emulator/router', (c) => {
   clearAnonLeases()
   clearMarketCache()
   clearLiveItems()
+  forgetLatestTechnicals()
   clearReferenceMemory()
   return c.json({ ok: true })
 })

@@ -104,14 +104,37 @@ export function technicalsOf(date: string, rows: Iterable<Array<string | number 
 export async function writeTechnicals(bucket: R2Bucket, t: StoredTechnicals): Promise<number> {
   const text = JSON.stringify(t)
   await bucket.put(technicalsKey(t.date), text, { httpMetadata: { contentType: 'application/json' }, customMetadata: { rows: String(Object.keys(t.rows).length) } })
-  const latest = await latestTechnicalsDate(bucket)
-  if (!latest || latest <= t.date) await putJson(bucket, LATEST_TECHNICALS_KEY, { date: t.date })
+  const latest = await readLatest(bucket)
+  if (!latest || latest <= t.date) {
+    await putJson(bucket, LATEST_TECHNICALS_KEY, { date: t.date })
+    latestKnown = { date: t.date, checked: Date.now() }
+  }
   return text.length
 }
 
-/** The date of the newest technicals table, if any. */
-export async function latestTechnicalsDate(bucket: R2Bucket): Promise<string | undefined> {
-  return (await getJson<{ date: string }>(bucket, LATEST_TECHNICALS_KEY))?.date
+const readLatest = async (bucket: R2Bucket) => (await getJson<{ date: string }>(bucket, LATEST_TECHNICALS_KEY))?.date
+
+/**
+ * The latest pointer as this isolate last read it. The after-close job moves it once a session, so
+ * a blank-date call need not pay an R2 read for it each time: it is read again once a minute (an
+ * isolate may go on answering live for up to a minute after the day's table is built, with rows
+ * computed from the same closing prices). No table yet is not remembered (the backfill's first table
+ * is seen at once).
+ */
+let latestKnown: { date: string; checked: number } | undefined
+const LATEST_RECHECK_MS = 60_000
+
+/** The date of the newest technicals table, if any (see {@link latestKnown}). */
+export async function latestTechnicalsDate(bucket: R2Bucket, now = Date.now()): Promise<string | undefined> {
+  if (latestKnown && now >= latestKnown.checked && now - latestKnown.checked < LATEST_RECHECK_MS) return latestKnown.date
+  const date = await readLatest(bucket)
+  latestKnown = date === undefined ? undefined : { date, checked: now }
+  return date
+}
+
+/** Forgets the remembered latest pointer (the emulator's reset, tests). */
+export function forgetLatestTechnicals(): void {
+  latestKnown = undefined
 }
 
 /** The technical columns only (what a /v1/technical row holds besides code, name, date). */
