@@ -52,12 +52,12 @@ const BARE_BATCH_SIZE = { name: 'bare route, a copy of the batch answer', path: 
  * asked for those stocks in the last 3 s and nobody is asking for them at the same time.
  */
 const LIVE_1000 = { name: '/v1/technical-batch live, 1,000 A-share codes', path: '', keys: 'client' }
-const LIVE_COLD_1000 = { name: '  … cold: nothing shared between calls', path: '', keys: 'client', cold: true }
+const LIVE_COLD_1000 = { name: '  … cold: nothing shared between calls', costName: 'the live batch, cold', path: '', keys: 'client', cold: true }
 /** The same in the worker: what the routes cost without carrying the ~1.1 MB answer to Node. */
 const TECHNICAL_IN = { name: '/v1/technical sh600519 ', path: TECHNICAL.path, keys: 'turn' }
 const BATCH_1000_IN = { name: '/v1/technical-batch, 1,000 A-share codes ', path: '', keys: 'turn' }
 const LIVE_1000_IN = { name: '/v1/technical-batch live, 1,000 A-share codes ', path: '', keys: 'turn' }
-const LIVE_COLD_1000_IN = { name: '  … cold: nothing shared between calls ', path: '', keys: 'turn', cold: true }
+const LIVE_COLD_1000_IN = { ...LIVE_COLD_1000, name: '  … cold: nothing shared between calls ', keys: 'turn' }
 const IN_WORKER = [
   { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
   { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
@@ -354,7 +354,7 @@ function printCostRatios(rows, [technical, pairs] = [TECHNICAL, [[BATCH_1000, 3]
   if (!tech) return
   for (const [t, goal] of pairs) {
     const other = rps(t)
-    if (other) console.log(`cost of one call of ${t === LIVE_COLD_1000 || t === LIVE_COLD_1000_IN ? 'the live batch, cold' : t.name.trim()} in /v1/technical calls: ${(mid(tech) / mid(other)).toFixed(2)} (goal at most ${goal})`)
+    if (other) console.log(`cost of one call of ${t.costName ?? t.name.trim()} in /v1/technical calls: ${(mid(tech) / mid(other)).toFixed(2)} (goal at most ${goal})`)
   }
   // What the batch's bytes alone cost this view: a bare route answering the same bytes.
   const [batch, bare] = [rps(BATCH_1000), rps(BARE_BATCH_SIZE)]

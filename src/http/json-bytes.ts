@@ -158,11 +158,6 @@ export class JsonBytes {
     this.at = end
   }
 
-  /** A copy of the bytes written since `from` (for a piece kept after the writer moves on). */
-  copy(from = 0): Uint8Array {
-    return this.buf.slice(from, this.at)
-  }
-
   /**
    * The bytes written since `from`, without copying: a view of the current buffer, valid for good
    * (a buffer outgrown is left to the views that hold it, never written again).
@@ -171,15 +166,7 @@ export class JsonBytes {
     return this.buf.subarray(from, this.at)
   }
 
-  /** Forgets what was written; the buffer is kept for the next piece. */
-  reset(): void {
-    this.at = 0
-  }
 
-  /** Forgets what was written after `length` bytes (a piece started again). */
-  truncate(length: number): void {
-    this.at = Math.min(this.at, length)
-  }
 }
 
 /** A JSON text fragment encoded once (keys and punctuation written many times). */

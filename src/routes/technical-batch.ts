@@ -186,10 +186,9 @@ function fromLive(code: string, inst: Instrument, live: LiveItem, day: Technical
  * Blank date during a session (src/routes/technical-live.ts): the A-share stocks at `stocks`
  * (indexes into `codes`) get today's rows: kept ones from this quote window (live-items.ts), the
  * rest from the previous session's states and one batch of live quotes; those that need their whole
- * history are returned for the on-the-fly path.
+ * history are returned for the on-the-fly path. `now` is the service clock when the quotes are asked for.
  */
-async function liveItems(services: Services, store: R2Bucket, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
-  const now = services.now()
+async function liveItems(services: Services, store: R2Bucket, now: number, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
   const table = day?.date ?? ''
   const asked: number[] = []
   const waited: Array<[k: number, result: Promise<LiveResult>]> = []
@@ -268,7 +267,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       } else items[i] = day ? fromTable(code, inst, day) : { code, ok: false, error: missing }
     })
     const askedAt = services.now()
-    const full = stocks.length ? await liveItems(services, c.env.STORE, today, day, codes, stocks, stockInsts, items) : []
+    const full = stocks.length ? await liveItems(services, c.env.STORE, askedAt, today, day, codes, stocks, stockInsts, items) : []
     later.push(...full)
     // Blank date: each of these at its own latest session (today's live bar during a session).
     const asked = q.date ? date : undefined
@@ -276,11 +275,12 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       items[i] = await onTheFly(services, c.env.STORE, codes[i], technicalInstrument(codes[i]) as Instrument, asked)
     })
     // A live stock computed from its whole history (an ex-date today) is kept for the quote window too.
+    const fullWriter = new JsonBytes(full.length * 1200)
     for (const i of full) {
       const x = items[i]
       if (!('data' in x)) continue
       const inst = technicalInstrument(codes[i]) as Instrument
-      keepLiveItem(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(new JsonBytes(1200), inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
+      keepLiveItem(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
     }
 
     const returned = items.filter((x) => x.ok).length

@@ -1,7 +1,8 @@
 /**
  * One /v1/technical-batch item with a freshly computed row, `{"code":…,"ok":true,"data":{…},"as_of":…}`,
- * as UTF-8 bytes: the same bytes `JSON.stringify` gives (technical-item-bytes.test.ts), written
- * with src/http/json-bytes.ts, which is several times faster for the live batch's 1,000 rows.
+ * as UTF-8 bytes: the same bytes `JSON.stringify` gives for a row built in column order
+ * (technical-item-bytes.test.ts), written with src/http/json-bytes.ts, which is several times faster
+ * for the live batch's 1,000 rows.
  */
 import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from '../domain/indicators/columns'
 import { roundedUnits, type RowIdentity } from '../domain/indicators/row'
@@ -15,8 +16,6 @@ const NUMERIC = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([name
   price: kind === 'price',
 }))
 
-/** The identity columns, in row order. */
-const ID = ['code', 'name', 'date']
 const CODE = jsonFragment('{"code":')
 const OK_DATA_CODE = jsonFragment(',"ok":true,"data":{"code":')
 const NAME = jsonFragment(',"name":')
@@ -25,30 +24,23 @@ const AS_OF = jsonFragment('},"as_of":')
 const END_ROW = jsonFragment('}}')
 const END = jsonFragment('}')
 
+/** The item up to its first numeric column: the code as requested, then the row's code, name and date. */
+const head = (w: JsonBytes, code: string, rowCode: string, name: string | null, date: string) =>
+  w.bytes(CODE).string(code).bytes(OK_DATA_CODE).string(rowCode).bytes(NAME).string(name).bytes(DATE).string(date)
+
+/** The item after its last numeric column. */
+const tail = (w: JsonBytes, asOf: string | undefined) => (asOf === undefined ? w.bytes(END_ROW) : w.bytes(AS_OF).string(asOf).bytes(END))
+
 /**
- * The item's bytes, appended to `w` (a view of its buffer: a batch writes its items one after the
- * other into one writer). `priceDecimals` is what the row's price columns were rounded to; other
- * numbers are rounded to 4 decimals.
+ * The item's bytes for a row already rounded (a row computed from the whole history), appended to
+ * `w` (a view of its buffer). `priceDecimals` is what the row's price columns were rounded to; other
+ * numbers are rounded to 4 decimals. Columns are written in column order, as rows are built.
  */
 export function technicalItemBytes(w: JsonBytes, code: string, row: TechnicalRow, priceDecimals: number, asOf?: string): Uint8Array {
   const from = w.length
-  w.bytes(CODE).string(code).bytes(OK_DATA_CODE).string(row.code).bytes(NAME).string(row.name).bytes(DATE).string(row.date)
-  // Rows are built with their keys in column order: reading them in for-in order is a plain field
-  // load (a keyed read by each column's name is a lookup); a row in another order is written by name.
-  let k = 0
-  for (const name in row) {
-    if (k < ID.length) {
-      if (name !== ID[k]) return technicalItemBytesByName(w, from, code, row, priceDecimals, asOf)
-    } else {
-      const c = NUMERIC[k - ID.length]
-      if (c === undefined || c.name !== name) return technicalItemBytesByName(w, from, code, row, priceDecimals, asOf)
-      w.bytes(c.key).number(row[c.name], c.price ? priceDecimals : 4)
-    }
-    k++
-  }
-  if (k !== ID.length + NUMERIC.length) return technicalItemBytesByName(w, from, code, row, priceDecimals, asOf)
-  if (asOf === undefined) w.bytes(END_ROW)
-  else w.bytes(AS_OF).string(asOf).bytes(END)
+  head(w, code, row.code, row.name, row.date)
+  for (const c of NUMERIC) w.bytes(c.key).number(row[c.name], c.price ? priceDecimals : 4)
+  tail(w, asOf)
   return w.view(from)
 }
 
@@ -58,12 +50,13 @@ const stepped = new Float64Array(NUMERIC.length)
 /**
  * The item of `bar`, the bar after `state`'s last one: nextRow's row (src/domain/indicators/step.ts),
  * written straight from the step's unrounded values, each rounded as the row rounds it (no row
- * object, no rounded double formatted again). `state` is left as it was.
+ * object, no rounded double formatted again), appended to `w` (a batch writes its items one after
+ * the other into one writer). `state` is left as it was.
  */
 export function steppedItemBytes(w: JsonBytes, code: string, state: StepState, bar: StepBar, id: RowIdentity, asOf?: string): Uint8Array {
   const values = nextValuesInto(state, bar, stepped)
   const from = w.length
-  w.bytes(CODE).string(code).bytes(OK_DATA_CODE).string(id.code).bytes(NAME).string(id.name).bytes(DATE).string(bar.date)
+  head(w, code, id.code, id.name, bar.date)
   for (let k = 0; k < NUMERIC.length; k++) {
     const c = NUMERIC[k]
     const v = values[k]
@@ -72,25 +65,11 @@ export function steppedItemBytes(w: JsonBytes, code: string, state: StepState, b
     if (Number.isFinite(v)) w.decimal(roundedUnits(v, places), places, v < 0)
     else w.null()
   }
-  if (asOf === undefined) w.bytes(END_ROW)
-  else w.bytes(AS_OF).string(asOf).bytes(END)
+  tail(w, asOf)
   return w.view(from)
 }
 
 const utf8 = new TextEncoder()
-
-/**
- * {@link technicalItemBytes} for a row whose keys are not in column order: each column read by name
- * and written in column order (the same JSON value; `JSON.stringify` would keep the row's order).
- */
-function technicalItemBytesByName(w: JsonBytes, from: number, code: string, row: TechnicalRow, priceDecimals: number, asOf?: string): Uint8Array {
-  w.truncate(from)
-  w.bytes(CODE).string(code).bytes(OK_DATA_CODE).string(row.code).bytes(NAME).string(row.name).bytes(DATE).string(row.date)
-  for (const c of NUMERIC) w.bytes(c.key).number(row[c.name], c.price ? priceDecimals : 4)
-  if (asOf === undefined) w.bytes(END_ROW)
-  else w.bytes(AS_OF).string(asOf).bytes(END)
-  return w.view(from)
-}
 
 /**
  * The same item for `code` as requested (another spelling of the canonical code its bytes were
