@@ -1,6 +1,6 @@
 import type { Bar } from '../domain/bar'
 import { beijingDay } from '../domain/beijing-day'
-import { within } from '../domain/shared-flight'
+import { Flight } from '../domain/shared-flight'
 import { during } from '../http/deadline'
 
 /** How long the past daily bars of an instrument are reused before asking the upstream again. */
@@ -38,7 +38,7 @@ export class RecentBarsCache {
   get(channel: string, code: string, count: number, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
     const key = `${channel}|${code}|${count}|${beijingDay(now)}`
     const hit = this.entries.get(key)
-    if (hit && now - hit.at < this.ttlMs && now >= hit.at) return hit.settled ? hit.bars : this.join(channel, key, hit, now, load)
+    if (hit && now - hit.at < this.ttlMs && now >= hit.at) return hit.bars.settled ? hit.bars.join() : this.join(channel, key, hit, now, load)
     return this.start(key, now, load)
   }
 
@@ -48,26 +48,21 @@ export class RecentBarsCache {
 
   private start(key: string, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
-    const entry: Entry = { at: now, startedAt: Date.now(), bars: load(), settled: false }
+    const work = load()
+    const entry: Entry = { at: now, bars: new Flight(work) }
     this.entries.delete(key)
     this.entries.set(key, entry)
-    entry.bars.then(
-      () => void (entry.settled = true),
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key)
-      }
-    )
-    return entry.bars
+    work.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key)
+    })
+    return work
   }
 
   /** Waits for another request's load, at most what is left of `joinMs`; then loads again. */
   private async join(channel: string, key: string, entry: Entry, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
-    const left = entry.startedAt + this.joinMs - Date.now()
-    if (left > 0) {
-      // Waiting on the channel, through another request: the deadline's stage says so.
-      const joined = await during(`upstream:${channel}`, within(entry.bars, left))
-      if (joined) return joined.value
-    }
+    // Waiting on the channel, through another request: the deadline's stage says so.
+    const joined = await during(`upstream:${channel}`, entry.bars.joinWithin(this.joinMs))
+    if (joined) return joined.value
     if (this.entries.get(key) === entry) this.entries.delete(key)
     return this.start(key, now, load)
   }
@@ -76,8 +71,6 @@ export class RecentBarsCache {
 interface Entry {
   /** Service clock when loaded (the TTL). */
   at: number
-  /** Real time when the load started (the join bound). */
-  startedAt: number
-  bars: Promise<Bar[]>
-  settled: boolean
+  /** The load, shared with later callers (its start is the join bound, in real time). */
+  bars: Flight<Bar[]>
 }

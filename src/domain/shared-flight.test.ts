@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SharedFlights, within } from './shared-flight'
+import { Flight, SharedFlights } from './shared-flight'
 
 const never = <T>() => new Promise<T>(() => {})
 
@@ -38,10 +38,35 @@ describe('SharedFlights', () => {
   })
 })
 
-describe('within', () => {
-  it('gives the value when it comes in time, undefined when the time runs out, and rejects as the promise does', async () => {
-    expect(await within(Promise.resolve('v'), 50)).toEqual({ value: 'v' })
-    expect(await within(never(), 10)).toBeUndefined()
-    await expect(within(Promise.reject(new Error('x')), 50)).rejects.toThrow('x')
+describe('Flight', () => {
+  it('gives every joiner its own promise, never the work\'s, with the work\'s value', async () => {
+    let release!: (n: number) => void
+    const work = new Promise<number>((r) => (release = r))
+    const flight = new Flight(work)
+    const a = flight.join()
+    const b = flight.join()
+    expect(a).not.toBe(work)
+    expect(a).not.toBe(b)
+    expect(flight.settled).toBe(false)
+    release(7)
+    expect(await Promise.all([a, b])).toEqual([7, 7])
+    expect(flight.value).toBe(7)
+    const late = flight.join()
+    expect(late).not.toBe(work)
+    expect(await late).toBe(7)
+  })
+
+  it('passes a failure to joiners and keeps no value', async () => {
+    const flight = new Flight(Promise.reject(new Error('upstream down')))
+    await expect(flight.join()).rejects.toThrow('upstream down')
+    expect(flight.settled).toBe(true)
+    expect(flight.value).toBeUndefined()
+  })
+
+  it('joinWithin waits no longer than the flight\'s age allows', async () => {
+    const flight = new Flight(never<number>(), Date.now())
+    expect(await flight.joinWithin(20)).toBeUndefined()
+    expect(await new Flight(never<number>(), Date.now() - 1_000).joinWithin(500)).toBeUndefined()
+    expect(await Flight.of(3).joinWithin(0)).toEqual({ value: 3 })
   })
 })

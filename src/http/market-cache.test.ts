@@ -28,11 +28,13 @@ describe('sharedAnswer', () => {
     const background: Promise<unknown>[] = []
     const opts = { waitUntil: (p: Promise<unknown>) => void background.push(p) }
     await sharedAnswer('k', 'hot', 0, compute, ok, opts)
+    // The first computation was handed to waitUntil too: it outlives its request for those who joined it.
+    expect(background).toHaveLength(1)
     const later = FRESHNESS_MS.hot + 1
     const stale = await Promise.all([sharedAnswer('k', 'hot', later, compute, ok, opts), sharedAnswer('k', 'hot', later + 5, compute, ok, opts)])
     expect(stale.map((a) => a.value.n)).toEqual([1, 1])
     expect(runs).toBe(2)
-    expect(background).toHaveLength(1)
+    expect(background).toHaveLength(2)
     release()
     await Promise.all(background)
     expect((await sharedAnswer('k', 'hot', later + 10, compute, ok, opts)).value.n).toBe(2)
@@ -55,5 +57,33 @@ describe('sharedAnswer', () => {
     expect((await sharedAnswer('k', 'hot', FRESHNESS_MS.hot + 1, compute, ok, opts)).value.n).toBe(1)
     await Promise.all(background)
     expect((await sharedAnswer('k', 'hot', STALE_LIMIT_MS.hot, compute, ok, opts)).value.ok).toBe(false)
+  })
+})
+
+describe('sharedAnswer across requests', () => {
+  beforeEach(() => clearMarketCache())
+
+  it('hands each joiner a promise of its own, never the computing request\'s (workerd: no I/O across requests)', async () => {
+    let release!: (v: { ok: boolean; n: number }) => void
+    const work = new Promise<{ ok: boolean; n: number }>((r) => (release = r))
+    const compute = () => work
+    const first = sharedAnswer('k', 'changedist', 0, compute, ok)
+    const joined = [sharedAnswer('k', 'changedist', 1, compute, ok), sharedAnswer('k', 'changedist', 2, compute, ok)]
+    release({ ok: true, n: 1 })
+    const all = await Promise.all([first, ...joined])
+    expect(all.map((a) => [a.value.n, a.hit])).toEqual([[1, false], [1, true], [1, true]])
+  })
+
+  it('starts again when the computation it would join was abandoned by its request', async () => {
+    const never = () => new Promise<{ ok: boolean; n: number }>(() => {})
+    void sharedAnswer('k', 'changedist', 0, never, ok)
+    // A computation that never ends is not joined for ever: a later caller, past the abandon bound, computes its own.
+    const realNow = Date.now
+    Date.now = () => realNow() + 60_000
+    try {
+      expect((await sharedAnswer('k', 'changedist', 1, async () => ({ ok: true, n: 2 }), ok)).value.n).toBe(2)
+    } finally {
+      Date.now = realNow
+    }
   })
 })

@@ -12,6 +12,7 @@
  * (the whole-market list is 56 pages; in the emulator a refresh took 4–12 s of a loaded machine).
  * The answer's own `as_of` / `computed_at` still say when its data was true.
  */
+import { Flight } from '../domain/shared-flight'
 
 /** How long a computed answer may be served, per kind of answer, in milliseconds (DESIGN §12). */
 export const FRESHNESS_MS = {
@@ -55,10 +56,13 @@ export const STALE_LIMIT_MS: Record<Freshness, number> = {
 export type Freshness = keyof typeof FRESHNESS_MS
 
 interface Entry {
-  /** Clock (ms) when the computation started. */
+  /** Service clock (ms) when the computation started. */
   at: number
-  value: Promise<unknown>
-  /** Set once `value` resolved to an answer worth keeping. */
+  /** The computation; joiners get promises of their own (src/domain/shared-flight.ts). */
+  // One map holds the answers of every route; each caller reads its own type back.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  flight: Flight<any>
+  /** Set once the computation resolved to an answer worth keeping. */
   ready: boolean
   /** A background refresh of this entry is running. */
   refreshing: boolean
@@ -67,6 +71,11 @@ interface Entry {
 const entries = new Map<string, Entry>()
 /** Keys are a handful (endpoint × type × limit); this bounds a misuse, not normal traffic. */
 const MAX_ENTRIES = 64
+/**
+ * Real time past which a computation still running is taken as abandoned (the request that ran it
+ * ended first) and started again: longer than any request may last (the 15 s deadline).
+ */
+const ABANDONED_MS = 20_000
 
 /** Options of {@link sharedAnswer}. */
 export interface SharedOptions {
@@ -78,7 +87,8 @@ export interface SharedOptions {
  * The cached answer under `key` if it was computed within its freshness window on `now`'s clock,
  * else a fresh one from `compute`; with `waitUntil`, an expired answer inside the stale limit is
  * served at once and refreshed in the background. `keep` says whether an answer may be cached
- * (ok answers only). `hit` tells the caller the answer was shared.
+ * (ok answers only). `hit` tells the caller the answer was shared. Answers must be plain data: they
+ * are handed from the request that computed them to others.
  */
 export async function sharedAnswer<T>(
   key: string,
@@ -92,14 +102,18 @@ export async function sharedAnswer<T>(
   // A clock that moved backwards (the emulator's) also misses.
   if (e && e.at <= now) {
     const age = now - e.at
-    if (age < FRESHNESS_MS[freshness]) return { value: (await e.value) as T, hit: true }
-    if (opts.waitUntil && e.ready && age < STALE_LIMIT_MS[freshness]) {
+    if (age < FRESHNESS_MS[freshness]) {
+      const joined = await (e.flight as Flight<T>).joinWithin(ABANDONED_MS)
+      if (joined) return { value: joined.value, hit: true }
+    } else if (opts.waitUntil && e.ready && e.flight.settled && age < STALE_LIMIT_MS[freshness]) {
       if (!e.refreshing) opts.waitUntil(refresh(key, e, now, compute, keep))
-      return { value: (await e.value) as T, hit: true }
+      return { value: e.flight.value as T, hit: true }
     }
   }
   const value = compute()
-  const entry: Entry = { at: now, value, ready: false, refreshing: false }
+  const entry: Entry = { at: now, flight: new Flight(value), ready: false, refreshing: false }
+  // If this request ends before its computation does, the computation still ends for those who joined it.
+  opts.waitUntil?.(value.catch(() => {}))
   if (entries.size >= MAX_ENTRIES) entries.clear()
   entries.set(key, entry)
   try {
@@ -119,7 +133,7 @@ async function refresh<T>(key: string, stale: Entry, now: number, compute: () =>
   stale.refreshing = true
   try {
     const v = await compute()
-    if (keep(v) && entries.get(key) === stale) entries.set(key, { at: now, value: Promise.resolve(v), ready: true, refreshing: false })
+    if (keep(v) && entries.get(key) === stale) entries.set(key, { at: now, flight: Flight.of(v), ready: true, refreshing: false })
   } catch {
     // The stale answer stays until its limit; the next caller after that computes in the open.
   } finally {

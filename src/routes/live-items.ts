@@ -16,6 +16,7 @@
  * quote waits for that call's result instead of asking again, so a burst of callers at the start of
  * a window costs the upstream one round of quotes, as the market cache's misses do.
  */
+import { Flight } from '../domain/shared-flight'
 import { FRESHNESS_MS } from '../http/market-cache'
 
 /**
@@ -60,12 +61,24 @@ export function keepLiveItem(code: string, at: number, table: string, item: Live
 /** What the call that asked for a stock's quote found, for the calls that waited on it. */
 export type LiveResult = LiveItem | { kind: 'full' } | { kind: 'error'; error: string }
 
-const pending = new Map<string, { table: string; result: Promise<LiveResult> }>()
+/**
+ * How long a call waits for another call's result for a stock (real time) before computing it
+ * itself: past the channels' timeouts, short of the request deadline. Past it the other call is
+ * taken as gone (src/domain/shared-flight.ts, rule 2).
+ */
+const JOIN_MS = 10_000
 
-/** The result another call is about to have for `code` (stepped from `table`'s states), if one is asking for its quote now. */
+const pending = new Map<string, { table: string; result: Flight<LiveResult> }>()
+
+/**
+ * The result another call is about to have for `code` (stepped from `table`'s states), if one is
+ * asking for its quote now, as a promise of the calling request; `full` (compute it yourself) if
+ * that call does not answer within {@link JOIN_MS}.
+ */
 export function pendingLiveItem(code: string, table: string): Promise<LiveResult> | undefined {
   const p = sharing ? pending.get(code) : undefined
-  return p && p.table === table ? p.result : undefined
+  if (!p || p.table !== table) return undefined
+  return p.result.joinWithin(JOIN_MS).then((joined) => joined?.value ?? { kind: 'full' })
 }
 
 /** How a call that asks for quotes hands each stock's result to the calls waiting on it. */
@@ -77,11 +90,11 @@ export interface Asking {
 
 /** Marks `codes` as being asked for by this call: other calls wait for its results (see {@link pendingLiveItem}). */
 export function askingFor(codes: readonly string[], table: string): Asking {
-  const open = new Map<string, { entry: { table: string; result: Promise<LiveResult> }; resolve: (r: LiveResult) => void }>()
+  const open = new Map<string, { entry: { table: string; result: Flight<LiveResult> }; resolve: (r: LiveResult) => void }>()
   for (const code of codes) {
     if (open.has(code)) continue
     let resolve!: (r: LiveResult) => void
-    const entry = { table, result: new Promise<LiveResult>((r) => (resolve = r)) }
+    const entry = { table, result: new Flight(new Promise<LiveResult>((r) => (resolve = r))) }
     open.set(code, { entry, resolve })
     pending.set(code, entry)
   }

@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { call, makeKey, resetWorld } from './helpers'
+
+/**
+ * Every answer shared between requests (the market cache behind hot, changedist and the overview,
+ * fund's market rank, the technical batch's live window, recent bars behind the quote, the key
+ * lookup, the anonymous answer cache) driven at high concurrency while the clock moves across
+ * freshness windows, stale limits and background refreshes. In workerd a request that resumes on
+ * another request's promise can build its answer in the wrong I/O context: a text/plain 500 with a
+ * stack trace (issue 23; src/domain/shared-flight.ts). Nothing outside our envelope may reach a
+ * caller.
+ */
+const SHARED_PATHS = [
+  '/v1/changedist',
+  '/v1/hot',
+  '/v1/market-overview?type=summary',
+  '/v1/market-overview?type=trade',
+  '/v1/market-overview?type=rotation',
+  '/v1/market-overview?type=interval',
+  '/v1/fund?code=sh600519',
+  '/v1/technical-batch?codes=sh600519,sz000001,sh601318,sz300750,bj920001',
+  '/v1/quote?code=sh600519',
+  '/v1/quote?code=sz000001,sh600519',
+]
+
+/** Seconds the clock moves between bursts: inside a window, past freshness (10–30 s), past the stale limits (30–120 s). */
+const STEPS_S = [0, 4, 12, 9, 31, 16, 65, 3, 125]
+const PER_BURST = 48
+
+describe('shared answers under concurrency', () => {
+  let keys: string[] = []
+  beforeAll(async () => {
+    await resetWorld()
+    keys = await Promise.all(Array.from({ length: 6 }, () => makeKey('unlimited')))
+  })
+
+  it('never answer outside the envelope: no 5xx, every /v1 answer JSON, across expiries and refreshes', async () => {
+    let t = Date.parse('2026-11-20T10:30:00+08:00')
+    const bad: string[] = []
+    let served = 0
+    for (const [round, step] of STEPS_S.entries()) {
+      t += step * 1000
+      await (await call('/__emulator/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: new Date(t).toISOString() }) })).text()
+      const burst = Array.from({ length: PER_BURST }, async (_, i) => {
+        const anonymous = i % 8 === 7
+        const path = anonymous ? '/v1/quote?code=sh600519' : SHARED_PATHS[(i + round) % SHARED_PATHS.length]
+        const headers: Record<string, string> = anonymous ? { 'cf-connecting-ip': `198.51.100.${(round * PER_BURST + i) % 250}` } : { authorization: `Bearer ${keys[i % keys.length]}` }
+        const res = await call(path, { anonymous, headers })
+        const text = await res.text()
+        const type = res.headers.get('content-type') ?? ''
+        let parsed: { ok?: unknown } | undefined
+        try {
+          parsed = JSON.parse(text)
+        } catch {
+          parsed = undefined
+        }
+        if (res.status >= 500 || !type.includes('application/json') || typeof parsed?.ok !== 'boolean' && res.status === 200) {
+          bad.push(`${res.status} ${path} (${type}): ${text.slice(0, 160)}`)
+        }
+        served++
+      })
+      await Promise.all(burst)
+    }
+    expect(bad).toEqual([])
+    expect(served).toBe(STEPS_S.length * PER_BURST)
+  }, 240_000)
+})
