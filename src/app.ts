@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { requestId } from 'hono/request-id'
+import { apiHeaders } from './http/cache-headers'
 import { publicCors } from './http/cors'
 import { deadlineContext, REQUEST_DEADLINE_MS, withDeadline } from './http/deadline'
 import { requestContext, type AppEnv } from './http/context'
@@ -78,6 +79,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.use('*', deadlineContext())
   app.use('*', requestContext(services))
   app.use('*', publicCors())
+  app.use('/v1/*', apiHeaders())
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -156,6 +156,16 @@ describe('GET /v1/calendar', () => {
     expect(body.errors.dividend).toMatch(/eastmoney: http/)
   })
 
+  it('answers ok:false NO_DATA, not counted, when every channel answers that it has nothing', async () => {
+    await fault('eastmoney', 'empty')
+    const { status, body } = await getJson('/v1/calendar')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ ok: false, code: 'NO_DATA' })
+    await new Promise((r) => setTimeout(r, 50)) // settlement runs in waitUntil
+    const usage = (await getJson('/v1/usage')).body.data
+    expect(usage.endpoints.calendar).toBeUndefined()
+  })
+
   it('refuses bad dates and limits with a 422 naming the field, and a call without a key with 401', async () => {
     for (const [qs, field] of [['date=2026-02-30', 'date'], ['date=20261008', 'date'], ['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=x', 'limit']]) {
       const { status, body } = await getJson(`/v1/calendar?${qs}`)

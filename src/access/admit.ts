@@ -9,7 +9,7 @@ import { canonicalIp } from './ip'
 import type { KeyGuard, RateWindow } from './key-guard'
 import { lookupKey, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
-import { fromZodIssues, ValidationError } from '../http/validation'
+import { fromZodIssues, repeatedParams, ValidationError } from '../http/validation'
 import type { GuardOptions, PolicyRefinement, Prefetch } from './route'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
@@ -41,7 +41,7 @@ export function admit(
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const p: AccessPolicy = { ...policy, ...refine?.(c) }
-    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.query('key') })
+    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.queries('key') })
     if (key !== null && typeof key === 'object') {
       throw new ApiError('KEY_CONFLICT', `different API keys in ${key.conflict.join(' and ')}; send one key, in one place (Authorization: Bearer is recommended)`, { headers: key.conflict })
     }
@@ -94,11 +94,25 @@ export function admit(
 /** DESIGN section 4, stage 4: the query schema and the route's own check, before any counter moves. */
 async function validateQuery(c: Context<AppEnv>, v: PreAdmission): Promise<void> {
   if (!v.query) return
+  const repeated = repeatedParams(c.req.queries(), paramsOf(v.query))
+  if (repeated.length) throw new ValidationError(repeated)
   const raw = c.req.query()
   const parsed = v.query.safeParse(raw)
   if (!parsed.success) throw new ValidationError(fromZodIssues(parsed.error.issues, 'query', raw))
   await v.check?.(c, parsed.data as Record<string, unknown>)
 }
+
+/** The parameter names of a query schema (a zod object's shape), or undefined for another kind of schema. */
+function paramsOf(schema: object): ReadonlySet<string> | undefined {
+  let names = PARAMS.get(schema)
+  if (!names) {
+    const shape = (schema as { shape?: Record<string, unknown> }).shape
+    if (!shape) return undefined
+    PARAMS.set(schema, (names = new Set(Object.keys(shape))))
+  }
+  return names
+}
+const PARAMS = new WeakMap<object, ReadonlySet<string>>()
 
 const describe = (c: Context<AppEnv>) => `${c.req.method} ${c.req.path}` + (c.req.query('period') ? ` with period ${c.req.query('period')}` : '')
 

@@ -52,7 +52,8 @@ export function clearKeyCache(): void {
 export interface PresentedKeys {
   authorization?: string
   xApiKey?: string
-  query?: string
+  /** Every `?key=` value (a repeated parameter carries several). */
+  query?: string | readonly string[]
 }
 
 /**
@@ -66,9 +67,14 @@ export function presentedKey(p: PresentedKeys): string | null | { conflict: stri
   if (bearer) found.push(['Authorization', bearer])
   const header = p.xApiKey?.trim()
   if (header) found.push(['X-API-Key', header])
-  const query = p.query?.trim()
-  if (query) found.push(['?key=', query])
+  for (const q of typeof p.query === 'string' ? [p.query] : p.query ?? []) {
+    const query = q.trim()
+    if (query) found.push(['?key=', query])
+  }
   if (found.length === 0) return null
-  if (found.some(([, k]) => k !== found[0][1])) return { conflict: found.map(([where]) => where) }
+  if (found.some(([, k]) => k !== found[0][1])) {
+    const places = [...new Set(found.map(([where]) => where))]
+    return { conflict: places.length === 1 ? [`${places[0]} (given more than once)`] : places }
+  }
   return found[0][1]
 }

@@ -3,6 +3,9 @@ import type { AppEnv } from './context'
 import { during } from './deadline'
 import { countRows, recordOutcome } from './envelope'
 
+/** The longest key KV takes. */
+const KV_KEY_MAX_BYTES = 512
+
 /** Anonymous data refreshes at most every five minutes (SPEC Limits). */
 export const ANON_BUCKET_MS = 5 * 60_000
 
@@ -83,6 +86,12 @@ export function anonMemoryHit(c: Context<AppEnv>): CachedAnswer | undefined {
   return hit
 }
 
+/** What is left of the request's five-minute bucket, as a shared cache may keep its answer. */
+function publicFor(c: Context<AppEnv>): string {
+  const now = c.get('services').now()
+  return `public, max-age=${Math.max(1, Math.ceil((ANON_BUCKET_MS - (now % ANON_BUCKET_MS)) / 1000))}`
+}
+
 /**
  * Serves anonymous callers from KV `CACHE` (through {@link memory}): a hit within the same
  * five-minute bucket is answered without touching an upstream (`cached: true`, `elapsed_ms` of
@@ -93,7 +102,9 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   if (c.get('tier') !== 'free') return next()
   const key = keyOf(c)
   let hit = c.get('anonHit')
-  if (!hit) {
+  // KV refuses keys over 512 bytes (a long query, or unknown parameters): such answers are kept in memory only.
+  const inKv = key.length * 3 <= KV_KEY_MAX_BYTES || new TextEncoder().encode(key).length <= KV_KEY_MAX_BYTES
+  if (!hit && inKv) {
     const stored = await during('cache', c.env.CACHE.get(key))
     if (stored !== null) {
       hit = prepare(stored)
@@ -104,6 +115,7 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     recordOutcome(c, { ok: hit.ok, rows: hit.rows })
     const elapsed = Math.max(0, Math.round(performance.now() - c.get('startedAt')))
     c.header('X-Cache', 'HIT')
+    c.header('Cache-Control', publicFor(c))
     return c.body(`${hit.head}${elapsed}${hit.tail},"cached":true}`, 200, { 'content-type': 'application/json' })
   }
   await next()
@@ -111,7 +123,8 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     const text = await c.res.clone().text()
     remember(key, prepare(text))
     c.header('X-Cache', 'MISS')
+    c.header('Cache-Control', publicFor(c))
     // A little over the bucket so a late read in the same bucket still hits; the bucket in the key bounds staleness.
-    c.executionCtx.waitUntil(c.env.CACHE.put(key, text, { expirationTtl: Math.ceil(ANON_BUCKET_MS / 1000) + 60 }))
+    if (inKv) c.executionCtx.waitUntil(c.env.CACHE.put(key, text, { expirationTtl: Math.ceil(ANON_BUCKET_MS / 1000) + 60 }))
   }
 }

@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Context } from 'hono'
 import { getPath } from 'hono/utils/url'
 import type { AppEnv } from './context'
+import { API_HEADERS } from './cache-headers'
 import { CORS_HEADERS } from './cors'
 
 /** The bound on every request, in milliseconds (services may override it: tests use a short one). */
@@ -127,7 +128,7 @@ export class RequestDeadline {
       stage,
       error: `no answer within ${this.ms} ms (still running: ${stage}); this call was not counted, please retry`,
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...CORS_HEADERS }
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...CORS_HEADERS, ...API_HEADERS }
     const requestId = c?.get('requestId')
     if (requestId) headers['X-Request-Id'] = requestId
     return new Response(JSON.stringify(body), { status: 504, headers })
@@ -180,6 +181,15 @@ export const deadlineContext = () => async (c: Context<AppEnv>, next: () => Prom
 
 type Fetch<E> = (request: Request, env?: E, ctx?: ExecutionContext) => Response | Promise<Response>
 
+/** A JSON 500 for an error no handler caught: logged with the request id, no internals in the body. */
+function escaped(err: unknown, d: RequestDeadline): Response {
+  const requestId = d.context?.get('requestId')
+  console.error(`[${requestId ?? 'no request id'}] escaped the application`, err)
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...CORS_HEADERS, ...API_HEADERS }
+  if (requestId) headers['X-Request-Id'] = requestId
+  return new Response(JSON.stringify({ error: 'internal error; please report the request_id', code: 'INTERNAL', request_id: requestId ?? null }), { status: 500, headers })
+}
+
 /** Operator and emulator routes (`/__jobs/*`: a backfill chunk may run for minutes) have no bound. */
 const unbounded = (path: string) => path.startsWith('/__')
 
@@ -192,7 +202,10 @@ export function withDeadline<E>(fetch: Fetch<E>, bound: () => number): Fetch<E> 
     const ms = bound()
     const started = performance.now()
     const d = new RequestDeadline(ms, ctx ? (p) => ctx.waitUntil(p) : undefined)
-    const answer = scope.run(d, () => fetch(request, env, ctx))
+    // Anything that escapes the application's own error handler is still answered in our contract.
+    const answer = Promise.resolve()
+      .then(() => scope.run(d, () => fetch(request, env, ctx)))
+      .catch((err: unknown) => escaped(err, d))
     const path = getPath(request)
     if (unbounded(path)) return Promise.resolve(answer).finally(() => d.release())
     let timer: ReturnType<typeof setTimeout> | undefined

@@ -7,6 +7,10 @@ export interface ValidationIssue {
   loc: (string | number)[]
   msg: string
   input: unknown
+  /** Set when `input` was cut to {@link ECHO_MAX_CHARS} characters. */
+  input_truncated?: true
+  /** The length of the whole input, when cut. */
+  input_length?: number
 }
 
 /** Thrown anywhere in a handler to answer 422 with these issues. */
@@ -22,7 +26,34 @@ export function queryIssue(field: string, msg: string, input: unknown, type = 'v
   return { type, loc: ['query', field], msg, input }
 }
 
-export const validationBody = (issues: ValidationIssue[]) => ({ detail: issues })
+/** Longest `input` echoed back: a 40 KB query is not worth returning whole. */
+export const ECHO_MAX_CHARS = 256
+
+/** The issue as sent: an `input` string past {@link ECHO_MAX_CHARS} is cut, and says so (`input_truncated`, `input_length`). */
+function bounded(issue: ValidationIssue): ValidationIssue {
+  const input = issue.input
+  // A message may quote the input (`'xxx…' is not a code`): cut that quote too.
+  const msg = issue.msg.length <= 2 * ECHO_MAX_CHARS ? issue.msg : `${issue.msg.slice(0, 2 * ECHO_MAX_CHARS)}…`
+  if (typeof input !== 'string' || input.length <= ECHO_MAX_CHARS) return msg === issue.msg ? issue : { ...issue, msg }
+  return { ...issue, msg, input: input.slice(0, ECHO_MAX_CHARS), input_truncated: true, input_length: input.length }
+}
+
+export const validationBody = (issues: ValidationIssue[]) => ({ detail: issues.map(bounded) })
+
+/**
+ * Single-valued parameters given more than once (`?code=a&code=b`): every parameter of ours takes
+ * one value (several codes go comma-separated in one), so a repeat is a 422 naming it rather than
+ * a silent choice of one of the values. `known` limits the check to the route's own parameters;
+ * `key` is left to admission (two different keys are a KEY_CONFLICT).
+ */
+export function repeatedParams(queries: Record<string, string[]>, known?: ReadonlySet<string>): ValidationIssue[] {
+  const issues: ValidationIssue[] = []
+  for (const [name, values] of Object.entries(queries)) {
+    if (values.length < 2 || name === 'key' || (known && !known.has(name))) continue
+    issues.push(queryIssue(name, `${name} is given ${values.length} times; give it once (several codes go comma-separated in one value)`, values.join(','), 'value_error'))
+  }
+  return issues
+}
 
 interface ZodLikeIssue {
   code: string

@@ -180,11 +180,11 @@ const route = guardedRoute(POLICY, {
     'approves a dividend plan is the day /v1/dividend turns the plan approved); lockup_release the lock-up expiries (RPT_LIFT_STAGE); ' +
     'rights_issue the rights issues (配股) with a record date in the window (RPT_IPO_ALLOTMENT). ' +
     'A section cut at `limit` (the upstream holds more rows in the window) is named in `notice`. ' +
-    'A section whose upstream failed is empty and named in `errors`; ok:false only when every section failed. Not the trading calendar ' +
+    'A section whose upstream failed is empty and named in `errors`; ok:false when every section failed (UPSTREAM_UNAVAILABLE) or no section has a row (NO_DATA), not counted. Not the trading calendar ' +
     '(/v1/trade-calendar), not macro data. Cached for the whole service for hours (`as_of`).',
   request: { query: Query },
   responses: {
-    200: { description: 'Sections (ok:false UPSTREAM_UNAVAILABLE when every upstream failed; not counted)', content: { 'application/json': { schema: Response } } },
+    200: { description: 'Sections (ok:false UPSTREAM_UNAVAILABLE when every upstream failed, NO_DATA when no section has a row; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
 })
@@ -288,6 +288,13 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
       const code = failed.every((r) => r.code === 'NO_DATA') ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
       return c.json(envelope(c, 'calendar', { ok: false, source: 'none', data, window, code, error: failed.map((r) => r.error).join('; '), errors }), 200)
     }
+    const total = SECTIONS.reduce((n, s) => n + rows[s.slug].length, 0)
+    if (total === 0) {
+      // Every channel answered, and none had anything: the SPEC's "returned nothing" (a month of the
+      // whole market never lacks every kind of event), not an answer to count.
+      const error = `no event of any kind between ${start} and ${end} from ${[...sources].join(', ')}` + (Object.keys(errors).length ? `; ${Object.values(errors).join('; ')}` : '')
+      return c.json(envelope(c, 'calendar', { ok: false, source: 'none', data, window, code: 'NO_DATA', error, ...(Object.keys(errors).length ? { errors } : {}) }), 200)
+    }
     const asOf = good.map((r) => r.as_of).sort()[0]
     const answer = envelope(c, 'calendar', {
       ok: true,
@@ -299,7 +306,7 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
       ...(Object.keys(errors).length ? { errors } : {}),
     })
     // `data` is sectioned: tell admission the row count itself.
-    recordOutcome(c, { ok: true, rows: SECTIONS.reduce((n, s) => n + rows[s.slug].length, 0) })
+    recordOutcome(c, { ok: true, rows: total })
     return c.json(answer, 200)
   })
 }

@@ -76,7 +76,7 @@ const DESCRIPTION = [
   'Result: `data` a Markdown table, `structured` the rows as objects (all values strings), `tables` the same as one table; the three agree. ',
   'An expression that matches nothing answers ok:false with code NO_MATCH (not counted).\n\n',
   '**Grammar** (no eval: our own parser):\n```\nexpr := set\nset  := cmp | intersect([set, …]) | union([set, …]) | exclude(set, set) | top(sum, N) | bottom(sum, N)\n',
-  'cmp  := sum (< | <= | > | >= | == | !=) sum\nsum  := term ((+ | -) term)*      term := atom ((* | /) atom)*\natom := NUMBER | FACTOR | ( sum ) | - atom\n```\n',
+  'cmp  := sum (< | <= | > | >= | == | !=) sum\nsum  := term ((+ | -) term)*      term := atom ((* | /) atom)*\natom := NUMBER | FACTOR | ( sum ) | - atom\nNUMBER := digits [. digits]        N := 1..5000\n```\nFunction names are lower case; intersect and union take a bracketed list.\n',
   `A comparison with a null value is false; x / 0 is null. Bounds: ${EXPRESSION_LIMITS.maxLength} characters, nesting depth ${EXPRESSION_LIMITS.maxDepth}, `,
   `${EXPRESSION_LIMITS.maxComparisons} comparisons, top/bottom N up to ${EXPRESSION_LIMITS.maxTop}. A syntax error, an unknown factor or a factor the market `,
   'lacks is a 422 whose msg gives the position (0-based) and, for a misspelt name, the nearest factors.\n\n',

@@ -25,7 +25,10 @@ export class ExpressionError extends Error {
 
 const OPERATORS = ['<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/'] as const
 const PUNCTUATION = new Set(['(', ')', '[', ']', ','])
-const NUMBER = /\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?/y
+/** NUMBER := digits [ '.' digits ]: `5`, `0.5`, `12.75`; not `5.`, `.5` or `1e3` (README, the factor language). */
+const NUMBER = /\d+(?:\.\d+)?/y
+/** What follows a number that the grammar does not take, with the fix to name. */
+const NUMBER_TAIL = /[.eE]/
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y
 
 /**
@@ -43,6 +46,9 @@ export function tokenize(src: string): Token[] {
     }
     NUMBER.lastIndex = i
     const num = NUMBER.exec(src)
+    if (num && NUMBER_TAIL.test(src[i + num[0].length] ?? '')) {
+      throw new ExpressionError(`a number is digits with an optional decimal part ('5', '0.5'); '${num[0]}${src[i + num[0].length]}' is not one`, i)
+    }
     if (num) {
       out.push({ kind: 'number', text: num[0], pos: i })
       i += num[0].length
@@ -66,6 +72,7 @@ export function tokenize(src: string): Token[] {
       i++
       continue
     }
+    if (ch === '.') throw new ExpressionError("a number starts with a digit: write '0.5', not '.5'", i)
     if (ch === '=') throw new ExpressionError("'=' is not an operator; compare with '=='", i)
     const shown = String.fromCodePoint(src.codePointAt(i)!)
     throw new ExpressionError(`unexpected character '${shown}'`, i)

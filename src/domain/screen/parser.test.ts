@@ -42,8 +42,8 @@ describe('parseExpression', () => {
     expect(factorsOf(e)).toEqual(['PE_TTM', 'ROETTM', 'ClosePrice', 'ma_MA_20'])
   })
 
-  it('takes union, exclude, top and bottom, with or without list brackets', () => {
-    expect(parse('union(PB < 1, PE_TTM < 5)').type).toBe('union')
+  it('takes union, exclude, top and bottom', () => {
+    expect(parse('union([PB < 1, PE_TTM < 5])').type).toBe('union')
     expect(parse('exclude(top(TotalMV, 100), PE_TTM < 0)')).toMatchObject({ type: 'exclude', from: { type: 'top', n: 100 }, minus: { type: 'compare' } })
     expect(parse('bottom(PE_TTM / PB, 20)')).toMatchObject({ type: 'bottom', n: 20, by: { type: 'binary', op: '/' } })
     expect(parse('-PE_TTM > -(3 - 1)')).toMatchObject({ left: { type: 'neg' }, right: { type: 'neg' } })
@@ -81,7 +81,7 @@ describe('parseExpression', () => {
     expect(errorOf('-'.repeat(40) + 'PB < 1').msg).toMatch(/deeper than 16/)
     const many = `union([${Array.from({ length: EXPRESSION_LIMITS.maxComparisons + 1 }, () => 'PB<1').join(',')}])`
     expect(errorOf(many).msg).toMatch(/more than 64 comparisons/)
-    expect(errorOf('intersect('.repeat(17) + 'PB<1' + ')'.repeat(17)).msg).toMatch(/deeper than 16/)
+    expect(errorOf('intersect(['.repeat(17) + 'PB<1' + '])'.repeat(17)).msg).toMatch(/deeper than 16/)
   })
 
   it('treats hostile names as unknown factors, never as properties', () => {
@@ -104,5 +104,24 @@ describe('parseExpression', () => {
       }),
       { numRuns: 2000 }
     )
+  })
+})
+
+describe('the grammar, exactly as the README states it', () => {
+  it.each([
+    ['INTERSECT([PE_TTM > 1])', /function names are lower case: write intersect, not INTERSECT/],
+    ['Union([PE_TTM > 1])', /write union, not Union/],
+    ['intersect(PE_TTM > 1)', /expected '\[' after intersect\( \(it takes a list: intersect\(\[set, …\]\)\)/],
+    ['union(PB < 1, PE_TTM < 5)', /expected '\['/],
+    ['PE_TTM > 5.', /'5\.' is not one/],
+    ['PE_TTM > 1e3', /'1e' is not one/],
+    ['PE_TTM > .5', /write '0\.5', not '\.5'/],
+  ])('refuses %s, saying what to write', (expr, msg) => {
+    expect(errorOf(expr).msg).toMatch(msg)
+  })
+
+  it('takes decimals with digits on both sides of the point', () => {
+    expect(parse('PE_TTM > 0.5')).toMatchObject({ right: { type: 'number', value: 0.5 } })
+    expect(parse('PE_TTM < 12.75')).toMatchObject({ right: { type: 'number', value: 12.75 } })
   })
 })

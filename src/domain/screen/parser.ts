@@ -78,8 +78,9 @@ class Parser {
 
   private call(): SetExpr {
     const nameTok = this.next()
-    const fn = nameTok.text.toLowerCase()
+    const fn = nameTok.text
     if (!(SET_FUNCTIONS as readonly string[]).includes(fn)) {
+      if ((SET_FUNCTIONS as readonly string[]).includes(fn.toLowerCase())) throw new ExpressionError(`function names are lower case: write ${fn.toLowerCase()}, not ${fn}`, nameTok.pos)
       if (this.opts.factors.has(nameTok.text)) throw new ExpressionError(`${nameTok.text} is a factor, not a function`, nameTok.pos)
       const near = nearest(nameTok.text, SET_FUNCTIONS)
       throw new ExpressionError(`unknown function ${nameTok.text}${near.length ? `; did you mean ${near.join(', ')}?` : ''} (functions: ${SET_FUNCTIONS.join(', ')})`, nameTok.pos)
@@ -88,14 +89,13 @@ class Parser {
     this.expect('(', `after ${fn}`)
     let out: SetExpr
     if (fn === 'intersect' || fn === 'union') {
-      const bracket = this.peek().text === '['
-      if (bracket) this.next()
+      this.expect('[', `after ${fn}( (it takes a list: ${fn}([set, …]))`)
       const sets = [this.set()]
       while (this.peek().text === ',') {
         this.next()
         sets.push(this.set())
       }
-      if (bracket) this.expect(']', `to close the list of ${fn}`)
+      this.expect(']', `to close the list of ${fn}`)
       out = { type: fn, sets, pos: nameTok.pos }
     } else if (fn === 'exclude') {
       const from = this.set()
