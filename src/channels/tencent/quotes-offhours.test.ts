@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { parseSymbol } from '../../domain/symbols'
+import { parseQuotes, statements } from './quotes'
+
+// Real qt.gtimg.cn lines taken outside the continuous session: after the close, on a holiday, in
+// the opening call auction, of suspended and delisted codes. test/fixtures/tencent/SOURCE.md
+// says where each comes from and how it adds up.
+const FIXTURES = import.meta.glob('/test/fixtures/tencent/qt-*.txt', { query: '?raw', import: 'default', eager: true }) as Record<string, string>
+const fixture = (name: string) => {
+  const text = FIXTURES[`/test/fixtures/tencent/${name}`]
+  if (text === undefined) throw new Error(`no fixture ${name}`)
+  return text
+}
+const wanted = (...codes: string[]) => new Map(codes.map((c) => [c, parseSymbol(c)]))
+/** The `~` fields of one record of a body, as the host sent them. */
+const fieldsOf = (text: string, name: string) => {
+  const rec = statements(text).find(([n]) => n === name)
+  if (!rec) throw new Error(`no record ${name}`)
+  return rec[1].split('~')
+}
+
+const CLOSE_0930 = fixture('qt-sh600519-2026-09-30-161458.txt')
+const HOLIDAY_1002 = fixture('qt-sh600519-holiday-2026-10-02.txt')
+const BATCH_1008 = fixture('qt-sz000003-sh600005-sh600000-2026-10-08.txt')
+const SUSPENDED_2026 = fixture('qt-sz002731-suspended-2026-09-02.txt')
+const SUSPENDED_2017 = fixture('qt-sz300104-suspended-2017-05-17.txt')
+// The published text has a line break for field 60 (a space on the wire: `0~ ~GP-A`), which the
+// statement splitter rightly refuses; the test puts the space back before parsing.
+const AUCTION_0509 = fixture('qt-sz002241-auction-2025-05-09-092233.txt')
+const AUCTION_0509_LINE = AUCTION_0509.replace('~\n~', '~ ~')
+
+describe('tencent quotes outside the session (captured lines)', () => {
+  it('after the close the line keeps the session: its time, prices, volume and closing book', () => {
+    expect(parseQuotes(CLOSE_0930, wanted('sh600519')).get('sh600519')).toEqual({
+      code: 'sh600519', name: '贵州茅台', date: '2026-09-30', time: '16:14:58', last: 1258.62, open: 1239.53, high: 1268, low: 1236.05,
+      preClose: 1235.58, volume: 3_833_100, amount: 4_797_250_000, turnover: 0.31, halted: false,
+    })
+    const f = fieldsOf(CLOSE_0930, 'sh600519')
+    expect(f.slice(9, 13)).toEqual(['1258.62', '14', '1258.44', '1']) // bid1, bid2
+    expect(f.slice(19, 21)).toEqual(['1258.65', '2']) // ask1
+    expect(f[40]).toBe('') // no status flag on a trading line
+  })
+
+  it('on a holiday (2026-10-02) the host serves the last session\'s closing line unchanged', () => {
+    const holiday = fieldsOf(HOLIDAY_1002, 'sh600519')
+    expect(holiday).toHaveLength(33) // trimmed by its publisher
+    expect(holiday[30]).toBe('20260930161458')
+    expect(holiday).toEqual(fieldsOf(CLOSE_0930, 'sh600519').slice(0, 33))
+    // Too short for the A-share layout: skipped, not misread.
+    expect(parseQuotes(HOLIDAY_1002, wanted('sh600519')).size).toBe(0)
+  })
+
+  it('a delisted code is re-stamped 09:00:00 of the current day, field 40 D, no trade', () => {
+    const m = parseQuotes(BATCH_1008, wanted('sz000003', 'sh600000'))
+    expect(m.get('sz000003')).toMatchObject({ date: '2026-10-08', time: '09:00:00', last: 2.71, preClose: 2.71, open: 0, volume: 0, halted: true })
+    expect(fieldsOf(BATCH_1008, 'sz000003')[40]).toBe('D')
+    expect(m.get('sh600000')).toMatchObject({ date: '2026-10-08', time: '16:14:57', last: 9.7, preClose: 9.48, volume: 115_026_900, halted: false })
+  })
+
+  // Parser defect shown by a real answer: the 600005 line has two extra book-shaped pairs, so its
+  // timestamp is field 34 and field 30 is `0`; today one such record makes the whole batch
+  // malformed. Correct behaviour: the other instruments of the answer are still read. Flip to
+  // `it` when the parser skips (or reads) such a record instead of throwing.
+  it.fails('a delisted line with a shifted timestamp does not sink the rest of the batch', () => {
+    expect(fieldsOf(BATCH_1008, 'sh600005')[34]).toBe('20261008090000')
+    const m = parseQuotes(BATCH_1008, wanted('sz000003', 'sh600005', 'sh600000'))
+    expect(m.get('sh600000')).toMatchObject({ last: 9.7, halted: false })
+  })
+
+  it('a suspended stock (2026): field 40 S, last = previous close, zero trade, empty book, today\'s stamp', () => {
+    const f = fieldsOf(SUSPENDED_2026, 'sz002731')
+    expect(f[40]).toBe('S')
+    expect(f.slice(9, 29).every((v, i) => (i % 2 === 0 ? v === '0.00' : v === '0'))).toBe(true)
+    expect(parseQuotes(SUSPENDED_2026, wanted('sz002731')).get('sz002731')).toEqual({
+      code: 'sz002731', name: '*ST萃华', date: '2026-09-02', time: '16:14:39', last: 0.77, open: 0, high: 0, low: 0,
+      preClose: 0.77, volume: 0, amount: 0, turnover: 0, halted: true,
+    })
+  })
+
+  it('a suspended stock (2017): field 40 S, last written 0.00, read as the previous close', () => {
+    expect(fieldsOf(SUSPENDED_2017, 'sz300104')[3]).toBe('0.00')
+    expect(fieldsOf(SUSPENDED_2017, 'sz300104')[40]).toBe('S')
+    expect(parseQuotes(SUSPENDED_2017, wanted('sz300104')).get('sz300104')).toMatchObject({
+      date: '2017-05-17', time: '15:01:33', last: 30.68, preClose: 30.68, volume: 0, halted: true,
+    })
+  })
+
+  describe('in the opening call auction (2025-05-09 09:22:33)', () => {
+    it('shows the virtual matched price as last, no volume, the matched and unmatched volume in the book', () => {
+      const f = fieldsOf(AUCTION_0509_LINE, 'sz002241')
+      expect(f.slice(9, 13)).toEqual(['22.26', '1004', '0.00', '0']) // bid1 = the matched volume
+      expect(f.slice(19, 23)).toEqual(['22.26', '1004', '0.00', '558']) // ask2 = the unmatched volume
+      expect(f[40]).toBe('') // not suspended
+      expect(f[50]).toBe('-558')
+      expect(parseQuotes(AUCTION_0509_LINE, wanted('sz002241')).get('sz002241')).toMatchObject({
+        date: '2025-05-09', time: '09:22:33', last: 22.26, preClose: 22.27, open: 0, high: 0, low: 0, volume: 0, amount: 0,
+      })
+    })
+
+    // Parser defect: "no volume and no open/high/low" is read as halted (src/channels/validate.ts
+    // sessionOf), but this stock is in the auction, not suspended (field 40 is empty; the
+    // suspension flag is field 40 `S`). Flip to `it` when the parser stops reading a zero-volume
+    // auction line as halted.
+    it.fails('is not halted', () => {
+      expect(parseQuotes(AUCTION_0509_LINE, wanted('sz002241')).get('sz002241')!.halted).toBe(false)
+    })
+  })
+})
