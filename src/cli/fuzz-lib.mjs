@@ -959,7 +959,7 @@ export function formatReport(summary) {
     lines.push('', `${title}: ${c[kind]}${c[kind] > list.length ? ` (first ${list.length} listed)` : ''}`)
     for (const f of list) {
       lines.push(`  #${f.n} ${f.route} [${f.mode}; ${f.caller}] → ${f.status ?? f.error ?? ''} in ${fmtMs(f.ms)}`)
-      lines.push(`    ${f.curl}`)
+      lines.push(`    ${f.curl.length > 800 ? `${f.curl.slice(0, 800)}… (${f.curl.length} characters in all; --json keeps it whole)` : f.curl}`)
       if (f.contentType !== undefined) lines.push(`    content-type: ${f.contentType}`)
       if (f.body !== undefined) lines.push(`    body: ${JSON.stringify(f.body)}`)
     }

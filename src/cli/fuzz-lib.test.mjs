@@ -355,3 +355,14 @@ test('HOSTILE_DATES are all refused by a strict reader of YYYY-MM-DD (or not tha
     if (realDate(d)) assert.ok(d < '2016-08-08' || d > TODAY, `${d} is a real, in-range date`)
   }
 })
+
+test('the printed report cuts a very long reproducer; the JSON keeps it', () => {
+  const report = createReport()
+  const long = `/v1/quote?x=${'9'.repeat(2000)}`
+  recordResult(report, req(0, 'GET /v1/quote', '/v1/quote'), shown(long), { status: 500, contentType: JSON_CT, body: '{"code":"INTERNAL"}', ms: 3 })
+  const s = summarize(report)
+  assert.equal(s.findings.crashes[0].curl, `curl '${long}'`)
+  const text = formatReport(s)
+  assert.ok(text.includes(`… (${s.findings.crashes[0].curl.length} characters in all; --json keeps it whole)`))
+  assert.ok(text.split('\n').every((l) => l.length < 1000))
+})
