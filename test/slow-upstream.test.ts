@@ -37,3 +37,19 @@ describe('Eastmoney answering every request after 2 s', () => {
     expect(body.elapsed_ms).toBeLessThan(5_000)
   }, 30_000)
 })
+
+describe('an outage ending', () => {
+  beforeEach(() => resetWorld())
+
+  it('answers quotes at once when Eastmoney and Tencent come back while Sina has nothing, not after the breakers cool down', async () => {
+    await fault('eastmoney', 'http')
+    await fault('tencent', 'http')
+    await fault('sina', 'empty')
+    // Enough failing calls to open both circuits.
+    for (let i = 0; i < 4; i++) expect((await getJson(`/v1/quote?code=sz00000${i + 1}`)).body.ok).toBe(false)
+    await call('/__emulator/faults/eastmoney', { method: 'DELETE' }).then((r) => r.text())
+    await call('/__emulator/faults/tencent', { method: 'DELETE' }).then((r) => r.text())
+    const { body } = await getJson('/v1/quote?code=sh600519')
+    expect(body.ok).toBe(true)
+  })
+})
