@@ -19,7 +19,7 @@ import { readStates } from '../store/technicals-state'
 import { fetchLiveQuotes } from '../channels/live-quotes'
 import { answersLive, liveOutcome } from './technical-live'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
-import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
 import { describeAttempts } from './series-response'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
 import { technicalBars } from './technical-bars'
@@ -78,7 +78,8 @@ function checkQuery(q: z.output<typeof Query>, tier: keyof typeof TIER_LIMITS, t
   if (n === 0) issues.push(queryIssue('codes', 'codes must name at least one symbol', q.codes))
   else if (n > cap) issues.push(queryIssue('codes', `at most ${cap} symbols a call for tier ${tier}; ${n} were sent`, q.codes, 'too_long'))
   if (q.date && q.date < HISTORY_START) issues.push(queryIssue('date', `date must be ${HISTORY_START} or later (the history starts there)`, q.date))
-  if (q.date && q.date > today) issues.push(queryIssue('date', `date ${q.date} is in the future (today is ${today}, Beijing)`, q.date))
+  const future = futureDateIssue('date', q.date, today)
+  if (future) issues.push(future)
   if (issues.length) throw new ValidationError(issues)
 }
 
