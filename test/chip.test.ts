@@ -102,6 +102,8 @@ describe('GET /v1/chip', () => {
     const block = await getJson('/v1/block-trade?date=2030-01-01')
     expect(block.body.detail[0].msg).toBe(body.detail[0].msg)
     expect((await getJson('/v1/chip?code=sh600519&date=2026-11-20')).body).toMatchObject({ ok: true, data: { date: '2026-11-20' } })
+    // No key would help: the 422, not the 401 asking for one.
+    expect((await getJson('/v1/chip?code=sh600519&date=2030-01-01', { anonymous: true })).status).toBe(422)
   })
 
   it('needs a key (trial is enough)', async () => {

@@ -70,17 +70,21 @@ const Response = envelopeSchema('TechnicalBatchEnvelopeBase', z.array(Item).open
 
 const splitCodes = (codes: string) => codes.split(',').map((s) => s.trim()).filter(Boolean)
 
-/** The tier cap, the date's bounds: the 422s (item-level problems are not 422s). */
-function checkQuery(q: z.output<typeof Query>, tier: keyof typeof TIER_LIMITS, today: string): void {
+/** The 422s of every tier: no symbol, a date outside the history (item-level problems are not 422s). */
+function checkQuery(q: z.output<typeof Query>, today: string): void {
   const issues: ValidationIssue[] = []
-  const n = splitCodes(q.codes).length
-  const cap = TIER_LIMITS[tier].technicalBatchSymbols
-  if (n === 0) issues.push(queryIssue('codes', 'codes must name at least one symbol', q.codes))
-  else if (n > cap) issues.push(queryIssue('codes', `at most ${cap} symbols a call for tier ${tier}; ${n} were sent`, q.codes, 'too_long'))
+  if (splitCodes(q.codes).length === 0) issues.push(queryIssue('codes', 'codes must name at least one symbol', q.codes))
   if (q.date && q.date < HISTORY_START) issues.push(queryIssue('date', `date must be ${HISTORY_START} or later (the history starts there)`, q.date))
   const future = futureDateIssue('date', q.date, today)
   if (future) issues.push(future)
   if (issues.length) throw new ValidationError(issues)
+}
+
+/** The tier's cap on symbols a call (pro 500, unlimited 1,000). */
+function checkCap(q: z.output<typeof Query>, tier: keyof typeof TIER_LIMITS): void {
+  const n = splitCodes(q.codes).length
+  const cap = TIER_LIMITS[tier].technicalBatchSymbols
+  if (n > cap) throw new ValidationError([queryIssue('codes', `at most ${cap} symbols a call for tier ${tier}; ${n} were sent`, q.codes, 'too_long')])
 }
 
 const route = guardedRoute(
@@ -107,7 +111,7 @@ const route = guardedRoute(
       ...COMMON_ERRORS,
     },
   },
-  { check: (c, q) => checkQuery(q, c.get('tier'), beijing(c.get('services').now()).date) }
+  { check: (c, q) => checkQuery(q, beijing(c.get('services').now()).date), tierCheck: (c, q) => checkCap(q, c.get('tier')) }
 )
 
 type ItemOut =
