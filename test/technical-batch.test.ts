@@ -147,8 +147,10 @@ describe('GET /v1/technical-batch', () => {
     // A Saturday is the Friday before; the first session of the history has no averages yet.
     const saturday = await batch('codes=sh600519&date=2025-06-28')
     expect(saturday.body).toMatchObject({ date: '2025-06-27', data: [{ ok: true, data: { date: '2025-06-27' } }] })
-    const first = await batch('codes=sh600519&date=2016-08-08')
+    const first = await batch('codes=sh600519,sh000001&date=2016-08-08')
     expect(first.body.data[0].data).toMatchObject({ date: '2016-08-08', ma_MA_5: null })
+    // An index is computed from its channel's last 1,212 day bars: older days say so, not "not traded".
+    expect(first.body.data[1]).toMatchObject({ ok: false, error: expect.stringMatching(/^sh000001: no row before 20\d\d-\d\d-\d\d \(its channel serves its last 1212 day bars/) })
   })
 
   it('gives a stock that did not trade on the day an error item, and keeps the date asked for', async () => {

@@ -172,6 +172,8 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
   const r = await technicalBars(services, store, inst)
   if (!r.ok) return { code, ok: false, error: `${inst.code}: ${describeAttempts(r.attempts)}` }
   if (date === undefined) date = r.bars.at(-1)?.date ?? ''
+  const first = r.bars[0]?.date
+  if (first && date < first) return { code, ok: false, error: `${inst.code}: no row before ${first} (its channel serves its last ${r.bars.length} day bars; the stored history covers A-share stocks)` }
   const bars = r.bars.filter((b) => b.date <= date)
   const last = bars.at(-1)
   if (!last || last.date !== date) return { code, ok: false, error: `${inst.code}: not traded on ${date}` }
