@@ -16,7 +16,7 @@ import { queryIssue, ValidationError, type ValidationIssue } from '../http/valid
 import type { Services } from '../services'
 import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../store/technicals'
 import { readStates } from '../store/technicals-state'
-import { onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
+import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
 import { fetchLiveQuotes } from '../channels/live-quotes'
 import { answersLive, liveOutcome } from './technical-live'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
@@ -101,7 +101,7 @@ const route = guardedRoute(
       'top-level `requested`, `returned`, `failed`, and `date`, the session served. A-share stocks come from the table the after-close job precomputes for the whole market each session, point in time ' +
       '(computed from the bars up to `date`, adjusted forward to it: `closePrice` is the close that traded that day). Any older session of the stored history (from ' + HISTORY_START + ') ' +
       "without a table is computed on demand from each stock's stored daily history with the job's own code, so its items are the ones the table would hold, and kept for the next call; " +
-      'such a call spends at most some 8 s computing and gives the stocks it did not reach an error item saying to ask again (they are not billed). Indexes, ETFs, HK and US symbols are computed from the ' +
+      `such a call spends at most some ${ON_DEMAND_BUDGET_MS / 1000} s computing and gives the stocks it did not reach an error item saying to ask again (they are not billed). Indexes, ETFs, HK and US symbols are computed from the ` +
       "channel's day bars up to `date`; for ETFs, HK and US that is possible for the latest session only (older rows would carry today's adjustment), and an older date gives those items an error. " +
       'With a blank `date` during a session, A-share stocks get today\'s live rows (`date` today, `as_of` the quote time), each stepped in constant time from the state the after-close job stored ' +
       "with the previous session's table and one batch of live quotes: the same row /v1/technical computes over the whole history. A stock's live row is shared by every caller for 3 s from " +
