@@ -88,10 +88,22 @@ describe('GET /v1/chip', () => {
     ['?code=hk00700', 'code'],
     ['?code=nope', 'code'],
     ['?code=sh600519&date=2026-13-01', 'date'],
+    ['?code=sh600519&date=2030-01-01', 'date'],
+    ['?code=sh600519&date=2026-11-21', 'date'],
   ])('answers 422 for %s naming %s', async (qs, field) => {
     const { status, body } = await getJson('/v1/chip' + qs)
     expect(status).toBe(422)
     expect(body.detail[0].loc).toEqual(['query', field])
+  })
+
+  it('refuses a future date as technical-batch and block-trade do, with one message', async () => {
+    const { body } = await getJson('/v1/chip?code=sh600519&date=2030-01-01')
+    expect(body.detail[0].msg).toBe('date 2030-01-01 is in the future (today is 2026-11-20, Beijing)')
+    const block = await getJson('/v1/block-trade?date=2030-01-01')
+    expect(block.body.detail[0].msg).toBe(body.detail[0].msg)
+    expect((await getJson('/v1/chip?code=sh600519&date=2026-11-20')).body).toMatchObject({ ok: true, data: { date: '2026-11-20' } })
+    // No key would help: the 422, not the 401 asking for one.
+    expect((await getJson('/v1/chip?code=sh600519&date=2030-01-01', { anonymous: true })).status).toBe(422)
   })
 
   it('needs a key (trial is enough)', async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { fault, getJson, resetWorld } from './helpers'
+import { ANONYMOUS, fault, getJson, makeKey, resetWorld } from './helpers'
 
 const ok = async (qs: string) => {
   const r = await getJson('/v1/kline' + qs)
@@ -131,6 +131,28 @@ describe('GET /v1/kline', () => {
       const { status, body } = await getJson('/v1/kline' + qs)
       expect(status).toBe(422)
       expect(body.detail.map((d: any) => d.loc)).toContainEqual(['query', field])
+    })
+
+    it.each(['fuRB0', 'fuRB2701', 'fxUSDCNH', 'us.DJI', 'bj830799'])('refuses minute bars of %s with a 422 naming period for every tier (no tier has them), not a 403', async (code) => {
+      const path = `/v1/kline?code=${code}&period=m5`
+      for (const who of ['anonymous', 'trial', 'standard', 'unlimited'] as const) {
+        const headers: Record<string, string> = who === 'anonymous' ? { 'cf-connecting-ip': '198.51.100.41' } : { authorization: `Bearer ${await makeKey(who)}` }
+        const init = { headers, anonymous: who === 'anonymous' }
+        const { status, body } = await getJson(path, init)
+        expect(status, `${code} ${who}`).toBe(422)
+        expect(body.detail[0]).toMatchObject({ loc: ['query', 'period'], input: 'm5' })
+      }
+    })
+
+    it('keeps the 403 for minute bars a higher tier may use, and the anonymous caps after the key checks', async () => {
+      const trial = await getJson('/v1/kline?code=sh600519&period=m5', { headers: { authorization: `Bearer ${await makeKey('trial')}` } })
+      expect(trial.status).toBe(403)
+      expect(trial.body).toMatchObject({ code: 'TIER_TOO_LOW', min_tier: 'standard' })
+      const six = '?code=sh600519,sz000001,sh600000,sz000002,sh601318,sh600036'
+      const anon = await getJson('/v1/kline' + six, { ...ANONYMOUS, headers: { 'cf-connecting-ip': '198.51.100.42' } })
+      expect(anon.status).toBe(422)
+      expect(anon.body.detail[0].msg).toMatch(/anonymous call .* at most 5 symbols/)
+      expect((await getJson('/v1/kline' + six + '&count=3')).status).toBe(200)
     })
   })
 })

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { PRESETS } from '../src/data/screen-presets'
 import { deletePrefix } from '../src/store/r2-json'
 import { writeFactorTable, type StoredFactorTable } from '../src/store/factor-table'
 import { getJson, makeKey, resetWorld } from './helpers'
@@ -97,6 +98,15 @@ describe('GET /v1/screen', () => {
     expect(status).toBe(422)
     expect(body.detail[0].loc).toEqual(['query', field])
     expect(body.detail[0].msg).toMatch(msg)
+  })
+
+  it("documents preset as an enum of every preset's name (generated clients get the union)", async () => {
+    const doc = (await getJson('/openapi.json')).body
+    const op = doc.paths['/v1/screen'].get
+    const preset = op.parameters.find((p: any) => p.name === 'preset')
+    expect(preset.schema).toMatchObject({ type: 'string', enum: PRESETS.map((p) => p.name) })
+    expect(preset.schema.enum).toHaveLength(22)
+    expect(op.summary).toContain('22 presets')
   })
 
   it('needs a key', async () => {

@@ -18,8 +18,10 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
 
 /**
  * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
- * identify the key (401 when unknown or revoked; 401 when a pro-group route has none), check the
- * tier (403 naming the tier needed), reserve the call in the caller's Durable Object — KeyGuard per
+ * identify the key (401 when unknown or revoked), validate the query with the route's schema and
+ * `check` (422: a value no tier may use is refused alike for every caller), then 401 when a
+ * pro-group route has no key, check the tier (403 naming the tier needed), the route's
+ * `tierCheck` (422: its per-tier caps), reserve the call in the caller's Durable Object — KeyGuard per
  * key, AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
@@ -32,6 +34,7 @@ export interface PreAdmission {
   /** The route's query schema, run before admission so a 422 never reaches the counters. */
   query?: { safeParse(v: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { code: string; path: PropertyKey[]; message: string }[] } } }
   check?: GuardOptions['check']
+  tierCheck?: GuardOptions['tierCheck']
 }
 
 export function admit(
@@ -48,7 +51,14 @@ export function admit(
     if (key !== null) {
       markStage('identify')
       await identify(c, key)
-    } else if (p.group === 'pro') {
+    }
+    // An anonymous answer already in memory was made for exactly this query (the cache key is every
+    // parameter), which therefore passed validation: do not parse it again on the hot path.
+    const remembered = opts.anonCache && !c.get('keyHash') ? anonMemoryHit(c) : undefined
+    // DESIGN section 4: the query is validated before admission. A value no tier may use is a 422
+    // naming it for every caller, never a 401 or 403 asking for a key or a tier that would not help.
+    const query = opts.validate && !remembered ? await validateForEveryTier(c, opts.validate) : undefined
+    if (key === null && p.group === 'pro') {
       throw new ApiError('KEY_REQUIRED', 'an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>)', {
         min_tier: p.minTier,
       })
@@ -59,10 +69,8 @@ export function admit(
       const excluded = p.excludeTiers?.length ? ` (not ${p.excludeTiers.join(', ')})` : ''
       throw new ApiError('TIER_TOO_LOW', `this ${describe(c)} needs ${needs}${excluded}; your key is ${tier}`, { tier, min_tier: p.minTier })
     }
-    // An anonymous answer already in memory was made for exactly this query (the cache key is every
-    // parameter), which therefore passed validation: do not parse it again on the hot path.
-    const remembered = opts.anonCache && !c.get('keyHash') ? anonMemoryHit(c) : undefined
-    if (opts.validate && !remembered) await validateQuery(c, opts.validate)
+    // The route's rules that depend on the tier (caps), once the tier is known to be allowed.
+    if (query) await opts.validate?.tierCheck?.(c, query)
     if (!p.counted) {
       markStage('handler')
       return next()
@@ -91,15 +99,20 @@ export function admit(
   }
 }
 
-/** DESIGN section 4, stage 4: the query schema and the route's own check, before any counter moves. */
-async function validateQuery(c: Context<AppEnv>, v: PreAdmission): Promise<void> {
-  if (!v.query) return
+/**
+ * DESIGN section 4, stage 4, the part that holds whatever the caller's tier: the query schema and
+ * the route's `check`. Returns the parsed query for the route's `tierCheck`.
+ */
+async function validateForEveryTier(c: Context<AppEnv>, v: PreAdmission): Promise<Record<string, unknown> | undefined> {
+  if (!v.query) return undefined
   const repeated = repeatedParams(c.req.queries(), paramsOf(v.query))
   if (repeated.length) throw new ValidationError(repeated)
   const raw = c.req.query()
   const parsed = v.query.safeParse(raw)
   if (!parsed.success) throw new ValidationError(fromZodIssues(parsed.error.issues, 'query', raw))
-  await v.check?.(c, parsed.data as Record<string, unknown>)
+  const query = parsed.data as Record<string, unknown>
+  await v.check?.(c, query)
+  return query
 }
 
 /** The parameter names of a query schema (a zod object's shape), or undefined for another kind of schema. */

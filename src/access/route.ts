@@ -40,12 +40,17 @@ export type PolicyRefinement = (c: Context<AppEnv>) => Partial<AccessPolicy> | u
 export interface GuardOptions<Q = Record<string, unknown>> {
   refine?: PolicyRefinement
   /**
-   * The route's own rules beyond its zod schema (tier-dependent caps, the calendar, a code's
-   * kind). Runs after the key and tier checks and before the call is admitted, with the parsed
-   * query; throws a ValidationError for a 422, so a call that ends in 422 never touches the
-   * counters. Handlers may run the same pure check again to get its result.
+   * The route's own rules beyond its zod schema (the calendar, a code's kind, a period the code
+   * never has): values no tier may use. Runs with the schema, once the key is identified and before
+   * the key-required and tier checks (DESIGN section 4), so such a value is a 422 naming the field
+   * for every caller, never a 401 or 403 asking for a key or a tier that would not help, and a call
+   * that ends in 422 never touches the counters. Throws a ValidationError for the 422. A rule a
+   * higher tier escapes (a per-tier cap) goes in {@link tierCheck} instead, so a caller below the
+   * route's tier hears which tier it needs. Handlers may run the same pure check again to get its result.
    */
   check?: (c: Context<AppEnv>, query: Q) => void | Promise<void>
+  /** The rules that depend on the caller's tier (per-tier caps): after the key and tier checks, before the call is admitted. */
+  tierCheck?: (c: Context<AppEnv>, query: Q) => void | Promise<void>
   /** Answer anonymous callers from the 5-minute KV cache (quote and kline). */
   anonCache?: boolean
   /** Work to start while the call is being admitted (see {@link Prefetch}). */
@@ -63,7 +68,7 @@ export type Prefetch = (c: Context<AppEnv>) => (() => void) | undefined
 export type QueryOf<R extends RouteConfig> = R['request'] extends { query: infer S extends z.ZodType } ? z.output<S> : Record<string, unknown>
 
 export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions<QueryOf<R>> = {}) {
-  const validate = { query: config.request?.query as z.ZodType | undefined, check: opts.check as GuardOptions['check'] }
+  const validate = { query: config.request?.query as z.ZodType | undefined, check: opts.check as GuardOptions['check'], tierCheck: opts.tierCheck as GuardOptions['tierCheck'] }
   return createRoute({
     ...config,
     responses: { ...accessErrors(policy), ...config.responses },

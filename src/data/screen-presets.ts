@@ -43,6 +43,9 @@ export const PRESETS: readonly Preset[] = [
   p('USLargeCap', 'US: the 50 largest by market cap', 'top(TotalMV, 50)', 'TotalMV', true, 'us'),
 ]
 
+/** The presets' names, in table order: the `enum` of /v1/screen's `preset` in the OpenAPI document. */
+export const PRESET_NAMES = PRESETS.map((x) => x.name) as [string, ...string[]]
+
 const BY_NAME = new Map(PRESETS.map((x) => [x.name.toLowerCase(), x]))
 
 /** A preset by name (case-insensitive). */

@@ -12,7 +12,7 @@
 import { factorByName, factorNames } from '../data/factors'
 import type { ShareProfile } from '../domain/fundamental-factors'
 import { encodeState, nextState, type StepState } from '../domain/indicators/step'
-import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays } from '../domain/stock-days'
+import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays, type StockDay } from '../domain/stock-days'
 import { writeFactorTable, type StoredFactorTable } from '../store/factor-table'
 import { indexOnOrAfter, numDate, type History } from '../store/history'
 import type { Universe } from '../store/meta'
@@ -27,14 +27,23 @@ import type { HistorySource } from './source'
  * states are written: live rows step from the latest session).
  */
 export function stagedDayRows(h: History, from: string, to: string, prior?: StepState): string[] {
-  const first = indexOnOrAfter(h, from)
-  let last = first - 1
-  while (last + 1 < h.t.length && numDate(h.t[last + 1]) <= to) last++
+  const [first, last] = barsBetween(h, from, to)
   if (last < first) return []
-  const lines = stockDays(h, first, last).map((r) => `${r.date}\t${JSON.stringify([h.code, ...r.values])}`)
+  const lines = stockDays(h, first, last).map((r) => `${r.date}\t${JSON.stringify(tableRow(h.code, r))}`)
   lines.push(`${numDate(h.t[last])}\t${STATE_MARK}${h.code}\t${encodeState(stateAfter(h, last, prior))}`)
   return lines
 }
+
+/** The indexes of the first and last bars of `h` dated in [from, to] (last < first when there are none). */
+export function barsBetween(h: History, from: string, to: string): [first: number, last: number] {
+  const first = indexOnOrAfter(h, from)
+  let last = first - 1
+  while (last + 1 < h.t.length && numDate(h.t[last + 1]) <= to) last++
+  return [first, last]
+}
+
+/** A stock's row in a day's technicals table before its name is put in: `[code, ...values in STOCK_DAY_COLUMNS order]`. */
+export const tableRow = (code: string, day: StockDay): Array<string | number | null> => [code, ...day.values]
 
 /**
  * The state after bar `last`: `prior` (the state after the bar before, as stored the session

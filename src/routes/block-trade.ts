@@ -12,7 +12,7 @@ import { queryIssue, ValidationError, type ValidationIssue } from '../http/valid
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
 import { EVENT_WINDOW_DAYS } from './fund'
-import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
 import { attemptsText, BlockTradeRowSchema, blockTradeRow, eastmoneySource } from './trading-rows'
 
 /** Who may call it and what it costs. */
@@ -87,7 +87,8 @@ function planOf(q: z.output<typeof Query>, now: number): { inst: Instrument | nu
   const d = q.date ?? null
   if (d) {
     const today = beijing(now).date
-    if (d > today) issues.push(queryIssue('date', `date ${d} is in the future (today is ${today} in Beijing)`, d))
+    const future = futureDateIssue('date', d, today)
+    if (future) issues.push(future)
     else if (d < FIRST_DATE) issues.push(queryIssue('date', `date must be ${FIRST_DATE} or later`, d))
     else if (!isTradingDay(d)) {
       const why = weekday(d) === 0 || weekday(d) === 6 ? `a ${WEEKDAYS[weekday(d)]}` : 'an exchange holiday'

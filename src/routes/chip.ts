@@ -2,11 +2,14 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHIP_BUCKETS, chipDistribution } from '../domain/chip'
+import { beijing } from '../domain/dates'
+import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
+import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { oneStock } from './one-stock'
-import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { isIssue, oneStockOrIssue } from './one-stock'
+import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
 import { chipBars } from './chip-bars'
 import { describeAttempts } from './series-response'
 
@@ -20,7 +23,7 @@ const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),
   date: DateParam('date')
     .optional()
-    .openapi({ description: 'The day to compute for, YYYY-MM-DD (default: the latest trading day, today\'s live bar included during the session). A non-trading day means the last session before it; trust the returned `date`.', example: '2026-11-20' }),
+    .openapi({ description: 'The day to compute for, YYYY-MM-DD, not after today (default: the latest trading day, today\'s live bar included during the session). A non-trading day means the last session before it; trust the returned `date`.', example: '2026-11-20' }),
 })
 
 const pct = (d: string) => z.number().openapi({ description: d })
@@ -96,7 +99,15 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Distribution (ok:false when no channel had the bars; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void oneStock(q.code, 'chip') })
+}, { check: (c, q) => void checkQuery(q, beijing(c.get('services').now()).date) })
+
+/** The stock asked for, or the 422: a code that is not one A-share stock, a date in the future. */
+function checkQuery(q: z.output<typeof Query>, today: string): Instrument {
+  const inst = oneStockOrIssue(q.code, 'chip')
+  const future = futureDateIssue('date', q.date, today)
+  if (isIssue(inst) || future) throw new ValidationError([...(isIssue(inst) ? [inst] : []), ...(future ? [future] : [])])
+  return inst
+}
 
 const r2 = (v: number) => Math.round(v * 100) / 100
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6
@@ -105,7 +116,7 @@ const r6 = (v: number) => Math.round(v * 1e6) / 1e6
 export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
-    const inst = oneStock(q.code, 'chip')
+    const inst = checkQuery(q, beijing(services.now()).date)
     const r = await chipBars(services, c.env.STORE, inst, CHIP_WINDOW, q.date)
     if (!r.ok || r.bars.length === 0) {
       const attempts = r.ok ? [] : r.attempts

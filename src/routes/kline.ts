@@ -3,7 +3,7 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchSeries } from '../channels/bars'
 import { mapLimit } from '../domain/concurrency'
-import { callerCaps, KLINE_LIMITS, planKline } from '../domain/kline-rules'
+import { callerCaps, KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
@@ -49,7 +49,10 @@ const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi(
 /** Who may call it and what it costs. */
 export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
-/** SPEC: minute periods require tier standard or above (and so a key). */
+/**
+ * SPEC: minute periods require tier standard or above (and so a key). Only for codes that have
+ * minute bars: the route's `check` refuses the others with a 422 first.
+ */
 const minuteNeedsStandard = (c: Context<AppEnv>): Partial<AccessPolicy> | undefined => {
   const p = c.req.query('period')
   return p && (MINUTE_PERIODS as readonly string[]).includes(p) ? { group: 'pro', minTier: 'standard' } : undefined
@@ -70,7 +73,18 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Bars (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: KlineResponse } } },
     ...COMMON_ERRORS,
   },
-}, { refine: minuteNeedsStandard, anonCache: true, check: (c, q) => void planKline(q, callerCaps(c.get('tier'))) })
+}, {
+  refine: minuteNeedsStandard,
+  anonCache: true,
+  // Periods a code's kind never has (futures, forex and US-index minute bars, Beijing minute bars),
+  // ranges it never takes, the keyed caps: a 422 for every tier, before the minute periods' 403.
+  check: (_c, q) => void planKline(q),
+  // Then an anonymous caller's lower caps (5 symbols, 250 bars).
+  tierCheck: (c, q) => {
+    const caps = callerCaps(c.get('tier'))
+    if (caps !== KEYED_CAPS) planKline(q, caps)
+  },
+})
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {

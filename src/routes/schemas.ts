@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { TIERS } from '../access/tiers'
 import { isValidDate } from '../domain/dates'
 import { DEADLINE_CODE, REQUEST_DEADLINE_MS } from '../http/deadline'
+import { queryIssue, type ValidationIssue } from '../http/validation'
 
 /** A `YYYY-MM-DD` query parameter that must name a real calendar day. */
 export const DateParam = (name: string) =>
@@ -9,6 +10,15 @@ export const DateParam = (name: string) =>
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be a date in YYYY-MM-DD form` })
     .refine(isValidDate, { error: `${name} is not a real calendar date` })
+
+/**
+ * The 422 issue of a date parameter naming a day after `today` (Beijing), or undefined: a day that
+ * has not happened has no data, so /v1/chip, /v1/technical-batch and /v1/block-trade refuse it
+ * alike rather than answer the latest day under a date it is not.
+ */
+export function futureDateIssue(field: string, date: string | undefined, today: string): ValidationIssue | undefined {
+  return date !== undefined && date > today ? queryIssue(field, `${field} ${date} is in the future (today is ${today}, Beijing)`, date) : undefined
+}
 
 /** `count` style integer query parameter with a readable error for every way it can be wrong. */
 export const IntParam = (name: string, min: number, max: number) =>

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { FACTORS, SCREEN_MARKETS, type ScreenMarket } from '../data/factors'
-import { PRESETS } from '../data/screen-presets'
+import { PRESET_NAMES, PRESETS } from '../data/screen-presets'
 import { EXPRESSION_LIMITS, planScreen, runScreen, SCREEN_DEFAULT_LIMIT, ScreenQueryError, type ScreenPlan } from '../domain/screen'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
@@ -18,7 +18,9 @@ const FALSE = ['false', '0'] as const
 
 const Query = z.object({
   expr: z.string().optional().openapi({ description: `A factor expression (grammar below; at most ${EXPRESSION_LIMITS.maxLength} characters). Give expr or preset.`, example: 'intersect([PE_TTM < 15, ROETTM > 15])' }),
-  preset: z.string().optional().openapi({ description: `A preset's name instead of expr: ${PRESETS.map((p) => p.name).join(', ')}`, example: 'LowPE' }),
+  // The names are an enum in the document (generated clients get their union); the lookup itself
+  // ignores case, and an unknown name is a 422 listing them (src/domain/screen/plan.ts).
+  preset: z.string().optional().openapi({ description: "A preset's name instead of expr (the list below says what each selects)", enum: PRESET_NAMES, example: 'LowPE' }),
   limit: IntParam('limit', 1, MAX_LIMIT).optional().openapi({ description: `Rows returned, 1..${MAX_LIMIT}, default ${SCREEN_DEFAULT_LIMIT}`, example: 30, type: 'integer', minimum: 1, maximum: MAX_LIMIT }),
   orderby: z.string().optional().openapi({ description: "Sort by this factor (any of the market's); default the preset's, else the expression's first factor", example: 'PE_TTM' }),
   desc: z.enum([...TRUE, ...FALSE], { error: 'desc must be true or false' }).optional().openapi({ description: "true = descending (default; a preset's own order when a preset is used)", example: 'false' }),
@@ -39,7 +41,7 @@ const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ descr
     market: z.enum(SCREEN_MARKETS).openapi({ description: 'Market screened' }),
     date: z.string().optional().openapi({ description: "Date of the factor table: the latest session built by the after-close job, in the exchange's own calendar (US Eastern for us)" }),
     expr: z.string().openapi({ description: 'The expression run (a preset shows its own)' }),
-    preset: z.string().optional().openapi({ description: 'The preset used, if any' }),
+    preset: z.string().optional().openapi({ description: 'The preset used, if any', enum: PRESET_NAMES }),
     orderby: z.string().openapi({ description: 'Sort factor' }),
     desc: z.boolean().openapi({ description: 'Descending sort' }),
     matched: z.number().int().openapi({ description: 'Stocks that matched, before limit' }),
@@ -111,7 +113,7 @@ const route = guardedRoute(
     path: '/v1/screen',
     operationId: 'screen',
     tags: ['Pro'],
-    summary: 'Factor screening with an expression language and 22 presets',
+    summary: `Factor screening with an expression language and ${PRESETS.length} presets`,
     description: DESCRIPTION,
     request: { query: Query },
     responses: {

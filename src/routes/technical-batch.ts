@@ -16,14 +16,15 @@ import { queryIssue, ValidationError, type ValidationIssue } from '../http/valid
 import type { Services } from '../services'
 import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../store/technicals'
 import { readStates } from '../store/technicals-state'
+import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
 import { fetchLiveQuotes } from '../channels/live-quotes'
 import { answersLive, liveOutcome } from './technical-live'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
-import { COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
 import { describeAttempts } from './series-response'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
 import { technicalBars } from './technical-bars'
-import { respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
+import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
 import { JsonBytes } from '../http/json-bytes'
 
 /** Pro and above (SPEC); billed one unit per symbol returned, so the reservation is adjusted at settle. */
@@ -49,13 +50,13 @@ const Item = z
     ok: z.boolean().openapi({ description: 'Whether this symbol has a row' }),
     data: TechnicalRowSchema.optional().openapi({ description: 'With ok: the row (the 55 columns of /v1/technical); its `date` is the session it describes' }),
     as_of: z.string().optional().openapi({ description: 'With a live row (blank `date` during a session): the quote time it was computed from, `YYYY-MM-DD HH:MM:SS` Beijing (exchange time for HK and US); an A-share row is shared for 3 s after its quote was asked for, so it may be up to that much older than the call' }),
-    error: z.string().optional().openapi({ description: 'Without ok: why this symbol has no row (invalid code, not traded that day, no live quote, upstream failure)' }),
+    error: z.string().optional().openapi({ description: 'Without ok: why this symbol has no row (invalid code, not traded that day, no live quote, upstream failure, or, for a day computed on demand, the call ran out of time before it: ask again)' }),
   })
   .openapi('TechnicalBatchItem')
 
 const Response = envelopeSchema('TechnicalBatchEnvelopeBase', z.array(Item).openapi({ description: 'One item per requested symbol, in request order' }))
   .extend({
-    date: z.string().optional().openapi({ description: "The session of the A-share stocks' rows (after falling back from a non-trading day; today during a session with a blank `date`); with a blank `date`, each symbol is at its own latest session: each item's `date` says which" }),
+    date: z.string().optional().openapi({ description: "The batch's session, a day some item's row has: with `date`, the session asked for (a non-trading day falls back to the session before it), which every item with a row carries; with a blank `date`, each symbol is at its own latest session (each item's `date` says which; a suspended stock keeps its last one) and this is the newest of them. Absent when no item has a row and `date` was blank" }),
     as_of: z.string().optional().openapi({ description: 'With live rows: the newest quote time among them' }),
     requested: z.number().int().openapi({ description: 'Symbols requested' }),
     returned: z.number().int().openapi({ description: 'Items with a row (the units billed)' }),
@@ -70,16 +71,21 @@ const Response = envelopeSchema('TechnicalBatchEnvelopeBase', z.array(Item).open
 
 const splitCodes = (codes: string) => codes.split(',').map((s) => s.trim()).filter(Boolean)
 
-/** The tier cap, the date's bounds: the 422s (item-level problems are not 422s). */
-function checkQuery(q: z.output<typeof Query>, tier: keyof typeof TIER_LIMITS, today: string): void {
+/** The 422s of every tier: no symbol, a date outside the history (item-level problems are not 422s). */
+function checkQuery(q: z.output<typeof Query>, today: string): void {
   const issues: ValidationIssue[] = []
+  if (splitCodes(q.codes).length === 0) issues.push(queryIssue('codes', 'codes must name at least one symbol', q.codes))
+  if (q.date && q.date < HISTORY_START) issues.push(queryIssue('date', `date must be ${HISTORY_START} or later (the history starts there)`, q.date))
+  const future = futureDateIssue('date', q.date, today)
+  if (future) issues.push(future)
+  if (issues.length) throw new ValidationError(issues)
+}
+
+/** The tier's cap on symbols a call (pro 500, unlimited 1,000). */
+function checkCap(q: z.output<typeof Query>, tier: keyof typeof TIER_LIMITS): void {
   const n = splitCodes(q.codes).length
   const cap = TIER_LIMITS[tier].technicalBatchSymbols
-  if (n === 0) issues.push(queryIssue('codes', 'codes must name at least one symbol', q.codes))
-  else if (n > cap) issues.push(queryIssue('codes', `at most ${cap} symbols a call for tier ${tier}; ${n} were sent`, q.codes, 'too_long'))
-  if (q.date && q.date < HISTORY_START) issues.push(queryIssue('date', `date must be ${HISTORY_START} or later (the history starts there)`, q.date))
-  if (q.date && q.date > today) issues.push(queryIssue('date', `date ${q.date} is in the future (today is ${today}, Beijing)`, q.date))
-  if (issues.length) throw new ValidationError(issues)
+  if (n > cap) throw new ValidationError([queryIssue('codes', `at most ${cap} symbols a call for tier ${tier}; ${n} were sent`, q.codes, 'too_long')])
 }
 
 const route = guardedRoute(
@@ -92,8 +98,10 @@ const route = guardedRoute(
     summary: 'Technical rows of many symbols for one date',
     description:
       'One item per requested symbol, in request order: `{code, ok, data}` with the 55 columns of /v1/technical, or `{code, ok:false, error}` with the reason; ' +
-      'top-level `requested`, `returned`, `failed`. A-share stocks come from the table the after-close job precomputes for the whole market each session, point in time ' +
-      '(computed from the bars up to `date`, adjusted forward to it: `closePrice` is the close that traded that day). Indexes, ETFs, HK and US symbols are computed from the ' +
+      'top-level `requested`, `returned`, `failed`, and `date`, the session served. A-share stocks come from the table the after-close job precomputes for the whole market each session, point in time ' +
+      '(computed from the bars up to `date`, adjusted forward to it: `closePrice` is the close that traded that day). Any older session of the stored history (from ' + HISTORY_START + ') ' +
+      "without a table is computed on demand from each stock's stored daily history with the job's own code, so its items are the ones the table would hold, and kept for the next call; " +
+      `such a call spends at most some ${ON_DEMAND_BUDGET_MS / 1000} s computing and gives the stocks it did not reach an error item saying to ask again (they are not billed). Indexes, ETFs, HK and US symbols are computed from the ` +
       "channel's day bars up to `date`; for ETFs, HK and US that is possible for the latest session only (older rows would carry today's adjustment), and an older date gives those items an error. " +
       'With a blank `date` during a session, A-share stocks get today\'s live rows (`date` today, `as_of` the quote time), each stepped in constant time from the state the after-close job stored ' +
       "with the previous session's table and one batch of live quotes: the same row /v1/technical computes over the whole history. A stock's live row is shared by every caller for 3 s from " +
@@ -106,7 +114,7 @@ const route = guardedRoute(
       ...COMMON_ERRORS,
     },
   },
-  { check: (c, q) => checkQuery(q, c.get('tier'), beijing(c.get('services').now()).date) }
+  { check: (c, q) => checkQuery(q, beijing(c.get('services').now()).date), tierCheck: (c, q) => checkCap(q, c.get('tier')) }
 )
 
 type ItemOut =
@@ -164,6 +172,8 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
   const r = await technicalBars(services, store, inst)
   if (!r.ok) return { code, ok: false, error: `${inst.code}: ${describeAttempts(r.attempts)}` }
   if (date === undefined) date = r.bars.at(-1)?.date ?? ''
+  const first = r.bars[0]?.date
+  if (first && date < first) return { code, ok: false, error: `${inst.code}: no row before ${first} (its channel serves its last ${r.bars.length} day bars; the stored history covers A-share stocks)` }
   const bars = r.bars.filter((b) => b.date <= date)
   const last = bars.at(-1)
   if (!last || last.date !== date) return { code, ok: false, error: `${inst.code}: not traded on ${date}` }
@@ -234,6 +244,42 @@ async function liveItems(services: Services, store: R2Bucket, now: number, today
 }
 
 /**
+ * The A-share stocks of a batch whose day has no table (at `unbuilt` in `codes`): on a date the
+ * stored histories reach, computed from them with the job's code (src/jobs/technicals-on-demand.ts),
+ * so the items are those the day's table would give; otherwise (blank date before any table, a day
+ * after the histories) each is an error item. Returns the reason when the day could not be served.
+ */
+async function withoutTable(
+  store: R2Bucket, date: string | undefined, codes: string[], unbuilt: number[], insts: Instrument[], items: ItemOut[], keep: (write: Promise<unknown>) => void
+): Promise<string | undefined> {
+  const through = date ? await onDemandThrough(store) : undefined
+  if (!date || !through || date > through) {
+    const error = !date
+      ? 'no technicals table is built yet (run the backfill, or wait for the after-close job)'
+      : `the technicals of ${date} are not built yet (the after-close job builds each session's after the close${through ? `; the stored histories reach ${through}` : ''})`
+    for (const i of unbuilt) items[i] = { code: codes[i], ok: false, error }
+    return error
+  }
+  const { day, errors } = await technicalsOnDemand(store, date, insts.map((x) => x.code), keep)
+  unbuilt.forEach((i, k) => {
+    const error = errors.get(insts[k].code)
+    items[i] = error ? { code: codes[i], ok: false, error } : fromTable(codes[i], insts[k], day)
+  })
+  return undefined
+}
+
+/** The newest `date` among the items' rows (undefined when no item has a row). */
+function newestRowDate(items: readonly ItemOut[]): string | undefined {
+  let newest: string | undefined
+  for (const x of items) {
+    if (!x.ok) continue
+    const d = 'data' in x ? x.data.date : 'json' in x ? /,"date":"(\d{4}-\d{2}-\d{2})"/.exec(x.json)?.[1] : itemRowDate(x.bytes)
+    if (d && (!newest || d > newest)) newest = d
+  }
+  return newest
+}
+
+/**
  * The answer's headers. No Content-Encoding of our own: Cloudflare's edge compresses JSON for the
  * clients that accept it, and the Accept-Encoding a Worker sees is the edge's, not the client's
  * (locally, `wrangler dev` sent gzip to a plain `curl` that had not asked for it).
@@ -250,13 +296,13 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     const live = !q.date && answersLive(today, latest)
     const tableDate = q.date ? tradingDayOnOrBefore(q.date) : latest
     const day = tableDate ? await readTechnicals(c.env.STORE, tableDate) : undefined
-    const date = live ? today : tableDate
-    const missing = tableDate ? `the technicals of ${tableDate} are not built (the after-close job builds each session's; the backfill the recent ones)` : 'no technicals table is built yet (run the backfill, or wait for the after-close job)'
 
     const items: ItemOut[] = new Array(codes.length)
     const later: number[] = []
     const stocks: number[] = []
     const stockInsts: Instrument[] = []
+    const unbuilt: number[] = []
+    const unbuiltInsts: Instrument[] = []
     codes.forEach((code, i) => {
       const inst = technicalInstrument(code)
       if ('error' in inst) items[i] = { code, ok: false, error: inst.error }
@@ -264,13 +310,19 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       else if (live) {
         stocks.push(i)
         stockInsts.push(inst)
-      } else items[i] = day ? fromTable(code, inst, day) : { code, ok: false, error: missing }
+      } else if (day) items[i] = fromTable(code, inst, day)
+      else {
+        unbuilt.push(i)
+        unbuiltInsts.push(inst)
+      }
     })
+    // A dated batch on a day without a table: its stocks from the stored histories.
+    const missing = unbuilt.length ? await withoutTable(c.env.STORE, q.date ? tableDate : undefined, codes, unbuilt, unbuiltInsts, items, (p) => c.executionCtx.waitUntil(p)) : undefined
     const askedAt = services.now()
     const full = stocks.length ? await liveItems(services, c.env.STORE, askedAt, today, day, codes, stocks, stockInsts, items) : []
     later.push(...full)
     // Blank date: each of these at its own latest session (today's live bar during a session).
-    const asked = q.date ? date : undefined
+    const asked = q.date ? tableDate : undefined
     await mapLimit(later, ON_THE_FLY_CONCURRENCY, async (i) => {
       items[i] = await onTheFly(services, c.env.STORE, codes[i], technicalInstrument(codes[i]) as Instrument, asked)
     })
@@ -284,6 +336,9 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     }
 
     const returned = items.filter((x) => x.ok).length
+    // The day of the batch: the session asked for (after a non-trading day's fallback), which every
+    // item with a row carries; blank, the newest session among the items' rows. Never a day no item has.
+    const date = q.date ? tableDate : newestRowDate(items)
     const asOf = live ? items.reduce<string | undefined>((m, x) => ('as_of' in x && x.as_of && (!m || x.as_of > m) ? x.as_of : m), undefined) : undefined
     const body = {
       ok: returned > 0,
@@ -294,7 +349,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       requested: codes.length,
       returned,
       failed: codes.length - returned,
-      ...(returned === 0 ? { code: 'NO_DATA', error: day ? 'no requested symbol has a row' : missing } : {}),
+      ...(returned === 0 ? { code: 'NO_DATA', error: missing ?? 'no requested symbol has a row' } : {}),
     }
     const answer = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
     recordOutcome(c, { ok: body.ok, rows: returned, units: returned })

@@ -83,3 +83,16 @@ export function respelledItem(bytes: Uint8Array, canonical: string, code: string
   out.set(rest, head.length)
   return out
 }
+
+/** What precedes the row's date in an item: the row's `code` and `name` come before it, JSON-escaped, so none can hold it. */
+const ROW_DATE = utf8.encode(',"date":"')
+
+/** The `date` of the row an item's bytes hold (whoever wrote them: the table, a step, a whole history), or undefined without a row. */
+export function itemRowDate(bytes: Uint8Array): string | undefined {
+  const end = bytes.length - ROW_DATE.length - 10
+  outer: for (let i = 0; i <= end; i++) {
+    for (let k = 0; k < ROW_DATE.length; k++) if (bytes[i + k] !== ROW_DATE[k]) continue outer
+    return String.fromCharCode(...bytes.subarray(i + ROW_DATE.length, i + ROW_DATE.length + 10))
+  }
+  return undefined
+}

@@ -14,6 +14,7 @@
  *   staging/backfill/<run>/…         backfill's per-chunk rows until the day blobs are assembled
  *   technicals/<date>.json           every stock's technical columns and day factors of one date (point in time)
  *   technicals/<date>.state.txt      every stock's indicator state after that date (the next session's live rows step from it)
+ *   technicals/<date>.on-demand.json the rows of a day without a table, as /v1/technical-batch computed them from the histories
  *   staging/market-day/<date>/…      the after-close job's stock-day rows until the day's tables are assembled
  *   factors/<market>/<date>.json     the screening factors of every stock of a market on one date (columns)
  *   meta/factors-<market>.json       the latest date with a factor table for the market
@@ -63,6 +64,9 @@ export const latestFactorsKey = (market: string) => `meta/factors-${market}.json
 
 /** R2 key of the technicals table of one trading day. */
 export const technicalsKey = (date: string) => `technicals/${date}.json`
+
+/** R2 key of the rows of a day without a table that /v1/technical-batch computed on demand (src/jobs/technicals-on-demand.ts). */
+export const technicalsOnDemandKey = (date: string) => `technicals/${date}.on-demand.json`
 
 /** R2 key of the indicator states after one trading day (src/store/technicals-state.ts). */
 export const technicalsStateKey = (date: string) => `technicals/${date}.state.txt`
