@@ -22,6 +22,7 @@ import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { sharedChangedist, sharedMarketList } from './changedist'
 import { failureBody } from './market-failure'
+import { withLastGood } from './reference-fetch'
 import { technicalBreadth } from '../domain/technical-breadth'
 import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
@@ -513,9 +514,11 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]
-    const { value } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok, {
+    const { value: fresh } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok, {
       waitUntil: (p) => c.executionCtx.waitUntil(p),
     })
+    // Daily types stand in with their last good answer when every upstream fails; intraday ones never do.
+    const value = FRESHNESS[type] === 'overviewDaily' ? await withLastGood(c, services, { cls: 'overviewDaily', key: `overview:${type}` }, fresh) : fresh
     const body = envelope(c, 'market-overview', value)
     // One answer is one row (the envelope would count the arrays inside it).
     recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })

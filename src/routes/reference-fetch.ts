@@ -106,11 +106,13 @@ export async function withLastGood<B extends Body>(c: Context<AppEnv>, services:
 }
 
 /**
- * The envelope fields when any of `results` was served stale: `stale: true` and their notices in
- * one (after `notice`, the route's own, when given); nothing when all are fresh.
+ * The envelope fields when any of `results` was served stale: `stale: true`, `as_of` of the oldest
+ * copy served, and their notices in one (before `notice`, the route's own, when given); only
+ * `notice` when all are fresh. Spread after the route's own `as_of`.
  */
-export function staleOf(results: ReadonlyArray<ReferenceResult<unknown>>, notice?: string): { stale?: true; notice?: string } {
-  const stale = [...new Set(results.flatMap((r) => (r.ok && r.stale ? [r.stale.notice] : [])))]
+export function staleOf(results: ReadonlyArray<ReferenceResult<unknown>>, notice?: string): { stale?: true; as_of?: string; notice?: string } {
+  const stale = results.flatMap((r) => (r.ok && r.stale ? [r.stale] : []))
   if (stale.length === 0) return notice ? { notice } : {}
-  return { stale: true, notice: [...stale, ...(notice ? [notice] : [])].join('; ') }
+  const notices = [...new Set(stale.map((s) => s.notice))]
+  return { stale: true, as_of: stale.map((s) => s.as_of).sort()[0], notice: [...notices, ...(notice ? [notice] : [])].join('; ') }
 }

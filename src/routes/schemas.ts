@@ -64,7 +64,7 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
         description:
           'Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and ' +
           '`notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ' +
-          'ipo, calendar, macro, sector valuation: 7 days; market valuation: 3 days; money flow: while it holds the latest complete session); live ' +
+          'ipo, calendar, macro, sector valuation: 7 days; market-overview\'s daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session); live ' +
           'quotes, books and market breadth never are. A stale answer is data: ok:true, and counted like any other call',
       }),
       notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),

@@ -3,7 +3,8 @@ import type { Context } from 'hono'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
-import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow } from '../channels/eastmoney/shareholders'
+import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow, type Shareholders } from '../channels/eastmoney/shareholders'
+import type { ChannelName } from '../channels/types'
 import { fetchCcass, type CcassSnapshot } from '../channels/hkex/ccass'
 import { beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
@@ -12,8 +13,7 @@ import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
-import { fetchReference } from './reference-fetch'
-import { describeAttempts } from './series-response'
+import { fetchReference, staleOf } from './reference-fetch'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -240,15 +240,15 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
   const day = beijing(services.now()).date
   const [hk, ccass] = await Promise.all([
-    services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst)),
-    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst)),
+    fetchReference(c, services, `hk-shareholder?${inst.symbol}`, ['eastmoney'], () => fetchHkHolders(services.channelContext, inst), { cls: 'shareholder' }),
+    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst), { cls: 'shareholder', key: `ccass?${inst.symbol}` }),
   ])
   const holders = hk.ok && hk.value.length ? hk.value : null
   const record = ccass.ok ? ccass.value : null
-  const holdersWhy = hk.ok ? 'Eastmoney has no disclosed shareholders of this stock' : `Eastmoney failed (${describeAttempts(hk.attempts)})`
+  const holdersWhy = hk.ok ? 'Eastmoney has no disclosed shareholders of this stock' : hk.code === 'NO_DATA' ? `Eastmoney has nothing (${hk.error})` : `Eastmoney failed (${hk.error})`
   const recordWhy = ccass.ok ? '' : ccass.code === 'NO_DATA' ? `HKEX CCASS has no record of this stock (${ccass.error})` : `HKEX CCASS failed (${ccass.error})`
   if (!holders && !record) {
-    const failed = !hk.ok || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
+    const failed = (!hk.ok && hk.code === 'UPSTREAM_UNAVAILABLE') || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
     return envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: failed ? 'UPSTREAM_UNAVAILABLE' : 'NO_DATA', error: `${inst.code}: ${holdersWhy}; ${recordWhy}` })
   }
   const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = {
@@ -260,11 +260,18 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   const why = [holders ? '' : `shareholders is empty: ${holdersWhy}`, record ? '' : `${CCASS_SECTIONS.join(' and ')} are empty: ${recordWhy}`].filter(Boolean).join('; ')
   return envelope(c, 'shareholder', {
     ok: true,
-    source: services.sourcePrefix + (holders && hk.ok ? hk.channel : 'hkex'),
+    source: holders && hk.ok ? hk.source : services.sourcePrefix + 'hkex',
     data: { tables, data: rows },
     as_of: holders ? holders[0].endDate : record!.date,
-    ...(why ? { notice: why } : {}),
+    ...staleOf([hk, ccass], why || undefined),
   })
+}
+
+/** The channels that serve an A-share stock's shareholders, in order. */
+export const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney']
+
+function fetchHolders(services: Services, channel: ChannelName, inst: Instrument): Promise<Shareholders> {
+  return fetchShareholders(services.channelContext, inst)
 }
 
 /** GET /v1/shareholder */
@@ -272,11 +279,9 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
     if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
-    const r = await services.router.run('datacenter:shareholder', ['eastmoney'], () => fetchShareholders(services.channelContext, inst))
-    if (!r.ok) {
-      return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
-    }
-    const source = services.sourcePrefix + r.channel
+    const r = await fetchReference(c, services, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, (channel) => fetchHolders(services, channel, inst), { cls: 'shareholder' })
+    if (!r.ok) return c.json(envelope(c, 'shareholder', { ok: false, source: r.source, data: EMPTY, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
+    const source = r.source
     const s = r.value
     if (!s.top.length && !s.float.length && !s.counts.length) {
       return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no shareholder report of this stock` }), 200)
@@ -288,6 +293,6 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
     }
     const tables = A_SHARE_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
     const asOf = [s.top[0]?.endDate, s.float[0]?.endDate, s.counts[0]?.endDate].filter(Boolean).sort().pop()
-    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}) }), 200)
+    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}), ...staleOf([r]) }), 200)
   })
 }

@@ -38,8 +38,12 @@ export const STALE_IF_ERROR = {
   sectorValuation: { maxAgeMs: 7 * DAY_MS },
   /** Block trades of a past session never change; the latest list carries its own `date`. */
   blockTrade: { maxAgeMs: 7 * DAY_MS },
-  /** Market PE/PB medians move with prices, slowly: a few days at most. */
-  valuation: { maxAgeMs: 3 * DAY_MS },
+  /**
+   * /v1/market-overview's daily types (valuation, margin, updown, interval, technical): market
+   * PE/PB medians move with prices, slowly; the others are a settled session's figures with their
+   * own date. A few days at most.
+   */
+  overviewDaily: { maxAgeMs: 3 * DAY_MS },
   /** /v1/fund's daily flows: a copy that holds the latest complete session. */
   fundFlow: { session: true },
   // Intraday data: never stale past the market cache's limits.
