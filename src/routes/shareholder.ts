@@ -4,6 +4,7 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
 import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow, type Shareholders } from '../channels/eastmoney/shareholders'
+import { fetchSinaHolders } from '../channels/sina/holders'
 import type { ChannelName } from '../channels/types'
 import { fetchCcass, type CcassSnapshot } from '../channels/hkex/ccass'
 import { beijing } from '../domain/dates'
@@ -158,7 +159,9 @@ const route = guardedRoute(POLICY, {
     'Sectioned: `data.tables` is the ordered list of `{title, slug, rows}`, `data.data` maps slug → rows. A-share sections: ' +
     '`top10_holders` and `top10_float_holders` (the latest reported period) and `holder_count` (the last ' +
     `${HOLDER_COUNT_PERIODS} periods, newest first, with \`totalSHNum\` and \`avgHoldShares\`). Source: Eastmoney datacenter reports RPT_DMSK_HOLDERS, ` +
-    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET. HK codes: sections `shareholders` (the newest half-year report\'s disclosed interests, ' +
+    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET; when they fail, Sina\'s main-shareholder page (vCI_StockHolder): the top ten and the holder counts ' +
+    '(whole-share averages), no float holders (empty, with a `notice`) and no changes (null). Kept for every caller for six hours; when every upstream ' +
+    'fails, the last good answer is served with `stale` (up to 7 days old). HK codes: sections `shareholders` (the newest half-year report\'s disclosed interests, ' +
     'substantial shareholders and directors, from Eastmoney HK F10 RPT_HKF10_EQUITYCHG_HOLDER), and from HKEXnews\' CCASS Shareholding Search ' +
     '(the newest day\'s record, each row with its date): `holder_distribution` (shares held in CCASS per category, the CCASS total, the shares ' +
     'not in CCASS and the issued shares) and `institutional_holdings` (every listed CCASS participant, largest first: the custodian banks, ' +
@@ -268,10 +271,10 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
 }
 
 /** The channels that serve an A-share stock's shareholders, in order. */
-export const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney']
+export const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 function fetchHolders(services: Services, channel: ChannelName, inst: Instrument): Promise<Shareholders> {
-  return fetchShareholders(services.channelContext, inst)
+  return channel === 'sina' ? fetchSinaHolders(services.channelContext, inst) : fetchShareholders(services.channelContext, inst)
 }
 
 /** GET /v1/shareholder */
@@ -293,6 +296,8 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
     }
     const tables = A_SHARE_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
     const asOf = [s.top[0]?.endDate, s.float[0]?.endDate, s.counts[0]?.endDate].filter(Boolean).sort().pop()
-    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}), ...staleOf([r]) }), 200)
+    // Sina's page has the top ten and the holder counts, not the float holders: say so rather than leave the section silently empty.
+    const notice = source.endsWith('sina') ? 'top10_float_holders is empty: Eastmoney failed and Sina\'s shareholder page has no float holders; changes since the previous period are null' : undefined
+    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}), ...staleOf([r], notice) }), 200)
   })
 }

@@ -15,6 +15,7 @@ import { handleSinaFinance, SINA_FINANCE_PATH, sinaFinanceEmpty } from './sina-f
 import { beijingDateTime, easternOffset, exchangeInstant } from './time'
 import { handleSinaSuggest, isSinaSuggest, sinaSuggestEmpty } from './sina-suggest'
 import { handleSinaBonus, SINA_BONUS_PATH, sinaBonusEmpty } from './sina-bonus'
+import { handleSinaHolders, SINA_HOLDERS_PATH, sinaHoldersEmpty } from './sina-holders'
 
 const QUOTE_CONTENT_TYPE = 'application/javascript; charset=GB18030'
 const KLINE_PATH = /^\/cn\/api\/jsonp(?:_v2)?\.php\/([^/]*)=\/CN_MarketDataService\.getKLineData$/
@@ -56,6 +57,8 @@ export function handleSina(url: URL, request: Request, market: MarketModel, now:
       return textResponse(`${route.varName}=(${JSON.stringify(futuresDailyRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
     case 'bonus':
       return handleSinaBonus(route.symbol, market, now)
+    case 'holders':
+      return handleSinaHolders(route.symbol, route.displaytype, market, now)
   }
 }
 
@@ -77,6 +80,8 @@ export function sinaEmpty(url: URL, market: MarketModel): Response | undefined {
       return textResponse(`${route.varName}=(null);`, 'application/javascript; charset=utf-8')
     case 'bonus':
       return sinaBonusEmpty(route.symbol, market)
+    case 'holders':
+      return sinaHoldersEmpty(route.symbol, market)
   }
 }
 
@@ -87,6 +92,7 @@ type Route =
   | { kind: 'finance' }
   | { kind: 'futuresDaily'; varName: string }
   | { kind: 'bonus'; symbol: string }
+  | { kind: 'holders'; symbol: string; displaytype: string | undefined }
 
 function routeOf(url: URL): Route | undefined {
   const host = url.hostname
@@ -109,6 +115,8 @@ function routeOf(url: URL): Route | undefined {
   if (host === 'vip.stock.finance.sina.com.cn' || host === 'money.finance.sina.com.cn') {
     const m = SINA_BONUS_PATH.exec(url.pathname)
     if (m) return { kind: 'bonus', symbol: m[1] }
+    const h = SINA_HOLDERS_PATH.exec(url.pathname)
+    if (h) return { kind: 'holders', symbol: h[1], displaytype: h[2] }
   }
   if (host === 'stock2.finance.sina.com.cn') {
     const m = FUTURES_DAILY_PATH.exec(url.pathname)
