@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { previousTradingDay } from '../src/domain/trading-calendar'
 import { hasBlockTrades } from '../src/emulator/market/block-trades'
 import { market } from '../src/emulator/market/index'
-import { ANONYMOUS, call, fault, getJson, resetWorld, SESSION_CLOCK } from './helpers'
+import { ANONYMOUS, call, fault, getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
+import { storeJson } from './store-app'
 
 const NOW = Date.parse(SESSION_CLOCK)
 /** At 10:30 on Friday 2026-11-20, Thursday's list is the latest complete one. */
@@ -70,11 +71,14 @@ describe('GET /v1/block-trade', () => {
     }
   })
 
-  it('fails over to the mirror host, and is ok:false when Eastmoney is down', async () => {
+  it('fails over to the mirror host; with Eastmoney down, serves a day asked before stale and is ok:false for another', async () => {
     await fault('eastmoney', 'timeout', { count: 1 })
-    expect((await getJson(`/v1/block-trade?date=${LATEST}`)).body.ok).toBe(true)
+    const fresh = (await storeJson(`/v1/block-trade?date=${LATEST}`, { key: await makeKey('trial') })).body
+    expect(fresh.ok).toBe(true)
     await fault('eastmoney', 'garbage')
-    const { body } = await getJson(`/v1/block-trade?date=${LATEST}`)
+    // The day's list was had a moment ago: its last good copy stands in (README "Stale answers").
+    expect((await getJson(`/v1/block-trade?date=${LATEST}`)).body).toMatchObject({ ok: true, stale: true, data: fresh.data, date: LATEST })
+    const { body } = await getJson(`/v1/block-trade?date=${previousTradingDay(LATEST)}`)
     expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: [] })
   })
 

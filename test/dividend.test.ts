@@ -118,9 +118,23 @@ describe('GET /v1/dividend', () => {
     for (const r of one) expect((r.ex_date ?? r.plan_notice_date) >= '2025-11-20').toBe(true)
   })
 
-  it('answers ok:false, not counted, when Eastmoney fails', async () => {
+  it('fails over to Sina\'s distribution page with the same implemented plans when Eastmoney fails', async () => {
+    const want = (await getJson('/v1/dividend?code=sh600519&years=10')).body.data
+    await resetWorld()
+    await fault('eastmoney', 'http')
+    const { body } = await getJson('/v1/dividend?code=sh600519&years=10')
+    expect(body).toMatchObject({ ok: true, source: 'emulator:sina', as_of: '2026-11-20' })
+    expect(body.stale).toBeUndefined()
+    const fields = (r: any) => ({ ex_date: r.ex_date, record_date: r.record_date, cash: r.cash, bonus_transfer_shares: r.bonus_transfer_shares, status: r.status })
+    expect(body.data.filter((r: any) => r.status === 'implemented').map(fields)).toEqual(want.filter((r: any) => r.status === 'implemented').map(fields))
+    // What Sina's page does not give is null, never guessed.
+    for (const r of body.data) expect(r).toMatchObject({ report_date: null, plan_notice_date: null, pay_date: null, plan: null })
+  })
+
+  it('answers ok:false, not counted, when Eastmoney and Sina fail', async () => {
     const key = await makeKey('trial')
     await fault('eastmoney', 'http')
+    await fault('sina', 'http')
     const { body } = await getJson('/v1/dividend?code=sh600519', bearer(key))
     expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: [] })
     await new Promise((r) => setTimeout(r, 50))

@@ -2,6 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market/index'
 import { fenbuKey } from '../src/emulator/market/breadth'
 import { valuationAt } from '../src/emulator/market/valuation'
+import { bookValuePerShare, epsTtm } from '../src/emulator/market/fundamentals'
+import { valuationByBoard } from '../src/domain/market-valuation'
+import { writeFactorTable } from '../src/store/factor-table'
 import { isMarginTarget, marginDay } from '../src/emulator/market/margin'
 import { env } from 'cloudflare:test'
 import { factors, roundPrice } from '../src/domain/adjust'
@@ -173,6 +176,34 @@ describe('GET /v1/market-overview', () => {
     expect(d.boards.reduce((s: number, b: any) => s + b.stocks, 0)).toBe(d.stocks)
     expect(d.boards.reduce((s: number, b: any) => s + b.market_cap, 0)).toBeCloseTo(d.market_cap, -3)
   }, 90_000)
+
+  it('valuation: with Eastmoney\'s list down, the same figures over the newest stored factor table (stored data standing in)', async () => {
+    await resetWorld('2026-11-20T16:00:00+08:00')
+    const date = '2026-11-20'
+    const now = Date.parse('2026-11-20T16:00:00+08:00')
+    // The columns the after-close job writes, for forty stocks, from the same fundamentals every view uses.
+    const insts = market.instruments().filter((i) => i.kind === 'stock' && i.listDate < '2024-01-01').slice(0, 40)
+    const close = insts.map((i) => market.dailyBars(i, date, date, now)[0]?.close ?? null)
+    const eps = insts.map((i) => epsTtm(market, i, date, now))
+    const bps = insts.map((i) => bookValuePerShare(market, i, date, now))
+    const div = (a: number | null, b: number | null) => (a === null || b === null || b <= 0 ? null : a / b)
+    await writeFactorTable(env.STORE, {
+      market: 'hs', date, built_at: new Date(now).toISOString(), codes: insts.map((i) => i.code), names: insts.map((i) => i.name),
+      columns: { ClosePrice: close, TotalShares: insts.map((i) => i.totalShares), EPS_TTM: eps, PE_TTM: insts.map((_, k) => div(close[k], eps[k])), PB: insts.map((_, k) => div(close[k], bps[k])) },
+    })
+    await fault('eastmoney', 'http')
+    const { body } = await getJson('/v1/market-overview?type=valuation')
+    expect(body).toMatchObject({ ok: true, source: 'store', as_of: date, data: { type: 'valuation', date }, notice: expect.stringMatching(/^valuation list: eastmoney: .*computed instead from the factor table of 2026-11-20/) })
+    // Eastmoney's list after that close prints exactly these ratios (2 decimals) and caps.
+    const r2 = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100)
+    const want = valuationByBoard(insts.map((i, k) => {
+      const v = valuationAt(market, i, close[k]!, now)
+      return { code: i.code, marketCap: Math.round(i.totalShares! * close[k]!), peTtm: r2(v.peTtm), pb: r2(v.pb) }
+    }))
+    expect(body.data).toMatchObject({ stocks: want.all.stocks, loss_making: want.all.loss_making, pe_ttm_median: want.all.pe_ttm_median, pb_median: want.all.pb_median, market_cap: want.all.market_cap })
+    expect(body.data.pe_ttm_overall).toBeCloseTo(want.all.pe_ttm_overall!, 1)
+    expect(body.data.boards.map((b: any) => b.stocks)).toEqual(want.boards.map((b) => b.stocks))
+  })
 
   it('margin: the previous session\'s market totals are the sums of the stocks\' margin days', async () => {
     const { body } = await getJson('/v1/market-overview?type=margin')

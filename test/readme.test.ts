@@ -1,6 +1,7 @@
 import readme from '../README.md?raw'
 import { describe, expect, it } from 'vitest'
 import { TIER_LIMITS, TIERS } from '../src/access/tiers'
+import { STALE_IF_ERROR, type StalePolicy } from '../src/store/reference-cache'
 import { getJson } from './helpers'
 
 /** The rows of the Markdown table between `<!-- name:begin` and `<!-- name:end -->`. */
@@ -22,6 +23,11 @@ describe('README tables match the code', () => {
       expect([Number(perMinute), Number(heavy), Number(batch)]).toEqual([t.perMinute, t.heavyPerDay, t.technicalBatchSymbols])
     }
     expect(rows[0][1]).toContain(String(TIER_LIMITS.free.perMinute))
+  })
+
+  it('the stale-answers table is STALE_IF_ERROR', () => {
+    const words = (p: StalePolicy) => ('never' in p ? 'never' : 'session' in p ? 'latest complete session' : `${p.maxAgeMs / 86_400_000} days`)
+    expect(tableRows('stale').map(([kind, limit]) => [kind, limit])).toEqual(Object.entries(STALE_IF_ERROR).map(([kind, p]) => [kind, words(p)]))
   })
 
   it('the endpoints table is /openapi.json (x-min-tier, x-cost)', async () => {

@@ -46,6 +46,18 @@ describe('GET /v1/search', () => {
     expect((await get('gzmt')).body.as_of).toBe(first.body.as_of)
   })
 
+  it('finds a name by its whole pinyin, on Sina too when Eastmoney fails (q=pingan)', async () => {
+    const em = (await get('pingan')).body
+    expect(em).toMatchObject({ ok: true, source: 'emulator:eastmoney' })
+    expect(em.data[0]).toMatchObject({ code: 'sz000001', name: '平安银行' })
+    await resetWorld()
+    await fault('eastmoney', 'http')
+    const sina = (await get('pingan')).body
+    expect(sina).toMatchObject({ ok: true, source: 'emulator:sina' })
+    expect(sina.data[0]).toMatchObject({ code: 'sz000001', name: '平安银行', pinyin: null })
+    expect((await get('maotai')).body.data[0]).toMatchObject({ code: 'sh600519', name: '贵州茅台' })
+  })
+
   it('fails over to Sina when Eastmoney fails', async () => {
     await fault('eastmoney', 'http')
     const { body } = await get('gzmt')

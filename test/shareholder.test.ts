@@ -53,9 +53,25 @@ describe('GET /v1/shareholder', () => {
     expect(d.holder_count[1].totalSHNum + c.holder_change).toBe(c.totalSHNum)
   })
 
-  it('answers ok:false, not counted, when Eastmoney fails', async () => {
+  it('fails over to Sina\'s shareholder page with the same top ten and holder counts when Eastmoney fails', async () => {
+    const want = (await getJson('/v1/shareholder?code=sh600519')).body.data.data
+    await resetWorld()
+    await fault('eastmoney', 'http')
+    const { body } = await getJson('/v1/shareholder?code=sh600519')
+    expect(body).toMatchObject({ ok: true, source: 'emulator:sina', notice: expect.stringMatching(/^top10_float_holders is empty/) })
+    const d = body.data.data
+    expect(d.top10_holders.map((h: any) => [h.end_date, h.rank, h.holder_name, h.shares])).toEqual(want.top10_holders.map((h: any) => [h.end_date, h.rank, h.holder_name, h.shares]))
+    d.top10_holders.forEach((h: any, k: number) => expect(Math.abs(h.ratio - want.top10_holders[k].ratio)).toBeLessThanOrEqual(0.005))
+    expect(d.holder_count.map((r: any) => [r.end_date, r.totalSHNum, r.notice_date])).toEqual(want.holder_count.map((r: any) => [r.end_date, r.totalSHNum, r.notice_date]))
+    // Sina prints the average in whole shares.
+    d.holder_count.forEach((r: any, k: number) => expect(Math.abs(r.avgHoldShares - want.holder_count[k].avgHoldShares)).toBeLessThanOrEqual(0.5))
+    expect(d.top10_float_holders).toEqual([])
+  })
+
+  it('answers ok:false, not counted, when Eastmoney and Sina fail', async () => {
     const key = await makeKey('trial')
     await fault('eastmoney', 'garbage')
+    await fault('sina', 'http')
     const { body } = await getJson('/v1/shareholder?code=sh600519', bearer(key))
     expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: { tables: [], data: {} } })
     await new Promise((r) => setTimeout(r, 50))

@@ -75,3 +75,32 @@ export function valuationByBoard(rows: readonly ValuedStock[]): { all: Valuation
     boards: BOARD_NAMES.map(([board, name]) => ({ board, name, ...valuationStats(rows.filter((r) => boardOfCode(r.code) === board)) })),
   }
 }
+
+/** The columns {@link valuedFromFactors} reads: a factor table as the after-close job stores it. */
+export interface FactorColumns {
+  codes: readonly string[]
+  value(factor: string, i: number): number | null
+}
+
+const ratio2 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : round2(x))
+
+/**
+ * The stocks of a stored factor table valued as Eastmoney's list prints them: market cap = close ×
+ * total shares (CNY), PE TTM and PB to two decimals, a loss-maker's PE negative (the close over its
+ * negative EPS TTM, where the table's PE_TTM is null). Stored data standing in for the list when
+ * it cannot be had: the figures of the table's session close.
+ */
+export function valuedFromFactors(t: FactorColumns): ValuedStock[] {
+  return t.codes.map((code, i) => {
+    const close = t.value('ClosePrice', i)
+    const shares = t.value('TotalShares', i)
+    const eps = t.value('EPS_TTM', i)
+    const pe = t.value('PE_TTM', i) ?? (close !== null && eps !== null && eps < 0 ? close / eps : null)
+    return {
+      code,
+      marketCap: close !== null && shares !== null ? Math.round(close * shares) : null,
+      peTtm: ratio2(pe),
+      pb: ratio2(t.value('PB', i)),
+    }
+  })
+}

@@ -13,7 +13,8 @@ import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
 import { EVENT_WINDOW_DAYS } from './fund'
 import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
-import { attemptsText, BlockTradeRowSchema, blockTradeRow, eastmoneySource } from './trading-rows'
+import { withLastGood } from './reference-fetch'
+import { attemptsText, BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow } from './trading-rows'
 
 /** Who may call it and what it costs. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -129,19 +130,25 @@ async function tradesOf(services: Services, plan: { inst: Instrument | null; dat
   return { ok: true, trades: [], date: null }
 }
 
+/** The envelope body for a plan: the trades, or why there are none. */
+async function answer(services: Services, plan: { inst: Instrument | null; date: string | null }) {
+  const source = eastmoneySource(services.sourcePrefix)
+  const out = await tradesOf(services, plan)
+  if (!out.ok) return { ok: false, source, data: [] as BlockTradeRow[], code: 'UPSTREAM_UNAVAILABLE', error: attemptsText(out.attempts) }
+  if (out.trades.length === 0) {
+    const who = plan.inst ? plan.inst.code : 'the A-share market'
+    const when = plan.date ? `on ${plan.date}` : plan.inst ? `in the last ${EVENT_WINDOW_DAYS} days` : `in the last ${LOOKBACK_SESSIONS} sessions`
+    return { ok: false, source, data: [] as BlockTradeRow[], code: 'NO_DATA', error: `no block trades of ${who} ${when}` }
+  }
+  const data = out.trades.map(blockTradeRow).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+  return { ok: true, source, data, date: out.date!, as_of: out.date! }
+}
+
 /** GET /v1/block-trade */
 export function registerBlockTrade(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const plan = planOf(c.req.valid('query'), services.now())
-    const source = eastmoneySource(services.sourcePrefix)
-    const out = await tradesOf(services, plan)
-    if (!out.ok) return c.json(envelope(c, 'block-trade', { ok: false, source, data: [], code: 'UPSTREAM_UNAVAILABLE', error: attemptsText(out.attempts) }), 200)
-    if (out.trades.length === 0) {
-      const who = plan.inst ? plan.inst.code : 'the A-share market'
-      const when = plan.date ? `on ${plan.date}` : plan.inst ? `in the last ${EVENT_WINDOW_DAYS} days` : `in the last ${LOOKBACK_SESSIONS} sessions`
-      return c.json(envelope(c, 'block-trade', { ok: false, source, data: [], code: 'NO_DATA', error: `no block trades of ${who} ${when}` }), 200)
-    }
-    const data = out.trades.map(blockTradeRow).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
-    return c.json(envelope(c, 'block-trade', { ok: true, source, data, date: out.date!, as_of: out.date! }), 200)
+    const body = await withLastGood(c, services, { cls: 'blockTrade', key: `block-trade?code=${plan.inst?.code ?? ''}&date=${plan.date ?? ''}` }, await answer(services, plan))
+    return c.json(envelope(c, 'block-trade', body), 200)
   })
 }

@@ -9,7 +9,7 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
 import { fetchIpoWindow, IpoRowSchema, ipoRow } from './ipo'
-import { fetchReference, type ReferenceResult } from './reference-fetch'
+import { fetchReference, staleOf, type ReferenceResult } from './reference-fetch'
 import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam } from './schemas'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -232,17 +232,19 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     const end = addDays(start, WINDOW_DAYS)
     const ctx = services.channelContext
     const tag = `from=${start}&to=${end}&limit=${q.limit}&today=${today}`
+    // The last good copy of a section: by the question as asked (a blank date is "from today").
+    const stale = (section: string) => ({ cls: 'calendar' as const, key: `calendar-${section}?date=${q.date ?? 'today'}&limit=${q.limit}` })
 
     const reports = seasonsOverlapping(start, end).map((s) =>
-      fetchReference(c, services, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit))
+      fetchReference(c, services, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit), stale(`report-${s.period}`))
     )
     const [reportResults, dividends, ipos, lockups, meetings, rights] = await Promise.all([
       Promise.all(reports),
-      fetchReference(c, services, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit)),
+      fetchReference(c, services, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit), stale('dividend')),
       fetchIpoWindow(c, services, start),
-      fetchReference(c, services, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit)),
-      fetchReference(c, services, `calendar-meeting?${tag}`, ['eastmoney'], () => fetchMeetingsBetween(ctx, start, end, q.limit)),
-      fetchReference(c, services, `calendar-rights?${tag}`, ['eastmoney'], () => fetchRightsIssuesBetween(ctx, start, end, q.limit)),
+      fetchReference(c, services, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit), stale('lockup')),
+      fetchReference(c, services, `calendar-meeting?${tag}`, ['eastmoney'], () => fetchMeetingsBetween(ctx, start, end, q.limit), stale('meeting')),
+      fetchReference(c, services, `calendar-rights?${tag}`, ['eastmoney'], () => fetchRightsIssuesBetween(ctx, start, end, q.limit), stale('rights')),
     ])
 
     const rows: Rows = { financial_report: [], dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [] }
@@ -302,7 +304,7 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
       data,
       as_of: asOf,
       window,
-      ...(notice ? { notice } : {}),
+      ...staleOf(results, notice),
       ...(Object.keys(errors).length ? { errors } : {}),
     })
     // `data` is sectioned: tell admission the row count itself.

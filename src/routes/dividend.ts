@@ -2,13 +2,16 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchDividendPlans, planDate, type DividendPlan } from '../channels/eastmoney/dividend-plans'
+import { fetchSinaDividends } from '../channels/sina/dividends'
+import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
+import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
 import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
-import { describeAttempts } from './series-response'
+import { fetchReference, staleOf } from './reference-fetch'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -27,20 +30,21 @@ const perShare = (d: string) => z.number().openapi({ description: d })
 
 const DividendRow = z
   .object({
-    report_date: z.string().openapi({ description: 'Financial period the distribution belongs to, `YYYY-MM-DD` (e.g. 2025-12-31 for the annual one)' }),
-    plan_notice_date: dateOrNull('Date the board announced the plan'),
+    report_date: z.string().nullable().openapi({ description: 'Financial period the distribution belongs to, `YYYY-MM-DD` (e.g. 2025-12-31 for the annual one); null from Sina, whose page does not say' }),
+    plan_notice_date: dateOrNull('Date the board announced the plan (null from Sina, whose page gives only the latest announcement)'),
+    notice_date: dateOrNull('Date of the latest announcement about the plan (proposal, approval or implementation)'),
     cash: perShare('Cash dividend per share, CNY, pre-tax (0 when the plan pays none)'),
     bonus_shares: perShare('Bonus shares (送股) per share; null when the upstream gives only the sum with transferred shares').nullable(),
     transfer_shares: perShare('Shares transferred from capital reserve (转增) per share; null as for bonus_shares').nullable(),
     bonus_transfer_shares: perShare('Bonus plus transferred shares per share (10送3转2 → 0.5)'),
     record_date: dateOrNull('Record date (股权登记日)'),
     ex_date: dateOrNull('Ex-date (除权除息日): the day /v1/kline-full and /v1/kline adjust prices for this distribution'),
-    pay_date: dateOrNull('Cash payment date (派息日); null also when the plan pays no cash'),
+    pay_date: dateOrNull('Cash payment date (派息日); null also when the plan pays no cash, and from Sina, whose page does not give it'),
     status: z.enum(['proposed', 'approved', 'implemented', 'cancelled']).nullable().openapi({
       description: 'Stage as the upstream says: proposed (董事会预案), approved by the shareholders (股东大会决议通过), implemented (实施分配; dates set, the ex-date may still lie ahead), cancelled; null for a stage text we do not know (see status_text)',
     }),
     status_text: z.string().openapi({ description: 'The upstream\'s own words for the stage' }),
-    plan: z.string().nullable().openapi({ description: 'The plan as the upstream words it, per 10 shares, e.g. `10派276.73元(含税)`' }),
+    plan: z.string().nullable().openapi({ description: 'The plan as the upstream words it, per 10 shares, e.g. `10派276.73元(含税)`; null from Sina' }),
   })
   .openapi('DividendRow')
 
@@ -54,7 +58,7 @@ const Response = envelopeSchema('DividendEnvelope', z.array(DividendRow).openapi
     as_of: '2026-11-20',
     data: [
       {
-        report_date: '2025-12-31', plan_notice_date: '2026-04-02', cash: 27.673, bonus_shares: 0, transfer_shares: 0, bonus_transfer_shares: 0,
+        report_date: '2025-12-31', plan_notice_date: '2026-04-02', notice_date: '2026-06-12', cash: 27.673, bonus_shares: 0, transfer_shares: 0, bonus_transfer_shares: 0,
         record_date: '2026-06-18', ex_date: '2026-06-19', pay_date: '2026-06-19', status: 'implemented', status_text: '实施分配', plan: '10派276.73元(含税)',
       },
     ],
@@ -71,7 +75,9 @@ const route = guardedRoute(POLICY, {
     'Every distribution plan of the last `years` years, newest first: cash per share (pre-tax), bonus and transferred shares per share, ' +
     'record, ex- and payment dates, and the plan\'s stage. Announced plans whose ex-date has not come yet are included with their stage. ' +
     'The ex-dates and amounts of implemented plans are the corporate actions /v1/kline-full uses for qfq/hfq. Source: Eastmoney datacenter ' +
-    '`RPT_SHAREBONUS_DET`. A-share stocks only (422 otherwise). A stock without any plan answers ok:false NO_DATA (not counted).',
+    '`RPT_SHAREBONUS_DET`; when it fails, Sina\'s distribution page (`vISSUE_ShareBonus`), which has no report period, first announcement, payment ' +
+    'date or plan text (null). Kept for every caller for six hours; when every upstream fails, the last good answer is served with `stale` (up to ' +
+    '7 days old). A-share stocks only (422 otherwise). A stock without any plan answers ok:false NO_DATA (not counted).',
   request: { query: Query },
   responses: {
     200: { description: 'Plans (ok:false when the upstream failed or knows no plan; not counted)', content: { 'application/json': { schema: Response } } },
@@ -87,6 +93,7 @@ export function windowStart(today: string, years: number): string {
 const toRow = (p: DividendPlan) => ({
   report_date: p.reportDate,
   plan_notice_date: p.planNoticeDate,
+  notice_date: p.noticeDate,
   cash: p.cash,
   bonus_shares: p.bonusShares,
   transfer_shares: p.transferShares,
@@ -99,16 +106,21 @@ const toRow = (p: DividendPlan) => ({
   plan: p.profile,
 })
 
+/** The channels that serve dividend plans, in order. */
+export const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
+
+function fetchPlans(services: Services, channel: ChannelName, inst: Instrument): Promise<DividendPlan[]> {
+  return channel === 'sina' ? fetchSinaDividends(services.channelContext, inst) : fetchDividendPlans(services.channelContext, inst)
+}
+
 /** GET /v1/dividend */
 export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'dividend')
-    const r = await services.router.run('datacenter:dividend', ['eastmoney'], () => fetchDividendPlans(services.channelContext, inst))
-    if (!r.ok) {
-      return c.json(envelope(c, 'dividend', { ok: false, source: 'none', data: [], code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
-    }
-    const source = services.sourcePrefix + r.channel
+    const r = await fetchReference(c, services, `dividend?${inst.code}`, DIVIDEND_CHANNELS, (channel) => fetchPlans(services, channel, inst), { cls: 'dividend' })
+    if (!r.ok) return c.json(envelope(c, 'dividend', { ok: false, source: r.source, data: [], code: r.code, error: `${inst.code}: ${r.error}` }), 200)
+    const source = r.source
     const plans = r.value
     if (plans.length === 0) {
       return c.json(envelope(c, 'dividend', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: the upstream knows no dividend plan of this stock` }), 200)
@@ -117,6 +129,6 @@ export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
     const from = windowStart(today, q.years)
     const data = plans.filter((p) => planDate(p) >= from).map(toRow)
     const notice = data.length === 0 ? `no plan of ${inst.code} since ${from}; the latest is of ${planDate(plans[0])}` : undefined
-    return c.json(envelope(c, 'dividend', { ok: true, source, data, as_of: today, ...(notice ? { notice } : {}) }), 200)
+    return c.json(envelope(c, 'dividend', { ok: true, source, data, as_of: today, ...staleOf([r], notice) }), 200)
   })
 }

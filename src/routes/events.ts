@@ -9,7 +9,7 @@ import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
-import { describeAttempts } from './series-response'
+import { fetchReference, staleOf } from './reference-fetch'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -111,19 +111,24 @@ export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
     const inst = oneStock(c.req.valid('query').code, 'events')
     const today = beijing(services.now()).date
     const from = addDays(today, -EVENTS_DAYS_BACK)
-    const r = await services.router.run('datacenter:events', ['eastmoney'], () => fetchCompanyEvents(services.channelContext, inst, from))
-    if (!r.ok) {
+    const r = await fetchReference(c, services, `events?${inst.code}&from=${from}`, ['eastmoney'], () => fetchCompanyEvents(services.channelContext, inst, from), {
+      cls: 'events',
+      key: `events?${inst.code}`,
+    })
+    if (!r.ok && r.code === 'UPSTREAM_UNAVAILABLE') {
       const data = { from, events: [], tags: tagStates([]).map((t) => ({ ...t, applies: null })) }
-      return c.json(envelope(c, 'events', { ok: false, source: 'none', data, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
+      return c.json(envelope(c, 'events', { ok: false, source: 'none', data, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${r.error}` }), 200)
     }
-    const source = services.sourcePrefix + r.channel
-    if (r.value.length === 0) {
+    const source = r.source
+    const found = r.ok ? r.value : []
+    if (found.length === 0) {
       // Every listed stock publishes periodic reports: a calendar with nothing at all does not know the stock.
       const data = { from, events: [], tags: tagStates([]).map((t) => ({ ...t, applies: null })) }
       return c.json(envelope(c, 'events', { ok: false, source, data, code: 'NO_DATA', error: `${inst.code}: the upstream has no event of this stock since ${from}` }), 200)
     }
-    const events = r.value.map((e) => ({ date: e.date, tag: TAG_OF_TYPE.get(e.type) ?? null, title: e.type, detail: e.content }))
-    const data = { from, events, tags: tagStates(r.value) }
-    return c.json(envelope(c, 'events', { ok: true, source, data, as_of: today }), 200)
+    const events = found.map((e) => ({ date: e.date, tag: TAG_OF_TYPE.get(e.type) ?? null, title: e.type, detail: e.content }))
+    // A stale copy keeps its own window (`from`), which says how far back it reaches.
+    const data = { from: r.ok && r.stale ? addDays(r.stale.as_of.slice(0, 10), -EVENTS_DAYS_BACK) : from, events, tags: tagStates(found) }
+    return c.json(envelope(c, 'events', { ok: true, source, data, as_of: today, ...staleOf([r]) }), 200)
   })
 }

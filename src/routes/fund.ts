@@ -15,6 +15,7 @@ import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
 import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
+import { withLastGood } from './reference-fetch'
 import { attemptsText, BlockTradeRowSchema, blockTradeRow, eastmoneySource } from './trading-rows'
 
 /** Who may call it and what it costs. */
@@ -318,8 +319,10 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
       ranksFor(services, q.rank, (p) => c.executionCtx.waitUntil(p)),
     ])
     const source = eastmoneySource(services.sourcePrefix)
+    // The last good answer stands in while it holds the latest complete session (STALE_IF_ERROR.fundFlow).
+    const lastGood = <B extends { ok: boolean; source: string; data: unknown }>(body: B) => withLastGood(c, services, { cls: 'fundFlow', key: `fund?${inst.code}&days=${n}` }, body)
     if (!flow.ok) {
-      return c.json(envelope(c, 'fund', { ok: false, source, data: null, code: 'UPSTREAM_UNAVAILABLE', error: attemptsText(flow.attempts) }), 200)
+      return c.json(envelope(c, 'fund', await lastGood({ ok: false, source, data: null, code: 'UPSTREAM_UNAVAILABLE', error: attemptsText(flow.attempts) })), 200)
     }
     const { today: live, days } = flow.value
     if (!live && days.length === 0) {
@@ -347,14 +350,18 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     const asOf = live ? `${live.date} ${clockOf(live.time)}` : rows.money_flow[0]?.date
     const tables = FUND_SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: rows[s.slug] }))
     return c.json(
-      envelope(c, 'fund', {
-        ok: true,
-        source,
-        data: { code: inst.code, tables, data: rows },
-        ...(asOf ? { as_of: asOf } : {}),
-        ...(Object.keys(errors).length ? { errors } : {}),
-        ...(notices.length ? { notice: notices.join('; ') } : {}),
-      }),
+      envelope(
+        c,
+        'fund',
+        await lastGood({
+          ok: true,
+          source,
+          data: { code: inst.code, tables, data: rows },
+          ...(asOf ? { as_of: asOf } : {}),
+          ...(Object.keys(errors).length ? { errors } : {}),
+          ...(notices.length ? { notice: notices.join('; ') } : {}),
+        })
+      ),
       200
     )
   })

@@ -2,11 +2,11 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchIpos, type Ipo } from '../channels/eastmoney/ipo'
-import { addDays, beijing } from '../domain/dates'
+import { addDays, beijing, dayNumber } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { fetchReference } from './reference-fetch'
+import { fetchReference, staleOf } from './reference-fetch'
 import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -126,7 +126,11 @@ export function fetchIpoWindow(c: Parameters<typeof fetchReference>[0], services
   const today = beijing(services.now()).date
   const earliest = addDays(today, -90)
   const from = addDays(start < earliest ? start : earliest, -LEAD_DAYS)
-  return fetchReference<Ipo[]>(c, services, `ipo?from=${from}&today=${today}`, ['eastmoney'], () => fetchIpos(services.channelContext, from))
+  return fetchReference<Ipo[]>(c, services, `ipo?from=${from}&today=${today}`, ['eastmoney'], () => fetchIpos(services.channelContext, from), {
+    cls: 'ipo',
+    // Windows move with the day: the last good copy is the newest window asked from as far back.
+    key: `ipo?back=${dayNumber(today) - dayNumber(from)}`,
+  })
 }
 
 /** GET /v1/ipo */
@@ -143,6 +147,6 @@ export function registerIpo(app: OpenAPIHono<AppEnv>, services: Services) {
     }
     const data = r.value.map((i) => ipoRow(i, window.start, window.end)).filter((row) => row.events.length > 0)
     const notice = data.length ? undefined : `no IPO event between ${window.start} and ${window.end}`
-    return c.json(envelope(c, 'ipo', { ok: true, source: r.source, data, as_of: r.as_of, window, ...(notice ? { notice } : {}) }), 200)
+    return c.json(envelope(c, 'ipo', { ok: true, source: r.source, data, as_of: r.as_of, window, ...staleOf([r], notice) }), 200)
   })
 }

@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { fetchReference } from './reference-fetch'
+import { fetchReference, staleOf } from './reference-fetch'
 import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -115,8 +115,13 @@ export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
     for (const s of MACRO_CATALOGUE[q.region]) if (specs.some((x) => groupOf(x) === groupOf(s))) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s])
     const answers = await Promise.all(
       [...groups].map(async ([group, members]) => {
-        const r = await fetchReference(c, services, `macro?${q.region}&${group}&count=${q.count}&today=${today}`, ['eastmoney'], async () =>
-          Object.fromEntries(await fetchMacroGroup(services.channelContext, members, q.count))
+        const r = await fetchReference(
+          c,
+          services,
+          `macro?${q.region}&${group}&count=${q.count}&today=${today}`,
+          ['eastmoney'],
+          async () => Object.fromEntries(await fetchMacroGroup(services.channelContext, members, q.count)),
+          { cls: 'macro', key: `macro?${q.region}&${group}&count=${q.count}` }
         )
         return [group, r] as const
       })
@@ -147,7 +152,7 @@ export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
       const allEmpty = answers.every(([, r]) => r.ok || r.code === 'NO_DATA')
       return c.json(envelope(c, 'macro', { ok: false, source: 'none', data, code: allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: Object.entries(errors).map(([n, e]) => `${n}: ${e}`).join('; '), ...failed }), 200)
     }
-    const answer = envelope(c, 'macro', { ok: true, source: sources.size === 1 ? [...sources][0] : 'multi', data, as_of: asOf.sort()[0], ...failed })
+    const answer = envelope(c, 'macro', { ok: true, source: sources.size === 1 ? [...sources][0] : 'multi', data, as_of: asOf.sort()[0], ...failed, ...staleOf(answers.map(([, r]) => r)) })
     recordOutcome(c, { ok: true, rows: data.reduce((n, s) => n + s.history.length, 0) })
     return c.json(answer, 200)
   })

@@ -11,7 +11,7 @@ import { fetchQuoteSeries } from '../channels/quote-series'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
 import { changePct } from '../domain/change-distribution'
-import { valuationByBoard } from '../domain/market-valuation'
+import { valuationByBoard, valuedFromFactors } from '../domain/market-valuation'
 import { addDays, beijing } from '../domain/dates'
 import { lastSettledDay } from '../domain/settled-day'
 import { parseSymbol } from '../domain/symbols'
@@ -22,8 +22,10 @@ import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { sharedChangedist, sharedMarketList } from './changedist'
 import { failureBody } from './market-failure'
+import { withLastGood } from './reference-fetch'
 import { technicalBreadth } from '../domain/technical-breadth'
 import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
+import { readFactorTable } from '../store/factor-table'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
 import { describeAttempts } from './series-response'
 
@@ -295,7 +297,7 @@ const route = guardedRoute(
       '**interval**: each headline index\'s change over 5, 20, 60 and 250 sessions, from its /v1/quote series. ' +
       '**updown**: the newest closed session\'s up/down distribution (T-1 during trading hours) in Eastmoney\'s 23 buckets, with its own `date`. ' +
       '**rotation**: the industry boards with the largest rise and fall today and over 5 sessions. ' +
-      '**valuation**: median and aggregate PE TTM and PB of the whole A-share market and of each board, from Eastmoney\'s whole-market list (no historical percentile yet). ' +
+      '**valuation**: median and aggregate PE TTM and PB of the whole A-share market and of each board, from Eastmoney\'s whole-market list (no historical percentile yet); when the list fails, the same over the newest factor table the after-close job stored (`source: store`, that session\'s close as `date`, and a `notice`). ' +
       '**margin**: the whole market\'s margin balances (financing, securities lending) of the newest published session (the day before, as the exchanges publish) and their change from the session before, from Eastmoney\'s RPTA_WEB_MARGIN_DAILYTRADE. ' +
       '**technical**: the share of stocks above their 20-, 60- and 250-day averages and the count of 52-week highs and lows, over the technicals table the after-close job builds (the newest session with one, with its own `date`; ok:false NO_DATA before the first is built). ' +
       'Answers are the same for every caller and are computed at most every 20 s (summary, trade, rotation) or 30 s (interval, updown, valuation, margin, technical) for the whole service; `as_of` says when the data was true.',
@@ -455,13 +457,32 @@ async function rotation(services: Services): Promise<OverviewBody> {
   }
 }
 
-async function valuation(services: Services): Promise<OverviewBody> {
+async function valuation(services: Services, store: R2Bucket): Promise<OverviewBody> {
   const r = await services.router.run('market-valuation', ['eastmoney'], () => fetchMarketValuation(services.channelContext))
-  if (!r.ok) return failureBody('valuation list', r.attempts, null)
+  if (!r.ok) return storedValuation(store, failureBody('valuation list', r.attempts, null))
   const date = r.value.map((v) => v.date).sort().pop()!
   const { all, boards } = valuationByBoard(r.value)
   const now = beijing(services.now())
   return { ok: true, source: services.sourcePrefix + r.channel, data: { type: 'valuation', date, ...all, boards }, as_of: `${now.date} ${now.time}` }
+}
+
+/**
+ * Stored data standing in for Eastmoney's valuation list: the same statistics over the newest A-share
+ * factor table the after-close job wrote (that session's close), with a notice saying so; the
+ * upstream's failure when no table is built yet.
+ */
+async function storedValuation(store: R2Bucket, failed: ReturnType<typeof failureBody<null>>): Promise<OverviewBody> {
+  const table = await readFactorTable(store, 'hs')
+  const rows = table ? valuedFromFactors(table) : []
+  if (!table || rows.every((v) => v.marketCap === null)) return failed
+  const { all, boards } = valuationByBoard(rows)
+  return {
+    ok: true,
+    source: 'store',
+    data: { type: 'valuation', date: table.date, ...all, boards },
+    as_of: table.date,
+    notice: `${failed.error}; computed instead from the factor table of ${table.date} (that session's close)`,
+  }
 }
 
 /** Calendar days of margin history asked for: enough for the newest two sessions over any holiday. */
@@ -513,9 +534,11 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]
-    const { value } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok, {
+    const { value: fresh } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok, {
       waitUntil: (p) => c.executionCtx.waitUntil(p),
     })
+    // Daily types stand in with their last good answer when every upstream fails; intraday ones never do.
+    const value = FRESHNESS[type] === 'overviewDaily' ? await withLastGood(c, services, { cls: 'overviewDaily', key: `overview:${type}` }, fresh) : fresh
     const body = envelope(c, 'market-overview', value)
     // One answer is one row (the envelope would count the arrays inside it).
     recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })

@@ -4,12 +4,22 @@ import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import type { Services } from '../services'
-import { referenceCached } from '../store/reference-cache'
+import { keepLastGoodEvery, lastGood, referenceCached, staleAllowed, type StaleClass, type StaleOptions } from '../store/reference-cache'
 import { describeAttempts } from './series-response'
+
+/**
+ * The envelope fields of an answer served stale (every channel failed; the last good copy was
+ * served instead): `stale`, `as_of` = when that copy was fetched, and a `notice` naming the failure.
+ */
+export interface StaleFields {
+  stale: true
+  as_of: string
+  notice: string
+}
 
 /** What a reference route got: the value and who served it when, or why nothing came. */
 export type ReferenceResult<T> =
-  | { ok: true; value: T; source: string; as_of: string }
+  | { ok: true; value: T; source: string; as_of: string; stale?: StaleFields }
   | { ok: false; source: string; code: 'NO_DATA' | 'UPSTREAM_UNAVAILABLE'; error: string }
 
 /** `YYYY-MM-DD HH:MM:SS`, Beijing time. */
@@ -18,29 +28,91 @@ export const beijingStamp = (ms: number) => {
   return `${b.date} ${b.time}`
 }
 
+/** The fields of an answer served stale: fetched at `at`, served because of `failure`. */
+export function staleFields(at: number, now: number, failure: string): StaleFields {
+  const hours = Math.max(0, Math.round((now - at) / 360_000) / 10)
+  const as_of = beijingStamp(at)
+  return { stale: true, as_of, notice: `stale: every upstream failed just now (${failure}); this is the last good answer, fetched ${as_of} Beijing time (${hours} h ago)` }
+}
+
+/** True when every channel answered "nothing" (an answer, not a failure: never replaced by a stale copy). */
+export const allEmpty = (attempts: Attempt[]) => attempts.length > 0 && attempts.every((a) => a.kind === 'empty')
+
 /**
  * One reference answer through the service-wide cache: on a miss, the channels of `chain` in turn
  * (the router's failover and breakers), and the first answer is kept for every caller. `key` must
- * name everything the answer depends on (resolved dates included). Failures are not cached.
+ * name everything the answer depends on (resolved dates included). Failures are not cached. With
+ * `stale`, when every channel fails (not when they all say "nothing") the last good answer is
+ * served within its class's limit (src/store/reference-cache.ts `STALE_IF_ERROR`), with `stale`.
  */
 export async function fetchReference<T>(
   c: Context<AppEnv>,
   services: Services,
   key: string,
   chain: readonly ChannelName[],
-  call: (channel: ChannelName) => Promise<T>
+  call: (channel: ChannelName) => Promise<T>,
+  stale?: StaleOptions
 ): Promise<ReferenceResult<T>> {
   const now = services.now()
   let failed: Attempt[] = []
-  const got = await referenceCached<{ channel: ChannelName; value: T } | null>(c.env.CACHE, key, now, async () => {
-    const r = await services.router.run(key.split('?')[0], chain, call)
-    if (!r.ok) {
-      failed = r.attempts
-      return { value: null, keep: false }
-    }
-    return { value: { channel: r.channel, value: r.value }, keep: true }
-  })
-  if (got.value) return { ok: true, value: got.value.value, source: services.sourcePrefix + got.value.channel, as_of: beijingStamp(got.at) }
-  const allEmpty = failed.length > 0 && failed.every((a) => a.kind === 'empty')
-  return { ok: false, source: 'none', code: allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: describeAttempts(failed) }
+  const got = await referenceCached<{ channel: ChannelName; value: T } | null>(
+    c.env.CACHE,
+    key,
+    now,
+    async () => {
+      const r = await services.router.run(key.split('?')[0], chain, call)
+      if (!r.ok) {
+        failed = r.attempts
+        return { value: null, keep: false }
+      }
+      return { value: { channel: r.channel, value: r.value }, keep: true }
+    },
+    undefined,
+    // "Nothing" is an answer: only a failure may fall back to a stale copy.
+    stale && { ...stale, serve: () => !allEmpty(failed) }
+  )
+  if (got.value) {
+    const fresh = { ok: true as const, value: got.value.value, source: services.sourcePrefix + got.value.channel, as_of: beijingStamp(got.at) }
+    return got.stale ? { ...fresh, stale: staleFields(got.at, now, describeAttempts(failed)) } : fresh
+  }
+  return { ok: false, source: 'none', code: allEmpty(failed) ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: describeAttempts(failed) }
+}
+
+/** An envelope body as a handler builds it, before {@link envelope} adds the standard fields. */
+type Body = { ok: boolean; source: string; data: unknown } & Record<string, unknown>
+
+/** A route answered on every call keeps its last good copy at most this often per isolate. */
+export const KEEP_LAST_GOOD_EVERY_MS = 10 * 60_000
+
+/**
+ * Stale-if-error for a body a route computes on every call (not through the reference cache): an
+ * ok body is kept as the last good copy of `stale.key`; a body of code `UPSTREAM_UNAVAILABLE` is
+ * replaced by that copy, with {@link StaleFields}, while its class allows (`STALE_IF_ERROR`).
+ * Anything else (NO_DATA, a 422) is returned as it is.
+ */
+export async function withLastGood<B extends Body>(c: Context<AppEnv>, services: Services, stale: { cls: StaleClass; key: string }, body: B): Promise<B> {
+  const now = services.now()
+  const kv = c.env.CACHE
+  if (body.ok) {
+    c.executionCtx.waitUntil(keepLastGoodEvery(kv, stale.key, { at: now, value: body }, KEEP_LAST_GOOD_EVERY_MS))
+    return body
+  }
+  if (body.code !== 'UPSTREAM_UNAVAILABLE') return body
+  const last = await lastGood<B>(kv, stale.key)
+  if (!last || !staleAllowed(stale.cls, last.at, now)) return body
+  const fields = staleFields(last.at, now, String(body.error ?? 'no answer'))
+  const notice = typeof last.value.notice === 'string' ? `${fields.notice}; ${last.value.notice}` : fields.notice
+  return { ...last.value, ...fields, notice }
+}
+
+/**
+ * The envelope fields when any of `results` was served stale: `stale: true`, `as_of` of the oldest
+ * copy served, and their notices in one (before `notice`, the route's own, when given); only
+ * `notice` when all are fresh. Spread after the route's own `as_of`.
+ */
+export function staleOf(results: ReadonlyArray<ReferenceResult<unknown>>, notice?: string): { stale?: true; as_of?: string; notice?: string } {
+  const stale = results.flatMap((r) => (r.ok && r.stale ? [r.stale] : []))
+  if (stale.length === 0) return notice ? { notice } : {}
+  const notices = [...new Set(stale.map((s) => s.notice))]
+  return { stale: true, as_of: stale.map((s) => s.as_of).sort()[0], notice: [...notices, ...(notice ? [notice] : [])].join('; ') }
 }

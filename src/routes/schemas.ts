@@ -69,7 +69,14 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
         description: 'Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself)',
       }),
       data,
-      as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned' }),
+      as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time)' }),
+      stale: z.literal(true).optional().openapi({
+        description:
+          'Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and ' +
+          '`notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ' +
+          'ipo, calendar, macro, sector valuation: 7 days; market-overview\'s daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session); live ' +
+          'quotes, books and market breadth never are. A stale answer is data: ok:true, and counted like any other call',
+      }),
       notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),
       error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered' }),
       code: z.string().optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint\'s own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted' }),

@@ -7,7 +7,7 @@ import { fetchSinaSuggest } from '../channels/sina/suggest'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { fetchReference } from './reference-fetch'
+import { fetchReference, staleOf } from './reference-fetch'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -79,13 +79,14 @@ export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
     const { q } = c.req.valid('query')
     const plan = searchPlan(q)
     const r = await fetchReference<SearchHit[]>(c, services, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], (channel) =>
-      channel === 'eastmoney' ? fetchSuggest(services.channelContext, plan.keyword, UPSTREAM_COUNT) : fetchSinaSuggest(services.channelContext, plan.keyword)
+      channel === 'eastmoney' ? fetchSuggest(services.channelContext, plan.keyword, UPSTREAM_COUNT) : fetchSinaSuggest(services.channelContext, plan.keyword),
+      { cls: 'search' }
     )
     if (!r.ok) return c.json(envelope(c, 'search', { ...r, data: [] as SearchHit[] }), 200)
     const data = plan.prefix ? r.value.filter((h) => h.code.startsWith(plan.prefix!)) : r.value
     if (data.length === 0) {
       return c.json(envelope(c, 'search', { ok: false, source: r.source, data, as_of: r.as_of, code: 'NO_DATA', error: `nothing matches ${JSON.stringify(q)}` }), 200)
     }
-    return c.json(envelope(c, 'search', { ok: true, source: r.source, data, as_of: r.as_of }), 200)
+    return c.json(envelope(c, 'search', { ok: true, source: r.source, data, as_of: r.as_of, ...staleOf([r]) }), 200)
   })
 }

@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
-import { fetchReference } from './reference-fetch'
+import { fetchReference, staleOf } from './reference-fetch'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -141,19 +141,21 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
       const b = await findBoard(ctx, bk, since)
       if (!b) throw empty(CHANNEL, `the industry valuation report values no board BK${bk}`)
       return b
-    })
+    }, { cls: 'sectorValuation', key: `sector-valuation-board?${inst.code}` })
     if (!board.ok) return fail(board)
     const b = board.value
     const history = await fetchReference(c, services, `sector-valuation-history?${b.boardCode}&from=${from}&${tag}`, ['eastmoney'], async () => {
       const days = await fetchBoardHistory(ctx, b.boardCode, from)
       if (days.length === 0) throw empty(CHANNEL, `no valuation rows of board ${b.boardCode} since ${from}`)
       return days
-    })
+    }, { cls: 'sectorValuation', key: `sector-valuation-history?${b.boardCode}` })
     if (!history.ok) return fail(history)
     const days = history.value
     const last = days[days.length - 1]
     const start = yearsBefore(last.date, WINDOW_YEARS)
-    const dy = await fetchReference(c, services, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], () => fetchBoardDividendYield(ctx, b.boardCode, last.date))
+    const dy = await fetchReference(c, services, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], () => fetchBoardDividendYield(ctx, b.boardCode, last.date), {
+      cls: 'sectorValuation',
+    })
     const data = {
       board: { code: 'pt' + b.bk, name: b.name, constituents: last.count, loss_making: last.lossCount, data_date: last.date },
       stock: inst.kind === 'stock' ? inst.code : null,
@@ -166,6 +168,6 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
         : { value: null, percentile: null, window: null, note: `not computed: ${dy.error}` },
     }
     const asOf = [board.as_of, history.as_of, ...(dy.ok ? [dy.as_of] : [])].sort()[0]
-    return c.json(envelope(c, 'sector-valuation', { ok: true, source: history.source, data, as_of: asOf }), 200)
+    return c.json(envelope(c, 'sector-valuation', { ok: true, source: history.source, data, as_of: asOf, ...staleOf([board, history, dy]) }), 200)
   })
 }

@@ -3,7 +3,9 @@ import type { Context } from 'hono'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
-import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow } from '../channels/eastmoney/shareholders'
+import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow, type Shareholders } from '../channels/eastmoney/shareholders'
+import { fetchSinaHolders } from '../channels/sina/holders'
+import type { ChannelName } from '../channels/types'
 import { fetchCcass, type CcassSnapshot } from '../channels/hkex/ccass'
 import { beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
@@ -12,8 +14,7 @@ import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
 import { COMMON_ERRORS, envelopeSchema } from './schemas'
-import { fetchReference } from './reference-fetch'
-import { describeAttempts } from './series-response'
+import { fetchReference, staleOf } from './reference-fetch'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -158,7 +159,9 @@ const route = guardedRoute(POLICY, {
     'Sectioned: `data.tables` is the ordered list of `{title, slug, rows}`, `data.data` maps slug → rows. A-share sections: ' +
     '`top10_holders` and `top10_float_holders` (the latest reported period) and `holder_count` (the last ' +
     `${HOLDER_COUNT_PERIODS} periods, newest first, with \`totalSHNum\` and \`avgHoldShares\`). Source: Eastmoney datacenter reports RPT_DMSK_HOLDERS, ` +
-    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET. HK codes: sections `shareholders` (the newest half-year report\'s disclosed interests, ' +
+    'RPT_F10_EH_FREEHOLDERS and RPT_HOLDERNUM_DET; when they fail, Sina\'s main-shareholder page (vCI_StockHolder): the top ten and the holder counts ' +
+    '(whole-share averages), no float holders (empty, with a `notice`) and no changes (null). Kept for every caller for six hours; when every upstream ' +
+    'fails, the last good answer is served with `stale` (up to 7 days old). HK codes: sections `shareholders` (the newest half-year report\'s disclosed interests, ' +
     'substantial shareholders and directors, from Eastmoney HK F10 RPT_HKF10_EQUITYCHG_HOLDER), and from HKEXnews\' CCASS Shareholding Search ' +
     '(the newest day\'s record, each row with its date): `holder_distribution` (shares held in CCASS per category, the CCASS total, the shares ' +
     'not in CCASS and the issued shares) and `institutional_holdings` (every listed CCASS participant, largest first: the custodian banks, ' +
@@ -240,15 +243,15 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
   const day = beijing(services.now()).date
   const [hk, ccass] = await Promise.all([
-    services.router.run('datacenter:hk-shareholder', ['eastmoney'], () => fetchHkHolders(services.channelContext, inst)),
-    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst)),
+    fetchReference(c, services, `hk-shareholder?${inst.symbol}`, ['eastmoney'], () => fetchHkHolders(services.channelContext, inst), { cls: 'shareholder' }),
+    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst), { cls: 'shareholder', key: `ccass?${inst.symbol}` }),
   ])
   const holders = hk.ok && hk.value.length ? hk.value : null
   const record = ccass.ok ? ccass.value : null
-  const holdersWhy = hk.ok ? 'Eastmoney has no disclosed shareholders of this stock' : `Eastmoney failed (${describeAttempts(hk.attempts)})`
+  const holdersWhy = hk.ok ? 'Eastmoney has no disclosed shareholders of this stock' : hk.code === 'NO_DATA' ? `Eastmoney has nothing (${hk.error})` : `Eastmoney failed (${hk.error})`
   const recordWhy = ccass.ok ? '' : ccass.code === 'NO_DATA' ? `HKEX CCASS has no record of this stock (${ccass.error})` : `HKEX CCASS failed (${ccass.error})`
   if (!holders && !record) {
-    const failed = !hk.ok || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
+    const failed = (!hk.ok && hk.code === 'UPSTREAM_UNAVAILABLE') || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
     return envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: failed ? 'UPSTREAM_UNAVAILABLE' : 'NO_DATA', error: `${inst.code}: ${holdersWhy}; ${recordWhy}` })
   }
   const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = {
@@ -260,11 +263,18 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   const why = [holders ? '' : `shareholders is empty: ${holdersWhy}`, record ? '' : `${CCASS_SECTIONS.join(' and ')} are empty: ${recordWhy}`].filter(Boolean).join('; ')
   return envelope(c, 'shareholder', {
     ok: true,
-    source: services.sourcePrefix + (holders && hk.ok ? hk.channel : 'hkex'),
+    source: holders && hk.ok ? hk.source : services.sourcePrefix + 'hkex',
     data: { tables, data: rows },
     as_of: holders ? holders[0].endDate : record!.date,
-    ...(why ? { notice: why } : {}),
+    ...staleOf([hk, ccass], why || undefined),
   })
+}
+
+/** The channels that serve an A-share stock's shareholders, in order. */
+export const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
+
+function fetchHolders(services: Services, channel: ChannelName, inst: Instrument): Promise<Shareholders> {
+  return channel === 'sina' ? fetchSinaHolders(services.channelContext, inst) : fetchShareholders(services.channelContext, inst)
 }
 
 /** GET /v1/shareholder */
@@ -272,11 +282,9 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
     if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
-    const r = await services.router.run('datacenter:shareholder', ['eastmoney'], () => fetchShareholders(services.channelContext, inst))
-    if (!r.ok) {
-      return c.json(envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
-    }
-    const source = services.sourcePrefix + r.channel
+    const r = await fetchReference(c, services, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, (channel) => fetchHolders(services, channel, inst), { cls: 'shareholder' })
+    if (!r.ok) return c.json(envelope(c, 'shareholder', { ok: false, source: r.source, data: EMPTY, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
+    const source = r.source
     const s = r.value
     if (!s.top.length && !s.float.length && !s.counts.length) {
       return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no shareholder report of this stock` }), 200)
@@ -288,6 +296,8 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
     }
     const tables = A_SHARE_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
     const asOf = [s.top[0]?.endDate, s.float[0]?.endDate, s.counts[0]?.endDate].filter(Boolean).sort().pop()
-    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}) }), 200)
+    // Sina's page has the top ten and the holder counts, not the float holders: say so rather than leave the section silently empty.
+    const notice = source.endsWith('sina') ? 'top10_float_holders is empty: Eastmoney failed and Sina\'s shareholder page has no float holders; changes since the previous period are null' : undefined
+    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}), ...staleOf([r], notice) }), 200)
   })
 }

@@ -12,7 +12,7 @@ const rows = realAnswer.result.data as Record<string, unknown>[]
 describe('toPlan on real rows', () => {
   it('reads an implemented cash dividend per share with its dates', () => {
     expect(toPlan(rows[0], inst('sh600675'))).toEqual({
-      reportDate: '2025-12-31', planNoticeDate: '2026-03-25', cash: 0.0059, bonusShares: 0, transferShares: 0, bonusTransferShares: 0,
+      reportDate: '2025-12-31', planNoticeDate: '2026-03-25', noticeDate: '2026-07-28', cash: 0.0059, bonusShares: 0, transferShares: 0, bonusTransferShares: 0,
       recordDate: '2026-08-03', exDate: '2026-08-04', payDate: null, status: 'implemented', statusText: '实施分配', profile: '10派0.059元(含税,扣税后0.0531元)',
     })
   })

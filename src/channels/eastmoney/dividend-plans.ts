@@ -31,9 +31,11 @@ export const PLAN_STATUS: Record<string, PlanStatus> = {
 
 /** One distribution plan, values per share. */
 export interface DividendPlan {
-  /** The financial period it distributes, `YYYY-MM-DD`. */
-  reportDate: string
+  /** The financial period it distributes, `YYYY-MM-DD`; null when the upstream does not say (Sina). */
+  reportDate: string | null
   planNoticeDate: string | null
+  /** The latest announcement about the plan (proposal, approval or implementation); null when not given. */
+  noticeDate: string | null
   /** Cash per share, CNY, pre-tax (0 when the plan pays none). */
   cash: number
   /** Bonus shares (送) per share; null when the upstream gives only the sum with transfers. */
@@ -57,6 +59,7 @@ export const PLAN_COLUMNS = {
   ...DIVIDEND_COLUMNS,
   reportDate: 'REPORT_DATE',
   planNoticeDate: 'PLAN_NOTICE_DATE',
+  noticeDate: 'NOTICE_DATE',
   recordDate: 'EQUITY_RECORD_DATE',
   payDate: 'PAY_CASH_DATE',
   progress: 'ASSIGN_PROGRESS',
@@ -118,6 +121,7 @@ export function toPlan(row: JsonObject, inst: Instrument): DividendPlan {
   return {
     reportDate,
     planNoticeDate: date(row, C.planNoticeDate, where),
+    noticeDate: date(row, C.noticeDate, where),
     cash: perShare(cash ?? 0),
     bonusShares: onlySum ? null : perShare(bonus ?? 0),
     transferShares: onlySum ? null : perShare(transfer ?? 0),
@@ -131,8 +135,8 @@ export function toPlan(row: JsonObject, inst: Instrument): DividendPlan {
   }
 }
 
-/** The date a plan is known by: its ex-date once set, else when it was proposed, else its period. */
-export const planDate = (p: DividendPlan) => p.exDate ?? p.planNoticeDate ?? p.reportDate
+/** The date a plan is known by: its ex-date once set, else when it was proposed, else its latest announcement, else its period. */
+export const planDate = (p: DividendPlan): string => p.exDate ?? p.planNoticeDate ?? p.noticeDate ?? p.reportDate ?? ''
 
 /** Every plan of one A-share stock, newest first (by {@link planDate}); none is []. */
 export async function fetchDividendPlans(ctx: ChannelContext, inst: Instrument): Promise<DividendPlan[]> {

@@ -1,8 +1,9 @@
 /**
- * Finding instruments by what a person types: a code's start, a name or part of one, or the
- * name's pinyin initials. The suggest APIs of the wire layer (Eastmoney, Sina) answer from it.
+ * Finding instruments by what a person types: a code's start, a name or part of one, the name's
+ * pinyin initials or its whole pinyin (`maotai`, `pingan`, as upstreams.md §5.10's examples ask
+ * Sina's and Tencent's suggest). The suggest APIs of the wire layer (Eastmoney, Sina) answer from it.
  */
-import { pinyinInitials } from './pinyin'
+import { pinyinFull, pinyinInitials } from './pinyin'
 import type { EmuInstrument, MarketModel } from './types'
 
 export interface LookupEntry {
@@ -11,6 +12,8 @@ export interface LookupEntry {
   code: string
   /** Pinyin initials of the name: `GZMT`. */
   pinyin: string
+  /** The name's whole pinyin: `GUIZHOUMAOTAI`. */
+  full: string
 }
 
 const indexes = new WeakMap<MarketModel, Map<string, LookupEntry[]>>()
@@ -24,7 +27,7 @@ function entries(market: MarketModel, name: string, include: (i: EmuInstrument) 
   if (!byName) indexes.set(market, (byName = new Map()))
   let list = byName.get(name)
   if (!list) {
-    list = market.instruments().filter(include).map((inst) => ({ inst, code: upstreamCode(inst), pinyin: pinyinInitials(inst.name) }))
+    list = market.instruments().filter(include).map((inst) => ({ inst, code: upstreamCode(inst), pinyin: pinyinInitials(inst.name), full: pinyinFull(inst.name) }))
     byName.set(name, list)
   }
   return list
@@ -38,6 +41,9 @@ function rank(e: LookupEntry, key: string): number | undefined {
   if (e.inst.name.startsWith(key)) return 3
   if (e.pinyin.startsWith(key)) return 4
   if (e.inst.name.includes(key)) return 5
+  if (e.full.startsWith(key)) return 6
+  // A syllable or two inside a name (中国平安 for `pingan`); shorter keys would match almost anything.
+  if (key.length >= 4 && /^[A-Z]+$/.test(key) && e.full.includes(key)) return 7
   return undefined
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pinyinInitials } from './pinyin'
+import { pinyinFull, pinyinInitials } from './pinyin'
 import { universe } from './universe'
 
 describe('pinyinInitials', () => {
@@ -9,6 +9,13 @@ describe('pinyinInitials', () => {
     expect(pinyinInitials('长江电力')).toBe('CJDL')
     expect(pinyinInitials('沪深300ETF')).toBe('HS300ETF')
     expect(pinyinInitials('*ST华泰')).toBe('STHT')
+  })
+
+  it('spells whole names with the readings they take', () => {
+    expect(pinyinFull('平安银行')).toBe('PINGANYINHANG')
+    expect(pinyinFull('贵州茅台')).toBe('GUIZHOUMAOTAI')
+    expect(pinyinFull('长江电力')).toBe('CHANGJIANGDIANLI')
+    expect(pinyinFull('沪深300ETF')).toBe('HUSHEN300ETF')
   })
 
   it('covers every character of every name in the universe', () => {

@@ -171,9 +171,9 @@ describe('sina qfq.js', () => {
 
 describe('sina empty forms and routing', () => {
   it('has an empty form per endpoint', async () => {
-    const q = sinaEmpty(new URL('https://hq.sinajs.cn/list=sh600519,rt_hk00700'))!
+    const q = sinaEmpty(new URL('https://hq.sinajs.cn/list=sh600519,rt_hk00700'), fakeMarket)!
     expect(new TextDecoder('gbk').decode(await q.arrayBuffer())).toBe('var hq_str_sh600519="";\nvar hq_str_rt_hk00700="";\n')
-    const k = sinaEmpty(new URL('https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?symbol=sh600519'))!
+    const k = sinaEmpty(new URL('https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?symbol=sh600519'), fakeMarket)!
     expect(await k.text()).toBe('=(null);')
   })
 

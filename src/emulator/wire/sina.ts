@@ -14,6 +14,8 @@ import { gbkResponse, notFound, textResponse } from './respond'
 import { handleSinaFinance, SINA_FINANCE_PATH, sinaFinanceEmpty } from './sina-finance'
 import { beijingDateTime, easternOffset, exchangeInstant } from './time'
 import { handleSinaSuggest, isSinaSuggest, sinaSuggestEmpty } from './sina-suggest'
+import { handleSinaBonus, SINA_BONUS_PATH, sinaBonusEmpty } from './sina-bonus'
+import { handleSinaHolders, SINA_HOLDERS_PATH, sinaHoldersEmpty } from './sina-holders'
 
 const QUOTE_CONTENT_TYPE = 'application/javascript; charset=GB18030'
 const KLINE_PATH = /^\/cn\/api\/jsonp(?:_v2)?\.php\/([^/]*)=\/CN_MarketDataService\.getKLineData$/
@@ -53,11 +55,15 @@ export function handleSina(url: URL, request: Request, market: MarketModel, now:
       return handleSinaFinance(url.searchParams, market, now)
     case 'futuresDaily':
       return textResponse(`${route.varName}=(${JSON.stringify(futuresDailyRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
+    case 'bonus':
+      return handleSinaBonus(route.symbol, market, now)
+    case 'holders':
+      return handleSinaHolders(route.symbol, route.displaytype, market, now)
   }
 }
 
 /** Sina's own "no data" answer: empty quote strings, `=(null);` K-lines, a factor list with no entries. */
-export function sinaEmpty(url: URL): Response | undefined {
+export function sinaEmpty(url: URL, market: MarketModel): Response | undefined {
   if (isSinaSuggest(url)) return sinaSuggestEmpty(url)
   const route = routeOf(url)
   if (!route) return undefined
@@ -72,6 +78,10 @@ export function sinaEmpty(url: URL): Response | undefined {
       return sinaFinanceEmpty()
     case 'futuresDaily':
       return textResponse(`${route.varName}=(null);`, 'application/javascript; charset=utf-8')
+    case 'bonus':
+      return sinaBonusEmpty(route.symbol, market)
+    case 'holders':
+      return sinaHoldersEmpty(route.symbol, market)
   }
 }
 
@@ -81,6 +91,8 @@ type Route =
   | { kind: 'qfq'; code: string }
   | { kind: 'finance' }
   | { kind: 'futuresDaily'; varName: string }
+  | { kind: 'bonus'; symbol: string }
+  | { kind: 'holders'; symbol: string; displaytype: string | undefined }
 
 function routeOf(url: URL): Route | undefined {
   const host = url.hostname
@@ -99,6 +111,12 @@ function routeOf(url: URL): Route | undefined {
   if (host === 'finance.sina.com.cn') {
     const m = QFQ_PATH.exec(url.pathname)
     if (m) return { kind: 'qfq', code: m[1] }
+  }
+  if (host === 'vip.stock.finance.sina.com.cn' || host === 'money.finance.sina.com.cn') {
+    const m = SINA_BONUS_PATH.exec(url.pathname)
+    if (m) return { kind: 'bonus', symbol: m[1] }
+    const h = SINA_HOLDERS_PATH.exec(url.pathname)
+    if (h) return { kind: 'holders', symbol: h[1], displaytype: h[2] }
   }
   if (host === 'stock2.finance.sina.com.cn') {
     const m = FUTURES_DAILY_PATH.exec(url.pathname)
