@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync } from 'node:fs'
 import { Agent, request } from 'node:http'
+import { createRequire } from 'node:module'
 import { basename, extname, join, resolve } from 'node:path'
 import { Miniflare } from 'miniflare'
 import { hashKey, kvKeyOf } from './key-lib.mjs'
@@ -19,18 +20,28 @@ export const QUIET_ENV = {
   WRANGLER_SEND_ERROR_REPORTS: 'false',
 }
 
-/** Bundles `entry` into `outdir` and returns the path of the main module. */
-export function buildWorker(entry, outdir) {
+/**
+ * Bundles `entry` into `outdir` and returns the path of the main module. Minified as wrangler.toml
+ * says, unless `minify: false` (the profiler wants the source's function names).
+ */
+export function buildWorker(entry, outdir, { minify = true } = {}) {
   mkdirSync(outdir, { recursive: true })
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', entry, '--dry-run', '--outdir', outdir], {
+  const args = ['deploy', entry, '--dry-run', '--outdir', outdir, ...(minify ? [] : ['--minify=false'])]
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), ...args], {
     cwd: ROOT,
     env: QUIET_ENV,
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-  // The main module is named after the entry; beside it are the Text modules (/docs assets).
+  // The main module is named after the entry (beside it, its source map).
   const main = `${basename(entry, extname(entry))}.js`
   if (!readdirSync(outdir).includes(main)) throw new Error(`wrangler produced no ${main} in ${outdir}`)
   return join(outdir, main)
+}
+
+/** wrangler.toml's [assets] (public/, its _headers, run_worker_first) as wrangler hands them to Miniflare. */
+function assetsOptions() {
+  const { unstable_getMiniflareWorkerOptions } = createRequire(import.meta.url)('wrangler')
+  return unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml')).workerOptions.assets
 }
 
 /** A Miniflare instance running the bundle with in-memory KV, R2 and SQLite Durable Objects; `extra` adds options (e.g. `inspectorPort`). */
@@ -40,8 +51,7 @@ export function startWorker(scriptPath, extra = {}) {
     modules: true,
     scriptPath,
     compatibilityDate: '2026-05-01',
-    // wrangler.toml's Text rule, as the bundle names those modules (`<sha1>-swagger-ui.css`).
-    modulesRules: [{ type: 'Text', include: ['**/*-swagger-ui-bundle.js', '**/*-swagger-ui.css'] }],
+    assets: assetsOptions(),
     compatibilityFlags: ['nodejs_als'],
     bindings: { UPSTREAM: 'emulator' },
     kvNamespaces: ['KEYS', 'CACHE'],
