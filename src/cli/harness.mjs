@@ -46,7 +46,12 @@ function assetsOptions() {
 
 /** A Miniflare instance running the bundle with in-memory KV, R2 and SQLite Durable Objects; `extra` adds options (e.g. `inspectorPort`). */
 export function startWorker(scriptPath, extra = {}) {
-  return new Miniflare({
+  return new Miniflare(workerOptions(scriptPath, extra))
+}
+
+/** {@link startWorker}'s Miniflare options (the bench's startup rows time `new Miniflare` with them alone). */
+export function workerOptions(scriptPath, extra = {}) {
+  return {
     ...extra,
     modules: true,
     scriptPath,
@@ -60,7 +65,7 @@ export function startWorker(scriptPath, extra = {}) {
       KEY_GUARD: { className: 'KeyGuard', useSQLite: true },
       ANON_GUARD: { className: 'AnonGuard', useSQLite: true },
     },
-  })
+  }
 }
 
 /**
