@@ -5,8 +5,8 @@
 //
 // Admission is real: to stay inside the key's per-minute and daily heavy quotas, the emulator
 // clock moves one day forward before each batch (for both routes alike, outside the timing).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { startWorker } from './harness.mjs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { startWorker, workerdPid } from './harness.mjs'
 import { buildRecord, generateKey, hashKey, kvKeyOf } from './key-lib.mjs'
 import { compareInRounds, median, printTable } from './bench-rounds.mjs'
 
@@ -86,20 +86,6 @@ async function endToEnd(mf, path, total, concurrency, day) {
     sent += batch
   }
   return { rps: sent / (busy / 1000), n: sent, failed, busy }
-}
-
-/** The workerd process Miniflare started (a child of this Node process). */
-function workerdPid() {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue
-    try {
-      const status = readFileSync(`/proc/${d}/status`, 'utf8')
-      if (/^Name:\s+workerd$/m.test(status) && new RegExp(`^PPid:\\s+${process.pid}$`, 'm').test(status)) return Number(d)
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined
 }
 
 const kb = (pid, field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN)

@@ -2,7 +2,7 @@
 // in Miniflare directly, with the bindings wrangler.toml declares. Used by the benchmark and the
 // OpenAPI lint: both need the real built worker, without `wrangler dev`'s proxy in the way.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { createRequire } from 'node:module'
 import { basename, extname, join, resolve } from 'node:path'
@@ -66,6 +66,20 @@ export function workerOptions(scriptPath, extra = {}) {
       ANON_GUARD: { className: 'AnonGuard', useSQLite: true },
     },
   }
+}
+
+/** The workerd process Miniflare started (a child of this Node process). */
+export function workerdPid() {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const status = readFileSync(`/proc/${d}/status`, 'utf8')
+      if (/^Name:\s+workerd$/m.test(status) && new RegExp(`^PPid:\\s+${process.pid}$`, 'm').test(status)) return Number(d)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined
 }
 
 /**
