@@ -92,7 +92,7 @@ const kb = (pid, field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exe
 
 /** Peak RSS of the worker while serving `requests` market-kline calls of a blob `copies` times the day. */
 async function peakMemory(bundle, copies, concurrency) {
-  const mf = startWorker(bundle)
+  const mf = startWorker(bundle, { assets: false })
   try {
     await mf.ready
     const pid = workerdPid()
@@ -120,7 +120,7 @@ async function peakMemory(bundle, copies, concurrency) {
 
 /** Runs the market-kline part of the bench and prints its tables. */
 export async function marketKlineBench({ bundle, seconds, concurrency }) {
-  const mf = startWorker(bundle)
+  const mf = startWorker(bundle, { assets: false })
   let blob
   try {
     await setClock(mf, CLOCK0)

@@ -387,7 +387,9 @@ let socket
 
 /** The route rows: every chosen target of the three views, against the bare constant route. */
 async function routeBench(bundle) {
-  mf = startWorker(bundle)
+  // The Worker alone: Miniflare's stand-in for Cloudflare's assets routing costs more than a bare
+  // route (harness.mjs startWorker), and more on the baseline's path than on /v1's.
+  mf = startWorker(bundle, { assets: false })
   socket = await httpClient(mf, CONCURRENCY)
   try {
     // Pin the emulator clock inside a session so every run does the same work.
