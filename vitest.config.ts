@@ -1,33 +1,18 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
-import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
+// Copies swagger-ui-dist's files into public/ for /docs, as wrangler.toml's [build] would.
+import './test/pool-assets.mjs'
 // Drops the pool's one known line of noise (see the file); real failures stand out.
 import './test/pool-noise.mjs'
 
-/**
- * wrangler.toml's Text rule bundles swagger-ui-dist's script and stylesheet as strings for /docs.
- * Under Vite the same imports resolve to Vite's `?raw` form of the file, so the tests see exactly
- * what the Worker serves (the pool's own handling of the rule cannot find node_modules through a
- * symlink; a query string keeps the rule from applying).
- */
-function docsAssetsAsText(): Plugin {
-  const FILES = ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css']
-  return {
-    name: 'docs-assets-as-text',
-    enforce: 'pre',
-    async resolveId(source, importer) {
-      if (!FILES.includes(source)) return
-      const resolved = await this.resolve(source, importer, { skipSelf: true })
-      return resolved && `${resolved.id}?raw`
-    },
-  }
-}
-
 // Tests run inside workerd with real local KV, R2 and Durable Objects. The main module is the
-// emulator entry, so every upstream call is answered offline by src/emulator.
+// emulator entry, so every upstream call is answered offline by src/emulator. The pool reads
+// wrangler.toml's [assets] (env.ASSETS serves public/) but not its [alias]: the tests get the same
+// zod as the bundle from the alias below.
 export default defineConfig({
+  // Vite resolves a path starting with / from the project's root.
+  resolve: { alias: [{ find: /^zod$/, replacement: '/src/zod-lean.ts' }] },
   plugins: [
-    docsAssetsAsText(),
     cloudflareTest({
       main: './src/emulator/worker.ts',
       wrangler: { configPath: './wrangler.toml' },
@@ -37,7 +22,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
-    // Vitest empties every stylesheet unless told otherwise; /docs serves this one.
+    // Vitest empties every stylesheet unless told otherwise; test/docs.test.ts reads this one.
     css: { include: [/swagger-ui\.css/] },
   },
 })

@@ -13,7 +13,6 @@ import { registerDehydrated } from './routes/dehydrated'
 import { registerSectorValuation } from './routes/sector-valuation'
 import { registerPlaybooks } from './routes/playbooks'
 import { registerDividend } from './routes/dividend'
-import { registerDocs } from './routes/docs'
 import { registerEvents } from './routes/events'
 import { registerShareholder } from './routes/shareholder'
 import { registerAdminJobs } from './routes/admin-jobs'
@@ -154,7 +153,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     )
     return c.body(openapi, 200, { 'content-type': 'application/json; charset=utf-8' })
   })
-  registerDocs(app)
+  // /docs itself is a static asset (wrangler.toml [assets], public/).
   app.get('/', (c) => c.redirect('/docs'))
 
   app.notFound(notFoundOrWrongMethod(app.routes))

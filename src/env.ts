@@ -6,6 +6,8 @@ interface Bindings {
   STORE: R2Bucket
   KEY_GUARD: DurableObjectNamespace
   ANON_GUARD: DurableObjectNamespace
+  /** public/ as Workers static assets (/docs); the Worker does not read it, the tests do. */
+  ASSETS: Fetcher
   /** HMAC secret for PoW challenges (`wrangler secret put POW_SECRET`); unset in production = PoW off. */
   POW_SECRET?: string
   /** Bearer token for the /__jobs admin routes (`wrangler secret put ADMIN_TOKEN`); unset in production = routes hidden (404). */

@@ -15,12 +15,8 @@ declare module '*.json?raw' {
   const text: string
   export default text
 }
-/** swagger-ui-dist's files, bundled as text by wrangler.toml's Text rule (see src/routes/docs.ts). */
-declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
-  const text: string
-  export default text
-}
-declare module 'swagger-ui-dist/swagger-ui.css' {
+/** swagger-ui-dist's files as text (test/docs.test.ts compares them with what /docs serves). */
+declare module 'swagger-ui-dist/*?raw' {
   const text: string
   export default text
 }

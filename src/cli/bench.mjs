@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { buildWorker, httpClient, ROOT, startWorker, storeKeys } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
+import { startupBench } from './bench-startup.mjs'
 import { compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 2)
@@ -35,6 +36,8 @@ const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '',
  */
 const CHIP = { name: '/v1/chip sh600519 (store + tail)', path: '/v1/chip?code=sh600519', keys: 'client' }
 const KLINE_FULL = { name: '/v1/kline-full sh600519 (whole history)', path: '/v1/kline-full?code=sh600519', keys: 'client' }
+/** Issue 20's anchor for /v1/kline-full: the physical limit, the same R2 object streamed by a bare route. */
+const HISTORY_RAW = { name: '  … R2 history object bare (kline-full)', path: '/__bench/history-raw?code=sh600519' }
 const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
 /**
  * Control for the end-to-end views: a bare route answering a copy of the batch's answer, the same
@@ -58,9 +61,12 @@ const TECHNICAL_IN = { name: '/v1/technical sh600519 ', path: TECHNICAL.path, ke
 const BATCH_1000_IN = { name: '/v1/technical-batch, 1,000 A-share codes ', path: '', keys: 'turn' }
 const LIVE_1000_IN = { name: '/v1/technical-batch live, 1,000 A-share codes ', path: '', keys: 'turn' }
 const LIVE_COLD_1000_IN = { ...LIVE_COLD_1000, name: '  … cold: nothing shared between calls ', keys: 'turn' }
+const QUOTE_KEYED_IN = { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' }
+const QUOTE_ANONYMOUS = { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' }
+const QUOTE_KEYED = { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' }
 const IN_WORKER = [
-  { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' },
-  { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
+  QUOTE_KEYED_IN,
+  QUOTE_ANONYMOUS,
   { name: '  … each call a new anonymous IP', path: QUOTE, anonymous: 'new' },
   { name: '/v1/kline sh600519 day x30', path: '/v1/kline?code=sh600519', keys: 'turn' },
   { name: '/v1/kline sh600519 week x30', path: '/v1/kline?code=sh600519&period=week', keys: 'turn' },
@@ -72,15 +78,16 @@ const IN_WORKER = [
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'turn' },
   { ...CHIP, keys: 'turn' },
   { ...KLINE_FULL, keys: 'turn' },
+  HISTORY_RAW,
   TECHNICAL_IN,
   BATCH_1000_IN,
   LIVE_1000_IN,
   LIVE_COLD_1000_IN,
 ]
 const END_TO_END = [
-  { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' },
+  QUOTE_KEYED,
   { name: '  … each call the next of 400 keys', path: QUOTE, keys: 'turn' },
-  { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' },
+  QUOTE_ANONYMOUS,
   { name: '  … each call a new anonymous IP', path: QUOTE, anonymous: 'new' },
   { name: '/v1/kline sh600519 day x30', path: '/v1/kline?code=sh600519', keys: 'client' },
   TECHNICAL,
@@ -95,6 +102,7 @@ const END_TO_END = [
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' },
   CHIP,
   KLINE_FULL,
+  HISTORY_RAW,
 ]
 
 // BENCH_ONLY=<regexp> measures only the routes whose name matches (and the baseline).
@@ -347,6 +355,18 @@ function printChipRatio(rows, view) {
   if (chip && full) console.log(`${view}: cost of one /v1/chip call in /v1/kline-full calls: ${(median(full.ratios) / median(chip.ratios)).toFixed(2)} (median ${median(chip.runs.map((r) => r.rps)).toFixed(0)} vs ${median(full.runs.map((r) => r.rps)).toFixed(0)} calls/s)`)
 }
 
+/**
+ * Issue 20's anchors: a route's throughput as a share of a cheaper one that does part of its work,
+ * from the median ratios to the baseline (drift between the rows' rounds cancels out).
+ */
+function printAnchors(rows, pairs) {
+  const ratio = (t) => rows.find((r) => r.name === t.name)?.ratios
+  for (const [t, anchor, said, goal] of pairs) {
+    const [a, b] = [ratio(t), ratio(anchor)]
+    if (a && b) console.log(`${t.name.trim()} at ${(median(a) / median(b)).toFixed(2)} × ${said}${goal ? ` (goal at least ${goal})` : ''}`)
+  }
+}
+
 /** Issue 11's targets: a 1,000-symbol batch at most 3 × one /v1/technical call, a screen at most 2 ×. */
 function printCostRatios(rows, [technical, pairs] = [TECHNICAL, [[BATCH_1000, 3], [LIVE_1000, 3], [LIVE_COLD_1000, 3], [SCREEN, 2]]]) {
   const rps = (t) => medianRps(rows, t)
@@ -361,61 +381,92 @@ function printCostRatios(rows, [technical, pairs] = [TECHNICAL, [[BATCH_1000, 3]
   if (batch && bare) console.log(`  of which carrying the answer's bytes (a bare route answering a copy of them): ${(mid(tech) / mid(bare)).toFixed(2)} /v1/technical calls`)
 }
 
-console.log('building the emulator worker bundle…')
-const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build'))
-const mf = startWorker(bundle)
-const socket = await httpClient(mf, CONCURRENCY)
-try {
-  // Pin the emulator clock inside a session so every run does the same work.
-  await setMinute(mf, 0)
-  await storeBenchKeys(mf)
-  if (chosen([TECHNICAL, BATCH_1000, SCREEN, BATCH_1000_IN, LIVE_1000, LIVE_1000_IN, LIVE_COLD_1000, LIVE_COLD_1000_IN, BARE_BATCH_SIZE]).length) {
-    const seeding = performance.now()
-    const tables = await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&n=${TABLE_STOCKS}`, { method: 'POST' })).json()
-    const codes = Object.keys((await (await mf.getR2Bucket('STORE')).get(`technicals/${TABLE_DATE}.json`).then((o) => o.json())).rows)
-    BATCH_1000.path = BATCH_1000_IN.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
-    LIVE_1000.path = LIVE_1000_IN.path = LIVE_COLD_1000.path = LIVE_COLD_1000_IN.path = `/v1/technical-batch?codes=${codes.slice(0, 1000).join(',')}`
-    const answer = await (await mf.dispatchFetch(BASE + BATCH_1000.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()
-    await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy`, { method: 'POST', body: answer })).text()
-    BARE_BATCH_SIZE.path = '/__bench/constant-copy'
-    console.log(`the 1,000-symbol batch's answer is ${(answer.byteLength / 1e6).toFixed(2)} MB`)
-    console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
-  }
-  if (chosen([CHIP, KLINE_FULL]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
-    // The store's history of sh600519, built as the jobs build it.
-    await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&codes=sh600519`, { method: 'POST' })).text()
-    if (!(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) throw new Error('the bench seeding built no history of sh600519')
-  }
-  const solving = performance.now()
-  await solvePool(mf)
-  console.log(`solved ${POOL_SIZE} proof-of-work challenges for the anonymous pool in ${((performance.now() - solving) / 1000).toFixed(1)} s`)
-  // Warm-up, untimed: every route once through the loop and a second of end-to-end traffic.
-  for (const target of [BASELINE, ...chosen(IN_WORKER)].filter((t) => t.path)) await (await mf.dispatchFetch(...loopRequest(target))).text()
-  await endToEnd(mf, BASELINE)
-  await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
-  if (chosen(SHARED_COST).length) {
-    console.log('upstream requests per 1,000 keyed calls, counted at the emulator (a cold start, then one freshness window)')
-    for (const t of chosen(SHARED_COST)) await upstreamCost(mf, t)
-  }
+/** The route rows' worker and its HTTP client (set while they run). */
+let mf
+let socket
 
-  console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
-  if (chosen(IN_WORKER).length) {
-    const rows = await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t))
-    printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, rows)
-    printChipRatio(rows, 'in-worker')
-    printCostRatios(rows, [TECHNICAL_IN, [[BATCH_1000_IN, 3], [LIVE_1000_IN, 3], [LIVE_COLD_1000_IN, 3]]])
-  }
-  if (chosen(END_TO_END).length) {
-    for (const [via, title] of [['dispatch', 'via Miniflare dispatchFetch'], ['http', 'over keep-alive HTTP connections to workerd']]) {
-      const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t, via))
-      printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node ${title})`, rows)
-      printCostRatios(rows)
-      printChipRatio(rows, `end-to-end ${via}`)
+/** The route rows: every chosen target of the three views, against the bare constant route. */
+async function routeBench(bundle) {
+  // The Worker alone: Miniflare's stand-in for Cloudflare's assets routing costs more than a bare
+  // route (harness.mjs startWorker), and more on the baseline's path than on /v1's.
+  mf = startWorker(bundle, { assets: false })
+  socket = await httpClient(mf, CONCURRENCY)
+  try {
+    // Pin the emulator clock inside a session so every run does the same work.
+    await setMinute(mf, 0)
+    await storeBenchKeys(mf)
+    if (chosen([TECHNICAL, BATCH_1000, SCREEN, BATCH_1000_IN, LIVE_1000, LIVE_1000_IN, LIVE_COLD_1000, LIVE_COLD_1000_IN, BARE_BATCH_SIZE]).length) {
+      const seeding = performance.now()
+      const tables = await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&n=${TABLE_STOCKS}`, { method: 'POST' })).json()
+      const codes = Object.keys((await (await mf.getR2Bucket('STORE')).get(`technicals/${TABLE_DATE}.json`).then((o) => o.json())).rows)
+      BATCH_1000.path = BATCH_1000_IN.path = `/v1/technical-batch?date=${TABLE_DATE}&codes=${codes.slice(0, 1000).join(',')}`
+      LIVE_1000.path = LIVE_1000_IN.path = LIVE_COLD_1000.path = LIVE_COLD_1000_IN.path = `/v1/technical-batch?codes=${codes.slice(0, 1000).join(',')}`
+      const answer = await (await mf.dispatchFetch(BASE + BATCH_1000.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()
+      await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy`, { method: 'POST', body: answer })).text()
+      BARE_BATCH_SIZE.path = '/__bench/constant-copy'
+      console.log(`the 1,000-symbol batch's answer is ${(answer.byteLength / 1e6).toFixed(2)} MB`)
+      console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
     }
+    if (chosen([CHIP, KLINE_FULL, HISTORY_RAW]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
+      // The store's history of sh600519, built as the jobs build it.
+      await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&codes=sh600519`, { method: 'POST' })).text()
+      if (!(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) throw new Error('the bench seeding built no history of sh600519')
+    }
+    if (chosen([KLINE_FULL, HISTORY_RAW]).length) {
+      const stored = (await (await mf.getR2Bucket('STORE')).head('history/sh600519.json')).size
+      const answer = (await (await mf.dispatchFetch(BASE + KLINE_FULL.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()).byteLength
+      console.log(`sh600519's history: the R2 object ${(stored / 1024).toFixed(0)} KB, /v1/kline-full's answer ${(answer / 1024).toFixed(0)} KB`)
+    }
+    const solving = performance.now()
+    await solvePool(mf)
+    console.log(`solved ${POOL_SIZE} proof-of-work challenges for the anonymous pool in ${((performance.now() - solving) / 1000).toFixed(1)} s`)
+    // Warm-up, untimed: every route once through the loop and a second of end-to-end traffic.
+    for (const target of [BASELINE, ...chosen(IN_WORKER)].filter((t) => t.path)) await (await mf.dispatchFetch(...loopRequest(target))).text()
+    await endToEnd(mf, BASELINE)
+    await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
+    if (chosen(SHARED_COST).length) {
+      console.log('upstream requests per 1,000 keyed calls, counted at the emulator (a cold start, then one freshness window)')
+      for (const t of chosen(SHARED_COST)) await upstreamCost(mf, t)
+    }
+
+    console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
+    if (chosen(IN_WORKER).length) {
+      const rows = await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t))
+      printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, rows)
+      printChipRatio(rows, 'in-worker')
+      printCostRatios(rows, [TECHNICAL_IN, [[BATCH_1000_IN, 3], [LIVE_1000_IN, 3], [LIVE_COLD_1000_IN, 3]]])
+      printAnchors(rows, [
+        [KLINE_FULL, HISTORY_RAW, 'its R2 object streamed bare', 0.6],
+        [TECHNICAL_IN, QUOTE_KEYED_IN, '/v1/quote sh600519 (keyed the same way)'],
+        [QUOTE_KEYED_IN, QUOTE_ANONYMOUS, 'the anonymous cached quote'],
+      ])
+    }
+    if (chosen(END_TO_END).length) {
+      for (const [via, title] of [['dispatch', 'via Miniflare dispatchFetch'], ['http', 'over keep-alive HTTP connections to workerd']]) {
+        const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t, via))
+        printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node ${title})`, rows)
+        printCostRatios(rows)
+        printChipRatio(rows, `end-to-end ${via}`)
+        printAnchors(rows, [
+          [KLINE_FULL, HISTORY_RAW, 'its R2 object streamed bare', 0.6],
+          [TECHNICAL, QUOTE_KEYED, '/v1/quote sh600519 (one key per client, as the technical row)'],
+          [QUOTE_KEYED, QUOTE_ANONYMOUS, 'the anonymous cached quote'],
+        ])
+      }
+    }
+  } finally {
+    socket.close()
+    await mf.dispose()
   }
-} finally {
-  socket.close()
-  await mf.dispose()
 }
 
-if (!only || only.test('/v1/market-kline')) await marketKlineBench({ bundle, seconds: SECONDS, concurrency: CONCURRENCY })
+const routeRows = chosen(IN_WORKER).length + chosen(END_TO_END).length + chosen(SHARED_COST).length > 0
+const marketKlineRows = !only || only.test('/v1/market-kline')
+if (routeRows || marketKlineRows) {
+  console.log('building the emulator worker bundle…')
+  const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build'))
+  if (routeRows) await routeBench(bundle)
+  if (marketKlineRows) await marketKlineBench({ bundle, seconds: SECONDS, concurrency: CONCURRENCY })
+}
+// The production bundle's size and start-up time (BENCH_ONLY=startup for these alone).
+if (!only || only.test('startup')) await startupBench()

@@ -19,7 +19,7 @@ const DATE = '2026-11-19'
 const KEY = 'mk_profile'
 const INSPECTOR = 9339
 
-const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile')), { inspectorPort: INSPECTOR })
+const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile'), { minify: false }), { inspectorPort: INSPECTOR })
 try {
   await mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }) })
   await storeKeys(mf, [KEY], 'unlimited', 'profile')

@@ -16,7 +16,7 @@ import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../jo
 import { profilesOf } from '../store/meta'
 import { writeHistory } from '../store/history'
 import { createServices } from '../services'
-import { marketKlineKey } from '../store/keys'
+import { historyKey, marketKlineKey } from '../store/keys'
 import { clearReferenceMemory } from '../store/reference-cache'
 import { forgetLatestTechnicals } from '../store/technicals'
 import { clock, createEmulatorFetch } from './control'
@@ -111,11 +111,9 @@ app.post('/__bench/day-tables', async (c) => {
   const fundamentals = { source, profiles: profilesOf(await source.snapshot()) }
   return c.json(await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals, collectStates(lines)))
 })
-app.get('/__bench/market-kline-raw', async (c) => {
-  const obj = await c.env.STORE.get(marketKlineKey(c.req.query('date') ?? ''))
-  if (!obj) return c.json({ ok: false }, 404)
-  return new Response(obj.body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
-})
+app.get('/__bench/market-kline-raw', (c) => streamObject(c.env.STORE, marketKlineKey(c.req.query('date') ?? '')))
+// The physical limit under /v1/kline-full: the stock's stored history object, streamed as it lies.
+app.get('/__bench/history-raw', (c) => streamObject(c.env.STORE, historyKey(c.req.query('code') ?? '')))
 // `npm run bench`'s cold rows: live technical rows shared between calls or not (src/routes/live-items.ts).
 app.put('/__bench/live-sharing', async (c) => {
   const on = ((await c.req.json().catch(() => ({}))) as { on?: unknown }).on
@@ -155,6 +153,13 @@ app.get('/__bench/loop', async (c) => {
   }
   return c.json({ n, failed, firstFailure })
 })
+
+/** An R2 object's body as the answer, with no envelope, checks or admission (the bench's anchors). */
+async function streamObject(bucket: R2Bucket, key: string): Promise<Response> {
+  const obj = await bucket.get(key)
+  if (!obj) return new Response('{"ok":false}', { status: 404, headers: { 'content-type': 'application/json' } })
+  return new Response(obj.body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+}
 
 export default {
   // Bindings a test made hang (PUT /__emulator/hang) are swapped in here, under every route.
