@@ -4,9 +4,11 @@ import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
 import { holdReservation, markStage } from '../http/deadline'
 import { anonShardOf, type AnonGuard } from './anon-guard'
-import { keepLease, LEASE, releaseLease, takeLeased } from './anon-lease'
+import { keepLease, releaseLease, takeLeased } from './anon-lease'
+import { LEASE } from './lease'
 import { canonicalIp } from './ip'
-import type { KeyGuard, RateWindow } from './key-guard'
+import type { RateWindow } from './key-guard'
+import { keyGuardOf, keyLeases } from './key-lease'
 import { lookupKey, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
 import { fromZodIssues, repeatedParams, ValidationError } from '../http/validation'
@@ -20,7 +22,8 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
  * identify the key (401 when unknown or revoked; 401 when a pro-group route has none), check the
  * tier (403 naming the tier needed), reserve the call in the caller's Durable Object — KeyGuard per
- * key, AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
+ * key, or a slice of the key's minute it leased to this isolate (src/access/key-lease.ts);
+ * AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  * A route's `prefetch` starts after the tier check, beside the Durable Object request, and is
@@ -137,10 +140,9 @@ function clientIp(c: Context<AppEnv>): string {
 }
 
 async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> {
-  const tier = c.get('tier')
-  const limits = TIER_LIMITS[tier]
-  const stub = c.env.KEY_GUARD.getByName(c.get('keyHash')!) as DurableObjectStub<KeyGuard>
-  const r = await stub.admit({
+  const limits = TIER_LIMITS[c.get('tier')]
+  const hash = c.get('keyHash')!
+  const r = await keyLeases.admit(() => keyGuardOf(c.env.KEY_GUARD, hash), hash, {
     now: c.get('services').now(),
     ip: clientIp(c),
     endpoint: endpointName(c),
@@ -165,10 +167,7 @@ async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> 
         throw new ApiError('RATE_LIMITED', r.detail, extra, retry)
     }
   }
-  // Nothing to settle for a call that went through at the policy's cost: the reservation stands.
-  return async (ok, _rows, units) => {
-    if (!ok || (units !== undefined && units !== r.reservation.units)) await stub.settle(r.reservation, ok, units)
-  }
+  return (ok, _rows, units) => r.settle(ok, units)
 }
 
 async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Settle> {
