@@ -142,7 +142,8 @@ function clientIp(c: Context<AppEnv>): string {
 async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> {
   const limits = TIER_LIMITS[c.get('tier')]
   const hash = c.get('keyHash')!
-  const r = await keyLeases.admit(() => keyGuardOf(c.env.KEY_GUARD, hash), hash, {
+  const ns = c.env.KEY_GUARD // not the context: a settlement may outlive the request by a report's delay
+  const r = await keyLeases.admit(() => keyGuardOf(ns, hash), hash, {
     now: c.get('services').now(),
     ip: clientIp(c),
     endpoint: endpointName(c),
