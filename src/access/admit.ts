@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { anonMemoryHit } from '../http/anon-cache'
 import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
-import { holdReservation, markStage } from '../http/deadline'
+import { holdReservation, markStage, type Settle } from '../http/deadline'
 import { anonShardOf, type AnonGuard } from './anon-guard'
 import { keepLease, releaseLease, takeLeased } from './anon-lease'
 import { LEASE } from './lease'
@@ -15,8 +15,6 @@ import { fromZodIssues, repeatedParams, ValidationError } from '../http/validati
 import type { GuardOptions, PolicyRefinement, Prefetch } from './route'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
-/** What admission hands to settlement. */
-type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<void>
 
 /**
  * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
@@ -43,8 +41,8 @@ export function admit(
   opts: { anonCache?: boolean; prefetch?: Prefetch; validate?: PreAdmission } = {}
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const p: AccessPolicy = { ...policy, ...refine?.(c) }
-    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.queries('key') })
+    const p: AccessPolicy = refine ? { ...policy, ...refine(c) } : policy
+    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: keyParams(c) })
     if (key !== null && typeof key === 'object') {
       throw new ApiError('KEY_CONFLICT', `different API keys in ${key.conflict.join(' and ')}; send one key, in one place (Authorization: Bearer is recommended)`, { headers: key.conflict })
     }
@@ -90,8 +88,16 @@ export function admit(
     await next()
     const outcome = c.get('outcome')
     const ok = outcome?.ok === true && c.res.status === 200
-    c.executionCtx.waitUntil(held.end(ok, outcome?.rows ?? 0, outcome?.units).catch((e) => console.error('settle failed', e)))
+    const settling = held.end(ok, outcome?.rows ?? 0, outcome?.units)
+    if (settling) c.executionCtx.waitUntil(settling.catch((e) => console.error('settle failed', e)))
   }
+}
+
+/** Every `?key=` value; the query is parsed only when it may hold one (most calls send the key in a header). */
+function keyParams(c: Context<AppEnv>): string[] | undefined {
+  const url = c.req.url
+  const q = url.indexOf('?')
+  return q >= 0 && (url.includes('key', q) || url.includes('%', q)) ? c.req.queries('key') : undefined
 }
 
 /** DESIGN section 4, stage 4: the query schema and the route's own check, before any counter moves. */
@@ -189,7 +195,7 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
     const leased = takeLeased(ip, now, hit.rows, powUntil)
     if (leased) {
       setRateHeaders(c, leased.window)
-      return async (ok, rows) => {
+      return (ok, rows) => {
         if (!ok || rows !== hit.rows) leased.refund()
       }
     }
@@ -209,9 +215,7 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
       { 'Retry-After': String(r.retryAfter) }
     )
   }
-  return async (ok, rows) => {
-    if (!ok || rows !== r.reservation.rows) await stub.settle(r.reservation, ok, rows)
-  }
+  return (ok, rows) => (!ok || rows !== r.reservation.rows ? stub.settle(r.reservation, ok, rows) : undefined)
 }
 
 /** The usage key of an endpoint: its path after /v1/ (`quote`, `kline`, `ip-whitelist`). */

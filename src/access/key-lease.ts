@@ -1,5 +1,5 @@
 import { beijingDay } from '../domain/beijing-day'
-import { Flight } from '../domain/shared-flight'
+import { WATCH_MS } from '../domain/shared-flight'
 import type { KeyAdmitRequest, KeyAdmitResult, KeyReservation, RateWindow, UsageDelta, UsageReport, UsageRequest } from './key-guard'
 import { LEASE, LeaseBook, minuteOf, type MinuteLease } from './lease'
 
@@ -48,13 +48,19 @@ export const keyGuardOf = (ns: DurableObjectNamespace, hash: string): KeyGuardCa
 
 /** A call admitted (by the object or from a slice), with how to settle it; or the object's refusal. */
 export type KeyAdmission =
-  | { ok: true; window: RateWindow; settle: (ok: boolean, units: number | undefined) => Promise<void> }
+  | { ok: true; window: RateWindow; settle: (ok: boolean, units: number | undefined) => Promise<void> | void }
   | Extract<KeyAdmitResult, { ok: false }>
 
 /** At most this long after a call from a slice ends, its usage is sent to the object if nothing else took it there. */
 export const REPORT_MS = 2_000
 /** How long a refused call waits for the isolate's other requests to the object (each far shorter). */
 const ASKING_WAIT_MS = 1_000
+
+/** A request to a key's object in flight, as others may watch it. */
+interface Asking {
+  at: number
+  done: boolean
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -68,7 +74,7 @@ export class KeyLeases {
   /** Usage of calls from slices not yet sent, per key hash, by day and endpoint. */
   private readonly owed = new Map<string, Map<string, UsageDelta>>()
   /** Requests to the objects in flight, per key hash. */
-  private readonly asking = new Map<string, Set<Flight<unknown>>>()
+  private readonly asking = new Map<string, Set<Asking>>()
 
   constructor(private readonly reportMs = REPORT_MS) {}
 
@@ -83,9 +89,8 @@ export class KeyLeases {
       if (r.leased) this.book.keep(hash, { win: r.reservation.win, calls: r.leased.calls, limit: r.window.limit, guardRemaining: r.leased.guardRemaining, allow: r.leased.allow })
       const { reservation } = r
       // Nothing to settle for a call that went through at the policy's cost: the reservation stands.
-      const settle = async (ok: boolean, units: number | undefined) => {
-        if (!ok || (units !== undefined && units !== reservation.units)) await stub.settle(reservation, ok, units)
-      }
+      const settle = (ok: boolean, units: number | undefined) =>
+        !ok || (units !== undefined && units !== reservation.units) ? stub.settle(reservation, ok, units) : undefined
       return { ok: true, window: r.window, settle }
     }
     if (r.reason === 'minute' && leasable) {
@@ -118,15 +123,18 @@ export class KeyLeases {
     if (!lease || lease.limit !== req.perMinute || (lease.allow.length > 0 && !lease.allow.includes(req.ip))) return undefined
     const { window, refund } = this.book.take(hash, lease, req.now)
     const day = beijingDay(req.now)
-    const settle = async (ok: boolean, units: number | undefined) => {
+    const settle = (ok: boolean, units: number | undefined) => {
       if (!ok) return refund()
       const batch = this.owe(hash, { day, endpoint: req.endpoint, units: units ?? req.units, calls: 1 })
-      if (batch) await this.sendLater(guard, hash, batch)
+      return batch && this.sendLater(guard, hash, batch)
     }
     return { ok: true, window, settle }
   }
 
-  /** What goes back with a request to the key's object: the slice's unused calls and the usage owed. */
+  /**
+   * What goes back with a request to the key's object: the slice's unused calls and the usage owed.
+   * Should that request fail, they are lost: the usage in the caller's favour, the calls until the minute ends.
+   */
   private handBack(hash: string, now: number): { returned?: { win: number; calls: number }; usage?: UsageDelta[] } {
     const lease = this.book.release(hash)
     const calls = lease && lease.win === minuteOf(now) ? lease.calls : 0
@@ -163,25 +171,31 @@ export class KeyLeases {
   }
 
   private async ask<R>(hash: string, work: Promise<R>): Promise<R> {
-    const flight = new Flight(work)
-    let flights = this.asking.get(hash)
-    if (!flights) this.asking.set(hash, (flights = new Set()))
-    flights.add(flight)
+    const mine: Asking = { at: Date.now(), done: false }
+    let all = this.asking.get(hash)
+    if (!all) this.asking.set(hash, (all = new Set()))
+    all.add(mine)
     try {
       return await work
     } finally {
-      flights.delete(flight)
-      if (flights.size === 0 && this.asking.get(hash) === flights) this.asking.delete(hash)
+      mine.done = true
+      all.delete(mine)
+      if (all.size === 0 && this.asking.get(hash) === all) this.asking.delete(hash)
     }
   }
 
-  /** Waits (watching, never awaiting another request's promise) for this isolate's requests to the key's object. */
+  /**
+   * Waits until this isolate's requests to the key's object that are in flight now have their
+   * answers. It only looks at their state with timers of its own: awaiting another request's
+   * promise is not allowed (src/domain/shared-flight.ts), and one watcher per refused call keeps a
+   * burst of hundreds cheap. A request older than {@link ASKING_WAIT_MS} is not waited for (its
+   * own request may have ended without it).
+   */
   private async othersAsking(hash: string): Promise<void> {
-    const flights = this.asking.get(hash)
-    if (!flights) return
-    const now = Date.now()
-    for (const f of flights) if (now - f.startedAt > ASKING_WAIT_MS) flights.delete(f) // abandoned with its request
-    await Promise.all([...flights].map((f) => f.joinWithin(ASKING_WAIT_MS, now).catch(() => undefined)))
+    const started = Date.now()
+    const waiting = [...(this.asking.get(hash) ?? [])]
+    const open = () => waiting.some((a) => !a.done && Date.now() - a.at < ASKING_WAIT_MS)
+    for (let look = 0; open() && Date.now() - started < ASKING_WAIT_MS; look++) await sleep(WATCH_MS[Math.min(look, WATCH_MS.length - 1)])
   }
 }
 

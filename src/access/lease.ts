@@ -39,7 +39,7 @@ export function leaseCalls(left: number, wanted: number): number {
  * guard would show it (what it had left for others, plus this isolate's unused calls). Other
  * isolates' unused slices count as used, so it is approximate in the caller's disfavour.
  */
-export function leasedWindow(lease: MinuteLease, now: number): RateWindow {
+function leasedWindow(lease: MinuteLease, now: number): RateWindow {
   const end = (lease.win + 1) * MINUTE_MS
   return { limit: lease.limit, remaining: lease.guardRemaining + lease.calls, resetSeconds: Math.max(1, Math.ceil((end - now) / 1000)) }
 }

@@ -33,7 +33,9 @@ const route = guardedRoute(POLICY, {
   operationId: 'usage',
   tags: ['Pro'],
   summary: 'Your usage and limits',
-  description: "The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today and pack units left. Not counted.",
+  description:
+    "The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today and pack units left. Not counted. " +
+    'Calls the service admitted elsewhere (another Worker isolate) in the last 2 seconds may not show yet, and slices of the minute leased there count as used.',
   responses: {
     200: {
       description: 'Usage',
