@@ -2,19 +2,18 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { anonMemoryHit } from '../http/anon-cache'
 import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
-import { holdReservation, markStage } from '../http/deadline'
+import { holdReservation, markStage, type Settle } from '../http/deadline'
 import { anonShardOf, type AnonGuard } from './anon-guard'
-import { keepLease, LEASE, releaseLease, takeLeased } from './anon-lease'
+import { keepLease, releaseLease, takeLeased } from './anon-lease'
+import { LEASE } from './lease'
 import { canonicalIp } from './ip'
-import type { KeyGuard, RateWindow } from './key-guard'
+import type { RateWindow } from './key-guard'
+import { keyGuardOf, keyLeases } from './key-lease'
 import { lookupKey, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
 import { fromZodIssues, repeatedParams, ValidationError } from '../http/validation'
 import type { GuardOptions, PolicyRefinement, Prefetch } from './route'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
-
-/** What admission hands to settlement. */
-type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<void>
 
 /**
  * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
@@ -22,7 +21,8 @@ type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<
  * `check` (422: a value no tier may use is refused alike for every caller), then 401 when a
  * pro-group route has no key, check the tier (403 naming the tier needed), the route's
  * `tierCheck` (422: its per-tier caps), reserve the call in the caller's Durable Object — KeyGuard per
- * key, AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
+ * key, or a slice of the key's minute it leased to this isolate (src/access/key-lease.ts);
+ * AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
  * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
  * A route's `prefetch` starts after the tier check, beside the Durable Object request, and is
@@ -43,8 +43,8 @@ export function admit(
   opts: { anonCache?: boolean; prefetch?: Prefetch; validate?: PreAdmission } = {}
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const p: AccessPolicy = { ...policy, ...refine?.(c) }
-    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.queries('key') })
+    const p: AccessPolicy = refine ? { ...policy, ...refine(c) } : policy
+    const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: keyParams(c) })
     if (key !== null && typeof key === 'object') {
       throw new ApiError('KEY_CONFLICT', `different API keys in ${key.conflict.join(' and ')}; send one key, in one place (Authorization: Bearer is recommended)`, { headers: key.conflict })
     }
@@ -95,8 +95,16 @@ export function admit(
     await next()
     const outcome = c.get('outcome')
     const ok = outcome?.ok === true && c.res.status === 200
-    c.executionCtx.waitUntil(held.end(ok, outcome?.rows ?? 0, outcome?.units).catch((e) => console.error('settle failed', e)))
+    const settling = held.end(ok, outcome?.rows ?? 0, outcome?.units)
+    if (settling) c.executionCtx.waitUntil(settling.catch((e) => console.error('settle failed', e)))
   }
+}
+
+/** Every `?key=` value; the query is parsed only when it may hold one (most calls send the key in a header). */
+function keyParams(c: Context<AppEnv>): string[] | undefined {
+  const url = c.req.url
+  const q = url.indexOf('?')
+  return q >= 0 && (url.includes('key', q) || url.includes('%', q)) ? c.req.queries('key') : undefined
 }
 
 /**
@@ -150,10 +158,10 @@ function clientIp(c: Context<AppEnv>): string {
 }
 
 async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> {
-  const tier = c.get('tier')
-  const limits = TIER_LIMITS[tier]
-  const stub = c.env.KEY_GUARD.getByName(c.get('keyHash')!) as DurableObjectStub<KeyGuard>
-  const r = await stub.admit({
+  const limits = TIER_LIMITS[c.get('tier')]
+  const hash = c.get('keyHash')!
+  const ns = c.env.KEY_GUARD // not the context: a settlement may outlive the request by a report's delay
+  const r = await keyLeases.admit(() => keyGuardOf(ns, hash), hash, {
     now: c.get('services').now(),
     ip: clientIp(c),
     endpoint: endpointName(c),
@@ -178,10 +186,7 @@ async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> 
         throw new ApiError('RATE_LIMITED', r.detail, extra, retry)
     }
   }
-  // Nothing to settle for a call that went through at the policy's cost: the reservation stands.
-  return async (ok, _rows, units) => {
-    if (!ok || (units !== undefined && units !== r.reservation.units)) await stub.settle(r.reservation, ok, units)
-  }
+  return (ok, _rows, units) => r.settle(ok, units)
 }
 
 async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Settle> {
@@ -202,7 +207,7 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
     const leased = takeLeased(ip, now, hit.rows, powUntil)
     if (leased) {
       setRateHeaders(c, leased.window)
-      return async (ok, rows) => {
+      return (ok, rows) => {
         if (!ok || rows !== hit.rows) leased.refund()
       }
     }
@@ -222,9 +227,7 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
       { 'Retry-After': String(r.retryAfter) }
     )
   }
-  return async (ok, rows) => {
-    if (!ok || rows !== r.reservation.rows) await stub.settle(r.reservation, ok, rows)
-  }
+  return (ok, rows) => (!ok || rows !== r.reservation.rows ? stub.settle(r.reservation, ok, rows) : undefined)
 }
 
 /** The usage key of an endpoint: its path after /v1/ (`quote`, `kline`, `ip-whitelist`). */

@@ -33,7 +33,7 @@ export interface AnonReservation {
 }
 
 export type AnonAdmitResult =
-  | { ok: true; reservation: AnonReservation; window: RateWindow; pow: boolean; leased: { calls: number; rows: number; powUntil: number; shardRemaining: number } | null }
+  | { ok: true; reservation: AnonReservation; window: RateWindow; pow: boolean; leased: { calls: number; rows: number; powUntil: number; guardRemaining: number } | null }
   | { ok: false; reason: AnonRefusal; window: RateWindow; retryAfter: number; detail: string; pow: boolean }
 
 /**
@@ -100,14 +100,13 @@ export class AnonGuard extends DurableObject<Env> {
     store.ensureAlarm(() => nextBeijingMidnight(Date.now()))
     const reservation = { ip: req.ip, win: store.windowOf(req.now), day, rows: req.rows }
     const remaining = Math.max(0, window.remaining - 1)
-    const lease = leased > 0 ? { calls: leased, rows: leased * req.rows, powUntil: counters.get(powKey), shardRemaining: remaining - leased } : null
+    const lease = leased > 0 ? { calls: leased, rows: leased * req.rows, powUntil: counters.get(powKey), guardRemaining: remaining - leased } : null
     return { ok: true, reservation, window: { ...window, remaining }, pow, leased: lease }
   }
 
   /** Takes back what an isolate's lease left unused: calls while their minute lasts, rows while their day does. */
   private giveBack(ip: string, now: number, day: string, r: NonNullable<AnonAdmitRequest['returned']>): void {
-    const calls = r.win === this.store.windowOf(now) ? Math.min(r.calls, this.store.minuteCount(now, ip)) : 0
-    if (calls > 0) this.store.bumpMinuteWindow(r.win, -calls, ip)
+    this.store.giveBackCalls(now, r.win, r.calls, ip)
     const rows = r.day === day ? Math.min(r.rows, this.store.counters.get(rowsKey(day, ip))) : 0
     if (rows > 0) this.store.counters.add(rowsKey(day, ip), -rows)
   }

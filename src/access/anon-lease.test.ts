@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { clearAnonLeases, keepLease, LEASE, leaseSize, releaseLease, takeLeased, type AnonLease } from './anon-lease'
+import { LEASE } from './lease'
+import { clearAnonLeases, keepLease, leaseSize, releaseLease, takeLeased, type AnonLease } from './anon-lease'
 
 const NOW = 29_000_000 * 60_000 + 10_000 // 10 s into a minute window
 const WIN = Math.floor(NOW / 60_000)
-const lease = (over: Partial<AnonLease> = {}): AnonLease => ({ win: WIN, day: '2026-11-20', calls: 3, rows: 30, limit: 60, shardRemaining: 40, powUntil: NOW + 300_000, ...over })
+const lease = (over: Partial<AnonLease> = {}): AnonLease => ({ win: WIN, day: '2026-11-20', calls: 3, rows: 30, limit: 60, guardRemaining: 40, powUntil: NOW + 300_000, ...over })
 
 describe('anonymous leases', () => {
   beforeEach(() => clearAnonLeases())
@@ -40,7 +41,7 @@ describe('anonymous leases', () => {
 
   it('add up two leases granted at once for one address', () => {
     keepLease('a', lease())
-    keepLease('a', lease({ calls: 2, rows: 20, shardRemaining: 35 }))
+    keepLease('a', lease({ calls: 2, rows: 20, guardRemaining: 35 }))
     expect(releaseLease('a', NOW)).toMatchObject({ calls: 5, rows: 50 })
   })
 })

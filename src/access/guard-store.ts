@@ -39,6 +39,12 @@ export class GuardStore {
     this.counters.add(minuteKey(win, who), by)
   }
 
+  /** Takes back calls a lease left unused: only while their minute lasts, and never more than it counted. */
+  giveBackCalls(now: number, win: number, calls: number, who?: string): void {
+    const n = win === this.windowOf(now) ? Math.min(calls, this.minuteCount(now, who)) : 0
+    if (n > 0) this.bumpMinuteWindow(win, -n, who)
+  }
+
   /** The window as the headers show it, given `used` calls so far in it. */
   window(now: number, limit: number, used: number): RateWindow {
     const end = (this.windowOf(now) + 1) * MINUTE_MS

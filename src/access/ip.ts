@@ -13,6 +13,18 @@ import {
  * compared in this form, so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1` are the same entry.
  */
 export function canonicalIp(raw: string): string | null {
+  let known = recent.get(raw)
+  if (known === undefined) {
+    if (recent.size >= 10_000) recent.clear()
+    recent.set(raw, (known = convert(raw)))
+  }
+  return known
+}
+
+/** Recent answers: a caller's address repeats on every call, and the conversion goes through BigInt. */
+const recent = new Map<string, string | null>()
+
+function convert(raw: string): string | null {
   const s = raw.trim()
   try {
     const family = distinctRemoteAddr(s)

@@ -74,4 +74,39 @@ describe('KeyGuard', () => {
     await g.clearAllowList()
     expect((await g.admit(request({ heavy: false, ip: '198.51.100.9' }))).ok).toBe(true)
   })
+
+  it('leases a slice of the minute with an admitted call, counted at once, and takes back what was not used within that minute', async () => {
+    const g = guard('lease')
+    const quote = request({ heavy: false, endpoint: 'quote', units: 1, perMinute: 120 })
+    const r = await g.admit({ ...quote, lease: 99 })
+    if (!r.ok) throw new Error('refused')
+    // A quarter of the 119 left after this call, at most 15; the headers show this call's minute.
+    expect(r.leased).toEqual({ calls: 15, guardRemaining: 104, allow: [] })
+    expect(r.window.remaining).toBe(119)
+    const usage = () => g.usage({ now: DAY1, perMinute: 120, heavyPerDay: 0, packUnits: null })
+    expect((await usage()).minute.remaining).toBe(104)
+    // Ten calls used and reported, five handed back.
+    await g.report([{ day: '2026-11-19', endpoint: 'quote', units: 10, calls: 10 }])
+    const back = await g.usage({ now: DAY1, perMinute: 120, heavyPerDay: 0, packUnits: null, returned: { win: r.reservation.win, calls: 5 } })
+    expect(back.minute.remaining).toBe(109)
+    expect(back.endpoints).toEqual({ quote: { units: 11, calls: 11 } })
+    // Calls of a past minute lapsed with it: nothing to take back.
+    const later = await g.usage({ now: DAY1 + 60_000, perMinute: 120, heavyPerDay: 0, packUnits: null, returned: { win: r.reservation.win, calls: 5 } })
+    expect(later.minute.remaining).toBe(120)
+    expect((await usage()).minute.remaining).toBe(109)
+  })
+
+  it('never leases to a buyout pack, and never past the limit', async () => {
+    const pack = await guard('lease-pack').admit({ ...request({ heavy: false, units: 1, packUnits: 100 }), lease: 15 })
+    expect(pack.ok && pack.leased).toBeNull()
+    const g = guard('lease-limit')
+    const trial = request({ heavy: false, endpoint: 'quote', units: 1, perMinute: 30 })
+    let counted = 0
+    for (;;) {
+      const r = await g.admit({ ...trial, lease: 15 })
+      if (!r.ok) break
+      counted += 1 + (r.leased?.calls ?? 0)
+    }
+    expect(counted).toBe(30)
+  })
 })

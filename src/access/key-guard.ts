@@ -2,8 +2,25 @@ import { DurableObject } from 'cloudflare:workers'
 import { beijingDay, nextBeijingMidnight } from '../domain/beijing-day'
 import { addDays } from '../domain/dates'
 import { GuardStore } from './guard-store'
+import { leaseCalls } from './lease'
 
-export interface KeyAdmitRequest {
+/** Usage of calls an isolate admitted from a lease, reported afterwards (src/access/key-lease.ts). */
+export interface UsageDelta {
+  day: string
+  endpoint: string
+  units: number
+  calls: number
+}
+
+/** What an isolate's leases hand back to the key's KeyGuard with its next request. */
+export interface LeaseReport {
+  /** Calls a lease left unused, with the minute window they were counted in. */
+  returned?: { win: number; calls: number }
+  /** Usage of the calls admitted from leases since the last report. */
+  usage?: UsageDelta[]
+}
+
+export interface KeyAdmitRequest extends LeaseReport {
   /** Service clock, epoch ms (the emulator's clock offline). */
   now: number
   /** Caller's address, canonical form. */
@@ -15,6 +32,17 @@ export interface KeyAdmitRequest {
   heavyPerDay: number
   /** Lifetime unit cap of a buyout pack; null = none. */
   packUnits: number | null
+  /** Further calls to lease to the asking isolate beside this one (never for a pack). */
+  lease?: number
+}
+
+/** Calls leased to an isolate with an admitted call, and what it needs to admit them itself. */
+export interface KeyGrant {
+  calls: number
+  /** What the minute had left for everyone else after the grant (for the rate headers). */
+  guardRemaining: number
+  /** The allow-list at grant time (empty: any address), which the isolate checks each call against. */
+  allow: string[]
 }
 
 /** The minute window after this call, for the X-RateLimit-* headers. */
@@ -39,8 +67,15 @@ export interface KeyReservation {
 }
 
 export type KeyAdmitResult =
-  | { ok: true; reservation: KeyReservation; window: RateWindow }
+  | { ok: true; reservation: KeyReservation; window: RateWindow; leased: KeyGrant | null }
   | { ok: false; reason: KeyRefusal; window: RateWindow; retryAfter?: number; detail: string }
+
+export interface UsageRequest extends LeaseReport {
+  now: number
+  perMinute: number
+  heavyPerDay: number
+  packUnits: number | null
+}
 
 export interface UsageReport {
   day: string
@@ -68,7 +103,9 @@ const K = {
  * No method awaits, so the object's input gate serialises calls: N parallel calls against a limit
  * L admit exactly L. Counters live in memory and are written behind (GuardStore); the allow-list
  * is written through, since it changes rarely and must survive a restart. `admit` returns a
- * reservation; `settle` refunds it when the call ended ok:false.
+ * reservation; `settle` refunds it when the call ended ok:false. With an admitted call it may
+ * lease further calls of the minute to the asking isolate (counted now, so leases never sum past
+ * the limit), which reports their usage later and returns what it did not use (src/access/key-lease.ts).
  */
 export class KeyGuard extends DurableObject<Env> {
   private readonly store: GuardStore
@@ -85,6 +122,7 @@ export class KeyGuard extends DurableObject<Env> {
     const { store } = this
     const { counters } = store
     store.observe(req.now)
+    this.receive(req, req.now)
     const day = beijingDay(req.now)
     const used = store.minuteCount(req.now)
     const window = store.window(req.now, req.perMinute, used)
@@ -110,14 +148,34 @@ export class KeyGuard extends DurableObject<Env> {
       }
     }
 
-    store.bumpMinute(req.now, 1)
-    counters.add(K.units(day, req.endpoint), req.units)
-    counters.add(K.calls(day, req.endpoint), 1)
+    // A lease is counted now: whoever admits its calls later, the minute never passes the limit.
+    const leased = req.lease && req.packUnits === null ? leaseCalls(req.perMinute - used - 1, req.lease) : 0
+    store.bumpMinute(req.now, 1 + leased)
+    this.count(day, req.endpoint, req.units, 1)
     if (req.heavy) counters.add(K.heavy(day), 1)
-    counters.add(K.lifetime, req.units)
     store.ensureAlarm(() => nextBeijingMidnight(Date.now()))
     const reservation: KeyReservation = { win: store.windowOf(req.now), day, endpoint: req.endpoint, units: req.units, heavy: req.heavy }
-    return { ok: true, reservation, window: { ...window, remaining: Math.max(0, window.remaining - 1) } }
+    const remaining = Math.max(0, window.remaining - 1)
+    const grant = leased > 0 ? { calls: leased, guardRemaining: remaining - leased, allow: list } : null
+    return { ok: true, reservation, window: { ...window, remaining }, leased: grant }
+  }
+
+  /** Usage of calls admitted from leases, when no other request has carried it here (src/access/key-lease.ts). */
+  report(usage: UsageDelta[]): void {
+    this.receive({ usage }, 0)
+  }
+
+  /** Takes what an isolate hands back: unused leased calls (while their minute lasts) and the usage of the used ones. */
+  private receive(r: LeaseReport, now: number): void {
+    if (r.returned) this.store.giveBackCalls(now, r.returned.win, r.returned.calls)
+    for (const u of r.usage ?? []) this.count(u.day, u.endpoint, u.units, u.calls)
+  }
+
+  private count(day: string, endpoint: string, units: number, calls: number): void {
+    const { counters } = this.store
+    counters.add(K.units(day, endpoint), units)
+    counters.add(K.calls(day, endpoint), calls)
+    counters.add(K.lifetime, units)
   }
 
   /**
@@ -138,9 +196,11 @@ export class KeyGuard extends DurableObject<Env> {
     counters.add(K.lifetime, delta)
   }
 
-  usage(req: { now: number; perMinute: number; heavyPerDay: number; packUnits: number | null }): UsageReport {
+  /** The key's usage, after what the asking isolate hands back (see {@link receive}). */
+  usage(req: UsageRequest): UsageReport {
     const { store } = this
     const { counters } = store
+    this.receive(req, req.now)
     const day = beijingDay(req.now)
     const endpoints: UsageReport['endpoints'] = {}
     let unitsToday = 0

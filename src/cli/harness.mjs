@@ -101,13 +101,18 @@ export async function httpClient(mf, sockets) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets })
   const get = (path, headers = {}) =>
     new Promise((resolve, reject) => {
-      request(new URL(path, origin), { agent, headers }, (res) => {
+      const req = request(new URL(path, origin), { agent, headers }, (res) => {
         res.setEncoding('utf8')
         let body = ''
         res.on('data', (chunk) => (body += chunk))
         res.on('end', () => resolve({ status: res.statusCode, body }))
         res.on('error', reject)
-      }).on('error', reject).end()
+      })
+      // A kept-alive socket the server closed while it sat idle (between views) fails at once
+      // with ECONNRESET, before the request reached the worker: send it again on a fresh socket,
+      // as Node's documentation of `request.reusedSocket` advises.
+      req.on('error', (e) => (req.reusedSocket && e.code === 'ECONNRESET' ? get(path, headers).then(resolve, reject) : reject(e)))
+      req.end()
     })
   return { get, close: () => agent.destroy() }
 }

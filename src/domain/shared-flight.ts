@@ -20,7 +20,7 @@
  */
 
 /** Milliseconds between a joiner's looks at a flight: short at first, then at most the last. */
-const WATCH_MS = [1, 2, 4, 8, 15, 25] as const
+export const WATCH_MS = [1, 2, 4, 8, 15, 25] as const
 
 /** How a flight ended: its value, or its error. */
 type Outcome<V> = { ok: true; value: V } | { ok: false; error: unknown }

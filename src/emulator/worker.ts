@@ -6,6 +6,7 @@
 import '../env'
 import { createApp } from '../app'
 import { clearAnonLeases } from '../access/anon-lease'
+import { keyLeases } from '../access/key-lease'
 import { clearAnonMemory } from '../http/anon-cache'
 import { clearMarketCache } from '../http/market-cache'
 import { clearLiveItems, shareLiveItems } from '../routes/live-items'
@@ -36,12 +37,13 @@ export const services = createServices({
 const app = createApp(services)
 
 // Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
-// anonymous answers and leases in memory, shared market answers, live technical rows, the latest technicals date), so a test starts from the channel table's order and fresh data.
+// anonymous answers and the slices of anonymous and keyed minutes leased to it, shared market answers, live technical rows, the latest technicals date), so a test starts from the channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
   services.router.reset()
   services.recentBars.clear()
   clearAnonMemory()
   clearAnonLeases()
+  keyLeases.clearSlices()
   clearMarketCache()
   clearLiveItems()
   forgetLatestTechnicals()

@@ -32,8 +32,12 @@ export const DEADLINE_CODE = 'DEADLINE_EXCEEDED'
  */
 export type Stage = 'identify' | 'admit' | 'cache' | 'store' | 'handler' | `upstream:${string}`
 
-/** Admission's settlement: refunds (ok false) or re-bills a reserved call. */
-export type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<void>
+/**
+ * Admission's settlement: refunds (ok false) or re-bills a reserved call. Returns a promise only
+ * when work remains (a request to a guard object), which the request keeps alive with waitUntil;
+ * most calls have nothing to settle, and a waitUntil per call is a measurable part of admission.
+ */
+export type Settle = (ok: boolean, rows: number, units: number | undefined) => Promise<void> | void
 
 /** One request's deadline state: its stage, and the reservation it must settle exactly once. */
 export class RequestDeadline {
@@ -97,7 +101,7 @@ export class RequestDeadline {
   hold(settle: Settle): boolean {
     if (this.expired) {
       this.settled = true
-      this.waitUntil(settle(false, 0, undefined).catch(logSettleFailure))
+      this.keepAlive(settle(false, 0, undefined))
       return false
     }
     this.reservation = settle
@@ -105,17 +109,21 @@ export class RequestDeadline {
   }
 
   /** Settles the reservation once; later calls (the late end of an expired call) do nothing. */
-  settle(ok: boolean, rows: number, units: number | undefined): Promise<void> {
-    if (this.settled || !this.reservation) return Promise.resolve()
+  settle(ok: boolean, rows: number, units: number | undefined): Promise<void> | void {
+    if (this.settled || !this.reservation) return
     this.settled = true
     return this.reservation(ok, rows, units)
+  }
+
+  private keepAlive(work: Promise<void> | void): void {
+    if (work) this.waitUntil(work.catch(logSettleFailure))
   }
 
   /** The deadline passed: refund what is held, and build the answer. */
   expire(path: string, elapsedMs: number): Response {
     const stage = this.stage
     this.expired = true
-    this.waitUntil(this.settle(false, 0, undefined).catch(logSettleFailure))
+    this.keepAlive(this.settle(false, 0, undefined))
     const c = this.context
     const body = {
       ok: false,
