@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { limitPrices, market } from '../src/emulator/market/index'
+import { hasTraded, limitPrices, market } from '../src/emulator/market/index'
 import { ANONYMOUS, call, fault, getJson, resetWorld, SESSION_CLOCK, upstreamRequests } from './helpers'
 
 /** The emulator's own truth about the session at `clock`: what the whole-market list shows, counted without our parser or rules. */
@@ -10,7 +10,7 @@ function groundTruth(clock: string) {
   const t = { total: stocks.length, traded: 0, advancers: 0, decliners: 0, unchanged: 0, limit_up: 0, limit_down: 0, atLimitUp: [] as string[], shsz: 0 }
   for (const inst of stocks) {
     const q = market.live(inst, now)
-    if (q.halted) continue
+    if (!hasTraded(q)) continue
     t.traded++
     const { close, preClose } = q.bar
     if (close > preClose) t.advancers++
