@@ -93,11 +93,12 @@ describe('GET /v1/changedist', () => {
     expect((await getJson('/v1/changedist')).body.data.computed_at).toBe('2026-11-20 10:31:00')
   })
 
-  it('answers NO_DATA before anything has traded', async () => {
+  it('on a Saturday answers the latest session (Friday), dated, with its counts', async () => {
     await resetWorld('2026-11-21T10:30:00+08:00') // a Saturday
     const { status, body } = await getJson('/v1/changedist')
     expect(status).toBe(200)
-    expect(body).toMatchObject({ ok: false, code: 'NO_DATA', data: null })
+    expect(body).toMatchObject({ ok: true, data: { date: '2026-11-20' } })
+    expect(body.data.traded).toBeGreaterThan(1000)
   })
 
   it.each(['http', 'garbage', 'empty'] as const)('counts the same from Tencent\'s rank list when Eastmoney answers %s', async (kind) => {

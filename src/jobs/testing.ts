@@ -41,7 +41,7 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
         const q = market.live(inst, now())
         const b = q.bar
         return {
-          code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: !hasTraded(q),
+          code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.state === 'suspended', traded: hasTraded(q),
           totalShares: inst.totalShares, floatShares: inst.floatShares, listDate: inst.listDate, turnover: hasTraded(q) ? b.turnover : null,
         }
       })
