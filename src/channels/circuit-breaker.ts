@@ -6,6 +6,9 @@ export interface BreakerOptions {
 
 export type BreakerState = 'closed' | 'open' | 'half-open'
 
+/** The least time between two probes of one open circuit (see {@link CircuitBreaker.probe}). */
+export const PROBE_INTERVAL_MS = 1_000
+
 /**
  * A per-channel circuit breaker. After `threshold` consecutive failures the circuit opens and
  * the router skips the channel; once `cooldownMs` has passed one trial call is let through
@@ -16,6 +19,8 @@ export class CircuitBreaker {
   private openedAt: number | null = null
   /** When the half-open trial call was let through; null when none is out. */
   private trialSince: number | null = null
+  /** When the last probe of the open circuit went out (see {@link probe}). */
+  private lastProbe: number | null = null
 
   constructor(
     private readonly opts: BreakerOptions,
@@ -38,6 +43,23 @@ export class CircuitBreaker {
     if (s === 'open') return false
     if (this.trialSince !== null && this.now() - this.trialSince < this.opts.cooldownMs) return false
     this.trialSince = this.now()
+    return true
+  }
+
+  /** When the circuit opened (the last failure while open), or null when closed. */
+  get openedSince(): number | null {
+    return this.openedAt
+  }
+
+  /**
+   * A probe of an open circuit, for a call that has no other channel left: at most one every
+   * {@link PROBE_INTERVAL_MS}, so a channel that is really down costs one extra attempt a second,
+   * not one per call, while one that came back is found at once instead of after the cooldown.
+   */
+  probe(): boolean {
+    const now = this.now()
+    if (this.openedAt === null || (this.lastProbe !== null && now - this.lastProbe < PROBE_INTERVAL_MS && now >= this.lastProbe)) return false
+    this.lastProbe = now
     return true
   }
 

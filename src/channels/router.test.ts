@@ -94,4 +94,41 @@ describe('ChannelRouter', () => {
     const r = await router.run('k', ['sina'], async (c) => c)
     expect(r).toMatchObject({ ok: true, channel: 'sina' })
   })
+
+  it('probes the circuit that opened first when the channels left have nothing, at most once a second', async () => {
+    const { router, advance } = setup()
+    const down = new Set<ChannelName>(['eastmoney', 'tencent'])
+    const calls: string[] = []
+    const call = async (c: ChannelName) => {
+      calls.push(c)
+      if (down.has(c)) throw httpError(c, 502)
+      if (c === 'sina') throw empty(c, 'no line for this code')
+      return c
+    }
+    // Eastmoney opens first, then Tencent.
+    for (let i = 0; i < 2; i++) await router.run('q' + i, ['eastmoney'], call)
+    advance(100)
+    for (let i = 0; i < 2; i++) await router.run('q' + i, ['tencent'], call)
+    expect([router.breaker('eastmoney').state(), router.breaker('tencent').state()]).toEqual(['open', 'open'])
+    down.clear() // both come back
+    calls.length = 0
+    const r = await router.run('quote', CHAIN, call)
+    expect(calls).toEqual(['sina', 'eastmoney'])
+    expect(r).toMatchObject({ ok: true, channel: 'eastmoney' })
+    expect(router.breaker('eastmoney').state()).toBe('closed')
+
+    // A channel still down is probed at most once a second, not once per call.
+    down.add('tencent')
+    down.add('eastmoney')
+    advance(1_000)
+    for (let i = 0; i < 2; i++) await router.run('x' + i, ['eastmoney'], call)
+    calls.length = 0
+    await router.run('quote', ['eastmoney', 'sina'], call)
+    await router.run('quote', ['eastmoney', 'sina'], call)
+    expect(calls).toEqual(['sina', 'eastmoney', 'sina'])
+    advance(500)
+    calls.length = 0
+    await router.run('quote', ['eastmoney', 'sina'], call)
+    expect(calls).toEqual(['sina'])
+  })
 })

@@ -86,6 +86,16 @@ export class ChannelRouter {
         const r = await this.attempt(key, channel, call, attempts)
         if (r) return r
       }
+      return { ok: false, attempts }
+    }
+    // Every channel asked failed or had nothing while others sat behind open circuits: probe the one
+    // that opened first rather than fail for the rest of its cooldown (an upstream back from an
+    // outage would otherwise wait out every breaker while the one left says "empty").
+    const skipped = ordered.filter((c) => attempts.some((a) => a.channel === c && a.kind === 'skipped'))
+    const probe = skipped.sort((a, b) => (this.breaker(a).openedSince ?? 0) - (this.breaker(b).openedSince ?? 0)).find((c) => this.breaker(c).probe())
+    if (probe !== undefined) {
+      const r = await this.attempt(key, probe, call, attempts)
+      if (r) return r
     }
     return { ok: false, attempts }
   }

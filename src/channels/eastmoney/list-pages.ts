@@ -1,4 +1,4 @@
-import { mapLimit } from '../../domain/concurrency'
+import { walkRest } from '../page-walk'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
@@ -22,10 +22,11 @@ export async function fetchAllPages<T>(
   parse: (text: string) => ListPage<T>,
   keyOf: (row: T) => string
 ): Promise<T[]> {
+  const startedAt = Date.now()
   const first = parse(await fetchText(ctx, CHANNEL, urlOf(1)))
   if (first.rows.length === 0) throw empty(CHANNEL, `${what} is empty`)
   const pages = Math.ceil(first.total / first.rows.length)
-  const rest = await mapLimit(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2), 2, async (pn) => {
+  const rest = await walkRest(CHANNEL, Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2), startedAt, async (pn) => {
     const page = parse(await fetchText(ctx, CHANNEL, urlOf(pn)))
     if (page.total !== first.total) throw malformed(CHANNEL, `${what} total changed from ${first.total} to ${page.total} at page ${pn}`)
     return page.rows

@@ -4,7 +4,7 @@
  * never silently partial.
  */
 import { beijing, isValidDate } from '../../domain/dates'
-import { mapLimit } from '../../domain/concurrency'
+import { walkRest } from '../page-walk'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
@@ -64,9 +64,8 @@ const FIELD_LIST = Object.values(F)
   .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
   .join(',')
 
-/** Rows asked per page, and pages in flight at once after the first. */
+/** Rows asked per page. */
 export const MARKET_PAGE_SIZE = 100
-export const MARKET_PAGE_CONCURRENCY = 2
 /** A total beyond this is not the A-share market (about 5,500 stocks): refuse rather than walk it. */
 const MAX_TOTAL = 20_000
 
@@ -224,12 +223,14 @@ function check(r: MarketRow): MarketRow {
 
 /**
  * Every A-share stock's state now (after the close: the day's bar), ascending by code. Reads
- * `total` and the server's page size from page 1, then pages 2..N with at most
- * {@link MARKET_PAGE_CONCURRENCY} in flight. Every page must claim the same total and come back full
+ * `total` and the server's page size from page 1, then pages 2..N, as many in flight as the walk's
+ * time budget needs (src/channels/page-walk.ts: a `timeout` when even the widest walk would not
+ * finish in time). Every page must claim the same total and come back full
  * (the last one with the remainder), else `malformed`; nothing at all is `empty`. Rows repeated
  * across pages are kept once (first wins).
  */
 export async function fetchMarketSnapshot(ctx: ChannelContext): Promise<MarketRow[]> {
+  const startedAt = Date.now()
   const first = parseMarketPage(await fetchText(ctx, CHANNEL, marketListUrl(1)))
   const { total } = first
   if (total === 0 && first.rows.length === 0) throw empty(CHANNEL, 'market list is empty')
@@ -238,9 +239,10 @@ export async function fetchMarketSnapshot(ctx: ChannelContext): Promise<MarketRo
   const size = first.rows.length
   if (size === 0 || size > total) throw malformed(CHANNEL, `market list page 1 has ${size} rows of ${total}`)
   const pages = Math.ceil(total / size)
-  const rest = await mapLimit(
+  const rest = await walkRest(
+    CHANNEL,
     Array.from({ length: pages - 1 }, (_, i) => i + 2),
-    MARKET_PAGE_CONCURRENCY,
+    startedAt,
     async (pn) => {
       const page = parseMarketPage(await fetchText(ctx, CHANNEL, marketListUrl(pn)))
       const want = pn < pages ? size : total - (pages - 1) * size

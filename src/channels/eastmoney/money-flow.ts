@@ -9,7 +9,7 @@
  */
 import { isValidDate } from '../../domain/dates'
 import type { Instrument } from '../../domain/instrument'
-import { mapLimit } from '../../domain/concurrency'
+import { walkRest } from '../page-walk'
 import { empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
@@ -205,11 +205,12 @@ function checkSorted(rows: Array<{ secid: string; net: number | null }>): void {
  */
 export async function fetchFlowRanks(ctx: ChannelContext): Promise<FlowRanks> {
   const page = (n: number) => withMirrors(MIRRORS.push2, async (host) => parseRankPage(await fetchText(ctx, CHANNEL, rankUrl(n, host))))
+  const startedAt = Date.now()
   const first = await page(1)
   if (first.rows.length === 0) throw empty(CHANNEL, 'the market list is empty')
   const pages = Math.ceil(first.total / first.rows.length)
   if (pages > MAX_RANK_PAGES) throw malformed(CHANNEL, `market list of ${first.total} rows is not the A-share market`)
-  const rest = await mapLimit(Array.from({ length: pages - 1 }, (_, i) => i + 2), 2, async (n) => (await page(n)).rows)
+  const rest = await walkRest(CHANNEL, Array.from({ length: pages - 1 }, (_, i) => i + 2), startedAt, async (n) => (await page(n)).rows)
   const rows = [first.rows, ...rest].flat()
   if (rows.length !== first.total) throw malformed(CHANNEL, `market list pages hold ${rows.length} rows, total says ${first.total}`)
   checkSorted(rows)

@@ -8,7 +8,7 @@
  * not traded in that session while others have, and counts as halted. Amount (`turnover`) is in
  * 10,000 CNY, volume in lots.
  */
-import { mapLimit } from '../../domain/concurrency'
+import { walkRest } from '../page-walk'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import { parseJson } from '../json'
@@ -79,10 +79,11 @@ export function parseRankListPage(text: string, date: string): { total: number; 
 
 /** Every A-share stock, each once, for the session `date`; nothing is `empty`, a short list `malformed`. */
 export async function fetchRankListMarket(ctx: ChannelContext, date: string): Promise<RankListRow[]> {
+  const startedAt = Date.now()
   const first = parseRankListPage(await fetchText(ctx, CHANNEL, rankListUrl(0)), date)
   if (first.total === 0 || first.rows.length === 0) throw empty(CHANNEL, 'rank list is empty')
   const offsets = Array.from({ length: Math.ceil(first.total / PAGE) - 1 }, (_, i) => (i + 1) * PAGE)
-  const rest = await mapLimit(offsets, 2, async (offset) => {
+  const rest = await walkRest(CHANNEL, offsets, startedAt, async (offset) => {
     const page = parseRankListPage(await fetchText(ctx, CHANNEL, rankListUrl(offset)), date)
     if (page.total !== first.total) throw malformed(CHANNEL, `rank list total changed from ${first.total} to ${page.total} at offset ${offset}`)
     return page.rows
