@@ -133,8 +133,9 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
     const one = await single(ex.code, key)
     expect(body.data[0].data).toEqual(one.data[0])
     expect(body.data[0].data.date).toBe('2026-06-17')
-    // sh600519 does not trade that day in the model (suspended): its latest row, the previous session's
-    expect(market.live(market.byCode('sh600519')!, now).date).toBe('2026-06-16')
+    // sh600519 does not trade that day in the model (suspended; its line carries the day's stamp, as
+    // the hosts' suspended lines do): its latest row, the previous session's
+    expect(market.live(market.byCode('sh600519')!, now).state).toBe('suspended')
     expect(body.data[1]).toMatchObject({ ok: true, data: { date: '2026-06-16' } })
     expect(body.data[1].as_of).toBeUndefined()
     // Stepping the unadjusted state with today's quote gives other numbers
