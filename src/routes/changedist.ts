@@ -60,7 +60,7 @@ const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributi
     source: 'eastmoney',
     as_of: '2026-11-20 10:30:00',
     data: {
-      date: '2026-11-20', computed_at: '2026-11-20 10:30:00', total: 5430, traded: 5301, halted: 129,
+      date: '2026-11-20', computed_at: '2026-11-20 10:30:00', total: 5430, traded: 5301, halted: 129, untraded: 0,
       advancers: 3120, decliners: 2010, unchanged: 171, limit_up: 48, limit_down: 6,
       buckets: [
         { label: '≤-9', min_pct: null, max_pct: -9, count: 7 },
