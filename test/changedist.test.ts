@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { limitPrices, market } from '../src/emulator/market/index'
+import { hasTraded, limitPrices, market } from '../src/emulator/market/index'
 import { ANONYMOUS, call, fault, getJson, resetWorld, SESSION_CLOCK, upstreamRequests } from './helpers'
 
 /** The emulator's own truth about the session at `clock`: what the whole-market list shows, counted without our parser or rules. */
@@ -10,7 +10,7 @@ function groundTruth(clock: string) {
   const t = { total: stocks.length, traded: 0, advancers: 0, decliners: 0, unchanged: 0, limit_up: 0, limit_down: 0, atLimitUp: [] as string[], shsz: 0 }
   for (const inst of stocks) {
     const q = market.live(inst, now)
-    if (q.halted) continue
+    if (!hasTraded(q)) continue
     t.traded++
     const { close, preClose } = q.bar
     if (close > preClose) t.advancers++
@@ -93,11 +93,12 @@ describe('GET /v1/changedist', () => {
     expect((await getJson('/v1/changedist')).body.data.computed_at).toBe('2026-11-20 10:31:00')
   })
 
-  it('answers NO_DATA before anything has traded', async () => {
+  it('on a Saturday answers the latest session (Friday), dated, with its counts', async () => {
     await resetWorld('2026-11-21T10:30:00+08:00') // a Saturday
     const { status, body } = await getJson('/v1/changedist')
     expect(status).toBe(200)
-    expect(body).toMatchObject({ ok: false, code: 'NO_DATA', data: null })
+    expect(body).toMatchObject({ ok: true, data: { date: '2026-11-20' } })
+    expect(body.data.traded).toBeGreaterThan(1000)
   })
 
   it.each(['http', 'garbage', 'empty'] as const)('counts the same from Tencent\'s rank list when Eastmoney answers %s', async (kind) => {

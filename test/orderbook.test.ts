@@ -28,9 +28,10 @@ describe('GET /v1/orderbook', () => {
     expect(body).toMatchObject({ ok: true, endpoint: 'orderbook', source: 'emulator:tencent', as_of: '2026-11-20 10:30:00' })
     const d = body.data
     expect(Object.keys(d).sort()).toEqual(
-      ['code', 'time', 'last', 'change', 'change_pct', ...['b', 'a'].flatMap((s) => LEVELS.flatMap((k) => [`${s}${k}_p`, `${s}${k}_v`]))].sort()
+      ['code', 'time', 'status', 'last', 'change', 'change_pct', ...['b', 'a'].flatMap((s) => LEVELS.flatMap((k) => [`${s}${k}_p`, `${s}${k}_v`]))].sort()
     )
     expect(d.time).toBe('2026-11-20 10:30:00')
+    expect(d.status).toBe('trading')
     expectSaneBook(d)
     // Best bid below the price, best ask at or above it; five levels each side while trading.
     expect(d.b1_p).toBeLessThan(d.last)
@@ -69,24 +70,31 @@ describe('GET /v1/orderbook', () => {
       for (const c of channelsDown) await fault(c, 'http')
       const u = (await getJson(`/v1/orderbook?code=${up}`)).body
       expect(u.ok).toBe(true)
-      expect(asks(u.data)).toEqual(LEVELS.map(() => [0, 0]))
+      expect(asks(u.data)).toEqual(LEVELS.map(() => [null, 0]))
       expect(u.data.b1_p).toBeGreaterThan(0)
       const dn = (await getJson(`/v1/orderbook?code=${down}`)).body
-      expect(bids(dn.data)).toEqual(LEVELS.map(() => [0, 0]))
+      expect(bids(dn.data)).toEqual(LEVELS.map(() => [null, 0]))
       expect(dn.data.a1_p).toBeGreaterThan(0)
       await resetWorld(AFTER_CLOSE)
     }
   })
 
-  it('shows an empty book before the open (Sina has no line then: Eastmoney answers)', async () => {
+  it('shows the closing book after the close, and null levels with a notice once the hosts re-stamp the line before the open', async () => {
+    await resetWorld(AFTER_CLOSE)
+    const closing = (await getJson('/v1/orderbook?code=sh600519')).body
+    expect(closing.data.status).toBe('closed')
+    expect(closing.notice).toBeUndefined()
+    expect([...bids(closing.data), ...asks(closing.data)].every(([p, v]) => p > 0 && v > 0)).toBe(true)
+    // 09:00: Tencent and Sina have re-stamped the line (no trade yet, empty book); never a price of 0.
     await resetWorld(BEFORE_OPEN)
     const { body } = await getJson('/v1/orderbook?code=sh600519')
-    expect(body.ok).toBe(true)
-    expect([...bids(body.data), ...asks(body.data)]).toEqual(Array(10).fill([0, 0]))
+    expect(body).toMatchObject({ ok: true, data: { status: 'closed', time: '2026-11-20 09:00:00' } })
+    expect([...bids(body.data), ...asks(body.data)]).toEqual(Array(10).fill([null, 0]))
+    expect(body.notice).toMatch(/no orders/)
     await fault('tencent', 'http')
     const next = (await getJson('/v1/orderbook?code=sh600519')).body
-    expect(next.source).toBe('emulator:eastmoney')
-    expect(next.data).toEqual(body.data)
+    expect(next.source).toBe('emulator:sina')
+    expect(next.data).toMatchObject({ status: 'closed', last: body.data.last, b1_p: null, a1_p: null })
   })
 
   it('is NO_DATA (not counted) for a well-formed code nobody lists', async () => {

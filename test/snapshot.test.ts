@@ -99,22 +99,28 @@ describe('GET /v1/snapshot', () => {
     const { up, down } = limitStocks(AFTER_CLOSE)
     const u = (await getJson(`/v1/snapshot?code=${up}`)).body.data
     expect(u.last).toBe(u.limit_up)
-    expect(u.asks).toEqual(Array(5).fill([0, 0]))
+    expect(u.asks).toEqual(Array(5).fill([null, 0]))
     expect(u.order_imbalance).toBe(100)
     const d = (await getJson(`/v1/snapshot?code=${down}`)).body.data
     expect(d.last).toBe(d.limit_down)
-    expect(d.bids).toEqual(Array(5).fill([0, 0]))
+    expect(d.bids).toEqual(Array(5).fill([null, 0]))
   })
 
-  it('before the open: halted, at the previous close, empty book', async () => {
+  it('before the open: closed, never halted; the last session from Eastmoney, Tencent\'s re-stamped line without a trade', async () => {
+    // 09:00 on a trading day: stock/get keeps the last session until 09:15, Tencent re-stamps at 09:00 (test/fixtures/*/SOURCE.md).
     await resetWorld('2026-11-20T09:00:00+08:00')
-    for (const down of [[], ['eastmoney']] as const) {
-      for (const c of down) await fault(c, 'http')
-      const s = (await getJson('/v1/snapshot?code=sh600519')).body.data
-      expect(s).toMatchObject({ status: 'halted', open: null, change: 0, volume: 0, order_imbalance: null, rise_speed: null })
-      expect(s.last).toBe(s.pre_close)
-      expect([...s.bids, ...s.asks]).toEqual(Array(10).fill([0, 0]))
-    }
+    const last = (await getJson('/v1/snapshot?code=sh600519')).body.data
+    expect(last).toMatchObject({ status: 'closed' })
+    expect(last.time.slice(0, 10)).toBe('2026-11-19')
+    expect(last.volume).toBeGreaterThan(0)
+    expect(last.open).toBeGreaterThan(0)
+    await fault('eastmoney', 'http')
+    const s = (await getJson('/v1/snapshot?code=sh600519')).body.data
+    expect(s).toMatchObject({ status: 'closed', open: null, high: null, low: null, change: 0, volume: 0, order_imbalance: null, rise_speed: null })
+    expect(s.time.slice(0, 10)).toBe('2026-11-20')
+    expect(s.last).toBe(s.pre_close)
+    expect(s.pre_close).toBe(last.last)
+    expect([...s.bids, ...s.asks]).toEqual(Array(10).fill([null, 0]))
   })
 
   it('is NO_DATA (not counted) for a well-formed code nobody lists', async () => {

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { decodeState, encodeState, nextRow } from '../src/domain/indicators/step'
 import { stepStateThrough } from '../src/domain/stock-days'
-import { market } from '../src/emulator/market/index'
+import { hasTraded, market } from '../src/emulator/market/index'
 import { buildHistory } from '../src/jobs/build-history'
 import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../src/jobs/day-tables'
 import { channelSource } from '../src/jobs/eastmoney-source'
@@ -32,7 +32,7 @@ const single = async (code: string, key: string) => (await storeJson(`/v1/techni
 
 describe('/v1/technical-batch with a blank date during a session: live rows stepped from the stored states', () => {
   const CLOCK = '2026-11-20T10:30:00+08:00'
-  const stocks = market.instruments().filter((i) => i.kind === 'stock' && i.listDate < '2025-01-01' && !market.live(i, Date.parse(CLOCK)).halted)
+  const stocks = market.instruments().filter((i) => i.kind === 'stock' && i.listDate < '2025-01-01' && hasTraded(market.live(i, Date.parse(CLOCK))))
   const BJ = stocks.find((i) => i.code.startsWith('bj'))!.code
   const CODES = ['sh600519', 'sz000001', BJ, ...stocks.slice(40, 77).map((i) => i.code)]
 
@@ -133,8 +133,9 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
     const one = await single(ex.code, key)
     expect(body.data[0].data).toEqual(one.data[0])
     expect(body.data[0].data.date).toBe('2026-06-17')
-    // sh600519 does not trade that day in the model (suspended): its latest row, the previous session's
-    expect(market.live(market.byCode('sh600519')!, now).date).toBe('2026-06-16')
+    // sh600519 does not trade that day in the model (suspended; its line carries the day's stamp, as
+    // the hosts' suspended lines do): its latest row, the previous session's
+    expect(market.live(market.byCode('sh600519')!, now).state).toBe('suspended')
     expect(body.data[1]).toMatchObject({ ok: true, data: { date: '2026-06-16' } })
     expect(body.data[1].as_of).toBeUndefined()
     // Stepping the unadjusted state with today's quote gives other numbers

@@ -5,7 +5,7 @@ import { overlayQuote } from './quote-series'
 const bar = (date: string, close: number): Bar => ({ date, open: close, close, high: close, low: close, volume: 1, amount: 1, turnover: 1 })
 const quote = (date: string, last: number, halted = false): Quote => ({
   code: 'sh600519', name: '贵州茅台', date, time: '10:00:00', last, open: last, high: last, low: last,
-  preClose: last, volume: 5, amount: 5, turnover: 0.1, halted,
+  preClose: last, volume: 5, amount: 5, turnover: 0.1, halted, traded: !halted,
 })
 
 describe('overlayQuote', () => {

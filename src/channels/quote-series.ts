@@ -12,12 +12,13 @@ export type QuoteResult =
 
 /**
  * Lays a real-time quote over the recent daily bars: today's bar becomes the live one (replacing
- * the upstream's possibly older partial bar), so `bars[last].close` is the current price. A halted
- * instrument keeps its last session's bars. Oldest first, at most `count`.
+ * the upstream's possibly older partial bar), so `bars[last].close` is the current price. A line
+ * without a trade in its session (suspended, re-stamped before the open, in the auction) adds no bar:
+ * the last session's bars stand. Oldest first, at most `count`.
  */
 export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar[] {
   const out = [...bars]
-  if (!q.halted) {
+  if (q.traded) {
     const live: Bar = {
       date: q.date, open: q.open, close: q.last, high: q.high, low: q.low,
       volume: q.volume, amount: q.amount, turnover: q.turnover,

@@ -31,13 +31,13 @@ export function checkBars(channel: string, bars: Bar[]): Bar[] {
   return bars
 }
 
-/** Same rules for a real-time quote; a halted quote may carry zeros for today's prices. */
+/** Same rules for a real-time quote; a quote without a trade in its session may carry zeros for its prices. */
 export function checkQuote(channel: string, q: Quote): Quote {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(q.date)) throw malformed(channel, `bad quote date '${q.date}' for ${q.code}`)
   for (const k of ['last', 'open', 'high', 'low', 'preClose', 'volume'] as const) {
     if (!Number.isFinite(q[k]) || q[k] < 0) throw malformed(channel, `bad ${k} '${q[k]}' for ${q.code}`)
   }
-  if (!q.halted) {
+  if (q.traded) {
     if (q.high < q.low) throw malformed(channel, `high < low for ${q.code}`)
     const eps = Math.max(q.high, 1) * 1e-6
     if (q.last > q.high + eps || q.last < q.low - eps) throw malformed(channel, `last outside [low, high] for ${q.code}`)
@@ -46,13 +46,15 @@ export function checkQuote(channel: string, q: Quote): Quote {
 }
 
 /**
- * Today's state from a quote line's prices: no trades (halted, or not yet open) when volume and
- * today's open, high and low are all zero. Such a line may print its last price as 0; the last
- * price is then the previous close.
+ * A quote line's session from its prices and the host's suspension flag: it has traded when it
+ * is not suspended and carries volume, or an open, high and low (forex and some indexes quote no
+ * volume). A line without a trade (re-stamped before the open, in the auction, suspended) may
+ * print its last price as 0; the last price is then the previous close. Suspension comes from the
+ * flag only: a line with no volume before the open is not halted.
  */
-export function sessionOf(p: { open: number; high: number; low: number; volume: number; last: number; preClose: number }): { halted: boolean; last: number } {
-  const halted = p.volume === 0 && p.open === 0 && p.high === 0 && p.low === 0
-  return { halted, last: halted && p.last === 0 ? p.preClose : p.last }
+export function sessionOf(p: { open: number; high: number; low: number; volume: number; last: number; preClose: number; suspended: boolean }): { halted: boolean; traded: boolean; last: number } {
+  const traded = !p.suspended && (p.volume > 0 || (p.open > 0 && p.high > 0 && p.low > 0))
+  return { halted: p.suspended, traded, last: !traded && p.last === 0 ? p.preClose : p.last }
 }
 
 /** Parses an upstream number; `"-"`, empty and non-numeric text are rejected with the field name. */

@@ -33,6 +33,16 @@ export interface Quote {
   volume: number
   amount: number | null
   turnover: number | null
-  /** True when the instrument has not traded today (suspended or before the open). */
+  /**
+   * Suspended by the exchange, as the upstream flags it (Tencent field 40 `S`, Sina status other
+   * than `00`, Eastmoney `"-"` prices). Never inferred from a missing volume.
+   */
   halted: boolean
+  /**
+   * The line carries a trade of its session (`date`): open, high, low, last, volume are that
+   * session's. False for a line re-stamped to a new day before its first trade (before the open,
+   * in the opening call auction) and for a suspension: such a line is not a day bar; its `last` is
+   * the previous close (in Tencent's auction line, the indicative matched price).
+   */
+  traded: boolean
 }

@@ -20,7 +20,8 @@ export interface TradeRow {
   volume: number
   /** CNY. */
   amount: number
-  halted: boolean
+  /** Traded in the session counted. */
+  traded: boolean
 }
 
 export interface BoardTurnover {
@@ -45,7 +46,7 @@ export function boardTurnover(rows: readonly TradeRow[]): { boards: BoardTurnove
     const b = board && by.get(board)
     if (!b) continue
     b.stocks++
-    if (r.halted) continue
+    if (!r.traded) continue
     b.traded++
     b.volume += r.volume
     b.amount += r.amount

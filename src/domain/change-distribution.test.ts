@@ -3,7 +3,7 @@ import { changeDistribution, changePct, type SessionRow } from './change-distrib
 import { limitFraction, limitPrices } from './price-limit'
 
 const row = (code: string, preClose: number, close: number, extra: Partial<SessionRow> = {}): SessionRow => ({
-  code, name: 'X', preClose, close, amount: 1000, halted: false, ...extra,
+  code, name: 'X', preClose, close, amount: 1000, halted: false, traded: !extra.halted, ...extra,
 })
 
 describe('limit rules', () => {

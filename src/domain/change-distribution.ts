@@ -16,8 +16,10 @@ export interface SessionRow {
   preClose: number
   /** CNY traded today. */
   amount: number
-  /** No trade today. */
+  /** Suspended (the upstream's sign; see the list parsers). */
   halted: boolean
+  /** Traded in the session counted. */
+  traded: boolean
 }
 
 /**
@@ -40,10 +42,12 @@ export interface ChangeBucket {
 export interface ChangeDistribution {
   /** Stocks in the list. */
   total: number
-  /** Stocks that traded this session (total − halted). */
+  /** Stocks that traded this session (total − halted − untraded). */
   traded: number
-  /** Suspended, or not traded yet. */
+  /** Suspended. */
   halted: number
+  /** Listed, not suspended, without a trade in the session yet. */
+  untraded: number
   advancers: number
   decliners: number
   unchanged: number
@@ -87,12 +91,16 @@ export function changeDistribution(rows: readonly SessionRow[]): ChangeDistribut
   const buckets = emptyBuckets()
   const n = CHANGE_BAND_EDGES.length
   const out: ChangeDistribution = {
-    total: rows.length, traded: 0, halted: 0, advancers: 0, decliners: 0, unchanged: 0, limit_up: 0, limit_down: 0,
+    total: rows.length, traded: 0, halted: 0, untraded: 0, advancers: 0, decliners: 0, unchanged: 0, limit_up: 0, limit_down: 0,
     buckets, turnover: { sh: 0, sz: 0, bj: 0, sh_sz: 0 },
   }
   for (const r of rows) {
-    if (r.halted || r.preClose <= 0) {
+    if (r.halted) {
       out.halted++
+      continue
+    }
+    if (!r.traded || r.preClose <= 0) {
+      out.untraded++
       continue
     }
     out.traded++

@@ -4,6 +4,7 @@
  * in shares, ratios and changes in percent). A value the channel does not carry is null.
  */
 import type { Instrument } from './instrument'
+import type { LineStatus } from './market-phase'
 import type { Level } from './orderbook'
 
 export interface Snapshot {
@@ -13,7 +14,7 @@ export interface Snapshot {
   /** Data time `YYYY-MM-DD HH:MM:SS` (Beijing). */
   time: string
   security_type: (typeof SECURITY_TYPES)[number] | null
-  status: 'trading' | 'halted'
+  status: LineStatus
   currency: string
   // price
   last: number
@@ -55,7 +56,7 @@ export interface Snapshot {
 /** Board of an A-share stock code as `security_type` (ours: from the code, the same on every channel). */
 export const SECURITY_TYPES = ['sh_main', 'sz_main', 'star', 'chinext', 'bse'] as const
 
-/** 委比: (bid lots − ask lots) / (bid lots + ask lots) × 100 over the five levels; null for an empty book. */
+/** 委比: (bid lots − ask lots) / (bid lots + ask lots) × 100 over the five levels (the auction's unmatched volume included); null for an empty book. */
 export function orderImbalance(bids: readonly Level[], asks: readonly Level[]): number | null {
   const b = bids.reduce((n, [, v]) => n + v, 0)
   const a = asks.reduce((n, [, v]) => n + v, 0)

@@ -19,7 +19,7 @@ import { technicalsKey } from '../store/keys'
 
 const bj = (date: string, hhmm: string) => Date.parse(`${date}T${hhmm}:00+08:00`)
 const stocks = market.instruments().filter((i) => i.kind === 'stock')
-const halted = (date: string) => stocks.find((i) => market.live(i, bj(date, '16:00')).halted && i.listDate < '2026-01-01')!
+const halted = (date: string) => stocks.find((i) => market.live(i, bj(date, '16:00')).state === 'suspended' && i.listDate < '2026-01-01')!
 
 // A small universe: ordinary stocks, Moutai (an ex-date on 2026-07-22), a stock suspended on
 // 2026-11-19, and a listing of late October 2026.

@@ -144,11 +144,11 @@ async function ensureDayBlob(bucket: R2Bucket, source: HistorySource, today: str
     throw new Error(`snapshot incomplete: ${snapshot.length} stocks, the last one had ${known.codes.length}; blob not written`)
   }
   const rows: MarketKlineRow[] = []
-  for (const r of snapshot) if (!r.halted && r.date === today) rows.push(marketRow(r.code, r))
+  for (const r of snapshot) if (r.traded && r.date === today) rows.push(marketRow(r.code, r))
   if (rows.length === 0) throw new Error(`snapshot has no bars dated ${today} (${snapshot.length} stocks listed); blob not written`)
   // The rates first: a blob that exists is never rewritten, so it must not exist without them.
   const rates: Record<string, number> = {}
-  for (const r of snapshot) if (!r.halted && r.date === today && r.turnover != null) rates[r.code] = r.turnover
+  for (const r of snapshot) if (r.traded && r.date === today && r.turnover != null) rates[r.code] = r.turnover
   await putJson(bucket, turnoverKey(today), rates)
   const bytes = await writeMarketDay(bucket, today, rows)
   const names = Object.fromEntries(snapshot.filter((r) => r.name).map((r) => [r.code, r.name!]))

@@ -24,8 +24,10 @@ export interface SnapshotRow {
   volume: number
   /** CNY. */
   amount: number
-  /** Not traded today (suspended); its prices are not a bar. */
+  /** Suspended; its prices are not a bar. */
   halted: boolean
+  /** The row carries trades of its session (`date`): only then is it a bar. */
+  traded: boolean
   /** Total and float shares, listing date `YYYY-MM-DD`, when the list carries them. */
   totalShares?: number | null
   floatShares?: number | null

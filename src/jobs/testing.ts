@@ -5,6 +5,7 @@
  */
 import type { PeriodFigures } from '../domain/fundamental-factors'
 import { financialReport } from '../emulator/market/fundamentals'
+import { hasTraded } from '../emulator/market/quote'
 import type { MarketModel } from '../emulator/market/types'
 import { marketRow, type MarketKlineRow } from '../store/market-kline'
 import type { HistorySource, SnapshotRow, SourceAction } from './source'
@@ -40,8 +41,8 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
         const q = market.live(inst, now())
         const b = q.bar
         return {
-          code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.halted,
-          totalShares: inst.totalShares, floatShares: inst.floatShares, listDate: inst.listDate, turnover: q.halted ? null : b.turnover,
+          code: inst.code, date: q.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount, halted: q.state === 'suspended', traded: hasTraded(q),
+          totalShares: inst.totalShares, floatShares: inst.floatShares, listDate: inst.listDate, turnover: hasTraded(q) ? b.turnover : null,
         }
       })
     },

@@ -5,7 +5,7 @@ import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
 import { fetchRankListMarket, type RankListRow } from '../channels/tencent/market-rank'
 import { CHANGE_BAND_EDGES, changeDistribution, type ChangeDistribution } from '../domain/change-distribution'
 import { beijing } from '../domain/dates'
-import { tradingDayOnOrBefore } from '../domain/trading-calendar'
+import { latestSession } from '../domain/market-phase'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { sharedAnswer, type SharedOptions } from '../http/market-cache'
@@ -26,11 +26,12 @@ const BucketSchema = z
 
 export const ChangeDistributionSchema = z
   .object({
-    date: z.string().openapi({ description: 'Trading date of the session counted, YYYY-MM-DD (Beijing)' }),
+    date: z.string().openapi({ description: 'Trading date of the session counted, YYYY-MM-DD (Beijing): outside a session the latest one, whose final state the list keeps' }),
     computed_at: z.string().openapi({ description: 'When the count was made, `YYYY-MM-DD HH:MM:SS` Beijing time' }),
     total: z.number().int().openapi({ description: 'A-share stocks listed (SH, SZ, BJ), each counted once' }),
     traded: z.number().int().openapi({ description: 'Stocks that traded this session; = advancers + decliners + unchanged = the sum of the bucket counts' }),
-    halted: z.number().int().openapi({ description: 'Stocks without a trade this session (suspended, or not yet traded); total = traded + halted' }),
+    halted: z.number().int().openapi({ description: 'Suspended stocks (the upstream\'s suspension sign: Eastmoney "-" prices; on Tencent\'s rank list, no volume in a session others traded in)' }),
+    untraded: z.number().int().openapi({ description: 'Listed stocks, not suspended, without a trade in the session; total = traded + halted + untraded' }),
     advancers: z.number().int().openapi({ description: 'Stocks above their previous close' }),
     decliners: z.number().int().openapi({ description: 'Stocks below their previous close' }),
     unchanged: z.number().int().openapi({ description: 'Stocks exactly at their previous close' }),
@@ -59,7 +60,7 @@ const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributi
     source: 'eastmoney',
     as_of: '2026-11-20 10:30:00',
     data: {
-      date: '2026-11-20', computed_at: '2026-11-20 10:30:00', total: 5430, traded: 5301, halted: 129,
+      date: '2026-11-20', computed_at: '2026-11-20 10:30:00', total: 5430, traded: 5301, halted: 129, untraded: 0,
       advancers: 3120, decliners: 2010, unchanged: 171, limit_up: 48, limit_down: 6,
       buckets: [
         { label: '≤-9', min_pct: null, max_pct: -9, count: 7 },
@@ -91,8 +92,9 @@ const route = guardedRoute(POLICY, {
   description:
     'Counts over the whole A-share market list (Eastmoney clist, every SH, SZ and BJ stock; Tencent\'s rank list when Eastmoney fails) at one moment: advancers, decliners, unchanged, ' +
     'limit-ups and limit-downs by each board\'s limit rule, change-percent buckets and turnover per exchange. The numbers add up: ' +
-    'traded = advancers + decliners + unchanged = the sum of the buckets, total = traded + halted. Computed at most every 10 seconds for the whole service; ' +
-    '`as_of` and `data.computed_at` say when. Before the first trade of a session (or on a closed day) nothing has traded: ok:false `NO_DATA`, not counted. ' +
+    'traded = advancers + decliners + unchanged = the sum of the buckets, total = traded + halted + untraded. Computed at most every 10 seconds for the whole service; ' +
+    '`as_of` and `data.computed_at` say when. Outside a session (before the 09:25 opening match, lunch, after the close, nights, weekends, holidays) ' +
+    'the counts are the latest session\'s, `data.date` says which. ' +
     'For the previous session\'s distribution use /v1/market-overview?type=updown.',
   request: { query: ChangedistQuery },
   responses: {
@@ -106,7 +108,7 @@ type ChangedistBody = { ok: boolean; source: string; data: ChangedistData | null
 /** The session's trade date: the date most traded rows carry. */
 function sessionDate(rows: readonly ListRow[]): string {
   const counts = new Map<string, number>()
-  for (const r of rows) if (!r.halted) counts.set(r.date, (counts.get(r.date) ?? 0) + 1)
+  for (const r of rows) if (r.traded) counts.set(r.date, (counts.get(r.date) ?? 0) + 1)
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1))[0]?.[0] ?? ''
 }
 
@@ -126,7 +128,8 @@ export async function sharedMarketList(services: Services) {
     'market-list', 'changedist', services.now(),
     () => services.router.run('market-list', MARKET_LIST_CHAIN, (channel): Promise<ListRow[]> => {
       const ctx = services.channelContext
-      if (channel === 'tencent') return fetchRankListMarket(ctx, tradingDayOnOrBefore(beijing(services.now()).date))
+      // The rank list has no date: its rows are the latest session's (today's from the 09:25 match).
+      if (channel === 'tencent') return fetchRankListMarket(ctx, latestSession(services.now()))
       return fetchMarketSnapshot(ctx)
     }),
     (r) => r.ok

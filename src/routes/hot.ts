@@ -144,7 +144,7 @@ const KIND_OF: Partial<Record<InstrumentKind, HotRow['kind']>> = { stock: 'stock
 function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source'], q: Quote | undefined): HotRow {
   const kind = KIND_OF[e.instrument.kind]!
   const d = PRICE_DECIMALS[e.instrument.kind]
-  const traded = q && !q.halted && q.preClose > 0
+  const traded = q && q.traded && q.preClose > 0
   return {
     rank: e.rank,
     rank_change: e.rankChange,

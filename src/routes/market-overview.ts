@@ -13,6 +13,7 @@ import { boardTurnover } from '../domain/board-turnover'
 import { changePct } from '../domain/change-distribution'
 import { valuationByBoard, valuedFromFactors } from '../domain/market-valuation'
 import { addDays, beijing } from '../domain/dates'
+import { latestSession } from '../domain/market-phase'
 import { lastSettledDay } from '../domain/settled-day'
 import { parseSymbol } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
@@ -79,7 +80,7 @@ const BreadthSchema = z
 const SummarySchema = z
   .object({
     type: z.literal('summary'),
-    date: z.string().openapi({ description: 'Trading date of the index quotes, YYYY-MM-DD' }),
+    date: z.string().openapi({ description: 'The latest session, YYYY-MM-DD: today from the 09:25 opening match, before it the previous session (whose figures the indexes show)' }),
     indexes: z.array(IndexQuoteSchema).openapi({ description: 'SSE Composite, SZSE Component, ChiNext, STAR 50, BSE 50 (those that answered)' }),
     breadth: BreadthSchema.nullable().openapi({ description: 'The same counts as /v1/changedist; null (with a notice) when the market list is unavailable or nothing traded yet' }),
   })
@@ -317,24 +318,39 @@ const INDEXES = OVERVIEW_INDEXES.map((c) => parseSymbol(c))
 const stampOf = (q: { date: string; time: string | null }) => (q.time ? `${q.date} ${q.time}` : q.date)
 const sourceOf = (services: Services, channels: Set<string>) => (channels.size === 1 ? services.sourcePrefix + [...channels][0] : 'multi')
 
+/** An index's level, change and amount in its latest session, from its quote line. */
+type IndexFigures = { last: number; change: number | null; change_pct: number | null; amount: number | null }
+
+/**
+ * The latest session's figures of an index whose line has no trade yet (re-stamped for the new
+ * day before the 09:25 match: last = the previous close, no change, no amount): its last two daily
+ * bars, the same bars /v1/quote shows. Null when they cannot be had.
+ */
+async function lastSessionFigures(services: Services, inst: ReturnType<typeof parseSymbol>): Promise<IndexFigures | null> {
+  const r = await fetchQuoteSeries(services, inst, 2)
+  if (!r.ok || r.bars.length < 2) return null
+  const [before, bar] = r.bars.slice(-2)
+  return { last: bar.close, change: Number((bar.close - before.close).toFixed(2)), change_pct: changePct(bar.close, before.close), amount: bar.amount }
+}
+
 async function summary(services: Services): Promise<OverviewBody> {
   const [{ quotes, failed }, counted] = await Promise.all([fetchLiveQuotes(services, INDEXES), sharedChangedist(services)])
   if (quotes.size === 0) return failureBody('index quotes', failed.flatMap((f) => f.attempts), null)
   const channels = new Set<string>()
   let asOf = ''
-  const indexes = INDEXES.flatMap((inst) => {
+  const figures = await Promise.all(INDEXES.map(async (inst): Promise<IndexFigures | null> => {
     const hit = quotes.get(inst.code)
-    if (!hit) return []
+    if (!hit) return null
     const q = hit.quote
     channels.add(hit.channel)
     if (stampOf(q) > asOf) asOf = stampOf(q)
-    const traded = !q.halted && q.preClose > 0
-    return [{
-      code: inst.code, name: q.name, last: Number(q.last.toFixed(2)),
-      change: traded ? Number((q.last - q.preClose).toFixed(2)) : null,
-      change_pct: traded ? changePct(q.last, q.preClose) : null,
-      amount: q.amount,
-    }]
+    if (q.traded && q.preClose > 0) return { last: q.last, change: Number((q.last - q.preClose).toFixed(2)), change_pct: changePct(q.last, q.preClose), amount: q.amount }
+    return (await lastSessionFigures(services, inst)) ?? { last: q.last, change: null, change_pct: null, amount: null }
+  }))
+  const indexes = INDEXES.flatMap((inst, k) => {
+    const f = figures[k]
+    const q = quotes.get(inst.code)?.quote
+    return f && q ? [{ code: inst.code, name: q.name, ...f, last: Number(f.last.toFixed(2)) }] : []
   })
   const c = counted.value
   const breadth = c.ok && c.data
@@ -348,7 +364,7 @@ async function summary(services: Services): Promise<OverviewBody> {
   return {
     ok: true,
     source: sourceOf(services, channels),
-    data: { type: 'summary', date: asOf.slice(0, 10), indexes, breadth },
+    data: { type: 'summary', date: latestSession(services.now()), indexes, breadth },
     as_of: asOf,
     ...(notices.length ? { notice: notices.join('; ') } : {}),
   }
@@ -358,7 +374,7 @@ async function trade(services: Services): Promise<OverviewBody> {
   const r = await sharedMarketList(services)
   if (!r.ok) return failureBody('whole-market list', r.attempts, null)
   const rows = r.value
-  const traded = rows.filter((x) => !x.halted)
+  const traded = rows.filter((x) => x.traded)
   if (traded.length === 0) return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: 'no A-share stock has traded in the current session yet' }
   const now = beijing(services.now())
   const computedAt = `${now.date} ${now.time}`

@@ -4,6 +4,7 @@ import type { AccessPolicy } from '../access/tiers'
 import { fetchStockGet } from '../channels/eastmoney/stock-get'
 import { fetchFullQuote } from '../channels/tencent/full-quote'
 import type { ChannelName } from '../channels/types'
+import { LINE_STATUSES, STATUS_TEXT } from '../domain/market-phase'
 import { SECURITY_TYPES, type Snapshot } from '../domain/snapshot'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
@@ -18,7 +19,9 @@ const Query = z.object({ code: StockCodeParam })
 
 const num = (description: string) => z.number().openapi({ description })
 const optNum = (description: string) => z.number().nullable().openapi({ description: `${description}; null when the channel does not carry it` })
-const Level = z.tuple([z.number(), z.number().int()]).openapi({ description: '`[price CNY, volume in lots]`; `[0, 0]` for an empty level' })
+const Level = z.tuple([z.number().nullable(), z.number().int()]).openapi({
+  description: '`[price CNY, volume in lots]`; `[null, 0]` for an empty level (never a price of 0). In the opening call auction level 1 is the indicative price with the matched volume on both sides and level 2 `[null, lots]` the unmatched volume',
+})
 const Levels = (side: string) => z.array(Level).length(5).openapi({ description: `Five ${side} levels, best first` })
 
 /** The 35 fields, grouped as the SPEC lists them. */
@@ -29,7 +32,7 @@ const SnapshotRow = z
     name: z.string().openapi({ description: 'Identity: short name' }),
     time: z.string().openapi({ description: 'Data time `YYYY-MM-DD HH:MM:SS` (Beijing)' }),
     security_type: z.enum(SECURITY_TYPES).nullable().openapi({ description: 'Identity: board (sh_main, sz_main, star, chinext, bse), from the code' }),
-    status: z.enum(['trading', 'halted']).openapi({ description: 'Identity: halted when the stock has not traded today (suspended, or before the open)' }),
+    status: z.enum(LINE_STATUSES).openapi({ description: `Identity: ${STATUS_TEXT}` }),
     currency: z.string().openapi({ description: 'Identity: trading currency (CNY)' }),
     // price
     last: num('Price: current price, CNY (the previous close while halted)'),
@@ -119,7 +122,7 @@ export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
 
     const ctx = services.channelContext
     const r = await services.router.run('snapshot:cn', SNAPSHOT_CHANNELS, async (name): Promise<Snapshot> =>
-      name === 'eastmoney' ? (await fetchStockGet(ctx, inst, true)).snapshot : (await fetchFullQuote(ctx, inst)).snapshot
+      name === 'eastmoney' ? (await fetchStockGet(ctx, inst, services.now(), true)).snapshot : (await fetchFullQuote(ctx, inst, services.now())).snapshot
     )
     if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...failure(inst.code, r.attempts) }), 200)
     const body = envelope(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time })

@@ -183,7 +183,7 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
   }
   const row = technicalRow(toColumns(bars), { code: inst.code, name: r.quote.name || null, priceDecimals: PRICE_DECIMALS[inst.kind] })
   if (!row) return { code, ok: false, error: `${inst.code}: no daily bars` }
-  return r.quote.time && r.quote.date === row.date && !r.quote.halted ? { code, ok: true, data: row, as_of: `${r.quote.date} ${r.quote.time}` } : { code, ok: true, data: row }
+  return r.quote.time && r.quote.date === row.date && r.quote.traded ? { code, ok: true, data: row, as_of: `${r.quote.date} ${r.quote.time}` } : { code, ok: true, data: row }
 }
 
 /** A kept live item (src/routes/live-items.ts) as this request's item. */

@@ -41,7 +41,7 @@ export const answersLive = (today: string, latestTable: string | undefined): lat
  */
 export function liveOutcome(inst: Instrument, today: string, quote: Quote | undefined, state: StepState | undefined, name: string | null, previous = previousTradingDay(today)): LiveOutcome {
   if (!quote) return { kind: 'error', error: `${inst.code}: no live quote (no quote channel answered for it), so today's row cannot be computed` }
-  if (quote.halted || quote.date !== today) return { kind: 'previous' }
+  if (!quote.traded || quote.date !== today) return { kind: 'previous' }
   if (!state || state.date !== previous || state.c.at(-1) !== quote.preClose) return { kind: 'full' }
   const bar = { date: today, open: quote.open, high: quote.high, low: quote.low, close: quote.last, volume: quote.volume }
   const id = { code: inst.code, name: quote.name || name, priceDecimals: PRICE_DECIMALS[inst.kind] }

@@ -28,14 +28,14 @@ describe('parseMarketPage', () => {
   it('maps rows by key to canonical codes, volume in shares', () => {
     const { total, rows } = parseMarketPage(page(5432, [MOUTAI, PINGAN, AIRONG]))
     expect(total).toBe(5432)
-    expect(rows[0]).toEqual({ code: 'sh600519', name: '贵州茅台', date: '2025-01-02', open: 1510, high: 1525, low: 1505.2, close: 1520, preClose: 1508.5, volume: 2134500, amount: 3243567890, halted: false, totalShares: 1256197800, floatShares: 1256197800, listDate: '2001-08-27', turnover: 0.17 })
+    expect(rows[0]).toEqual({ code: 'sh600519', name: '贵州茅台', date: '2025-01-02', open: 1510, high: 1525, low: 1505.2, close: 1520, preClose: 1508.5, volume: 2134500, amount: 3243567890, halted: false, traded: true, totalShares: 1256197800, floatShares: 1256197800, listDate: '2001-08-27', turnover: 0.17 })
     expect(rows[1].turnover).toBeNull()
     expect(rows.map((r) => r.code)).toEqual(['sh600519', 'sz000001', 'bj830799'])
   })
 
   it('reads a halted stock as zeros with its last close', () => {
     const [row] = parseMarketPage(page(1, [HALTED])).rows
-    expect(row).toEqual({ code: 'sz000004', name: '*ST国华', date: '2025-01-02', open: 0, high: 0, low: 0, close: 0, preClose: 6.05, volume: 0, amount: 0, halted: true, totalShares: null, floatShares: null, listDate: null, turnover: null })
+    expect(row).toEqual({ code: 'sz000004', name: '*ST国华', date: '2025-01-02', open: 0, high: 0, low: 0, close: 0, preClose: 6.05, volume: 0, amount: 0, halted: true, traded: false, totalShares: null, floatShares: null, listDate: null, turnover: null })
   })
 
   it('reads share counts off the caps at the price they were valued at (the last close when halted)', () => {

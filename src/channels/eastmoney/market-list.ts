@@ -18,7 +18,7 @@ export interface MarketRow {
   /** Canonical code, e.g. `sh600519`. */
   code: string
   name: string
-  /** Trade date `YYYY-MM-DD` from `f297`; for a halted stock, whatever date Eastmoney gives (its last session in the emulator). */
+  /** Trade date `YYYY-MM-DD` from `f297`: the session the row shows (the last one outside trading hours). */
   date: string
   open: number
   high: number
@@ -29,8 +29,10 @@ export interface MarketRow {
   volume: number
   /** CNY. */
   amount: number
-  /** No trade today (`"-"` prices): open, high, low, close, volume and amount are 0; preClose is the last close. */
+  /** Suspended (`"-"` prices, as captured): open, high, low, close, volume and amount are 0; preClose is the last close. */
   halted: boolean
+  /** The row carries trades of its session (not suspended, and volume or an open). */
+  traded: boolean
   /** Shares: total market cap `f20` ÷ the price it was valued at (close, or preClose when halted); null when absent. */
   totalShares?: number | null
   /** Shares: float market cap `f21` ÷ the same price; null when absent. */
@@ -139,21 +141,26 @@ function toRow(raw: unknown): MarketRow {
     // A stock that has never traded (listing day, before the first trade) may have no previous close either.
     preClose: optNum(CHANNEL, raw[F.preClose], field('preClose')) ?? 0,
   }
-  if (raw[F.close] === '-') return check({ ...base, ...sharesOf(raw, code, base.preClose), open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, halted: true, turnover: null })
+  if (raw[F.close] === '-') return check({ ...base, ...sharesOf(raw, code, base.preClose), open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, halted: true, traded: false, turnover: null })
   const close = num(CHANNEL, raw[F.close], field('close'))
   // A rate that is a number but cannot be one (negative) is null for that stock only, like the share counts.
   const turnover = optNum(CHANNEL, raw[F.turnover], field('turnover'))
+  // Before a session's first trade a row may carry a price with "-" for open, high, low and volume.
+  const day = (k: 'open' | 'high' | 'low' | 'volume' | 'amount') => optNum(CHANNEL, raw[F[k]], field(k)) ?? 0
+  const [open, high, low] = [day('open'), day('high'), day('low')]
+  const volume = Math.round(day('volume') * LOT)
   return check({
     turnover: turnover !== null && turnover >= 0 ? turnover : null,
     ...base,
     ...sharesOf(raw, code, close),
-    open: num(CHANNEL, raw[F.open], field('open')),
-    high: num(CHANNEL, raw[F.high], field('high')),
-    low: num(CHANNEL, raw[F.low], field('low')),
+    open,
+    high,
+    low,
     close,
-    volume: Math.round(num(CHANNEL, raw[F.volume], field('volume')) * LOT),
-    amount: num(CHANNEL, raw[F.amount], field('amount')),
+    volume,
+    amount: day('amount'),
     halted: false,
+    traded: volume > 0 || (open > 0 && high > 0 && low > 0),
   })
 }
 
@@ -190,7 +197,7 @@ const VWAP_MIN_VOLUME = 100 * LOT
 const VWAP_SLACK = 0.05
 
 /**
- * Rejects a row that does not add up: negative numbers; for a traded stock non-positive prices,
+ * Rejects a row that does not add up: negative numbers; for a row with trades non-positive prices,
  * high < low, open or close outside [low, high], or an average price (amount ÷ volume) outside
  * the day's range, which is what a lots/shares or 10k-CNY mix-up looks like.
  */
@@ -198,7 +205,7 @@ function check(r: MarketRow): MarketRow {
   for (const k of ['open', 'high', 'low', 'close', 'preClose', 'volume', 'amount'] as const) {
     if (!Number.isFinite(r[k]) || r[k] < 0) throw malformed(CHANNEL, `bad ${k} ${r[k]} for ${r.code}`)
   }
-  if (r.halted) return r
+  if (!r.traded) return r
   if (r.low <= 0 || r.preClose <= 0) throw malformed(CHANNEL, `non-positive price for ${r.code}`)
   if (r.high < r.low) throw malformed(CHANNEL, `high ${r.high} < low ${r.low} for ${r.code}`)
   const eps = r.high * 1e-6

@@ -46,6 +46,7 @@ describe('parseQuotes', () => {
       amount: 3243567890,
       turnover: 0.17,
       halted: false,
+      traded: true,
     })
   })
 
@@ -90,6 +91,7 @@ describe('parseQuotes', () => {
       amount: null,
       turnover: null,
       halted: true,
+      traded: false,
     })
   })
 

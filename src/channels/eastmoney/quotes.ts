@@ -4,7 +4,7 @@ import type { Instrument } from '../../domain/instrument'
 import { ChannelError, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
-import { checkQuote, num, optNum } from '../validate'
+import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { exchangeClock } from './clock'
 import { isObject, readData, type JsonObject } from './envelope'
 import { mapLimit } from '../../domain/concurrency'
@@ -66,20 +66,16 @@ function toQuote(row: JsonObject, inst: Instrument, secid: string): Quote {
     amount: optNum(CHANNEL, row[F.amount], field('amount')),
     turnover: optNum(CHANNEL, row[F.turnover], field('turnover')),
   }
-  // Suspended (or not yet open): Eastmoney sends "-" for every price of the day.
-  const q: Quote =
-    row[F.last] === '-'
-      ? { ...base, last: preClose, open: 0, high: 0, low: 0, volume: 0, halted: true }
-      : {
-          ...base,
-          last: num(CHANNEL, row[F.last], field('last')),
-          open: num(CHANNEL, row[F.open], field('open')),
-          high: num(CHANNEL, row[F.high], field('high')),
-          low: num(CHANNEL, row[F.low], field('low')),
-          volume: Math.round(num(CHANNEL, row[F.volume], field('volume')) * scale),
-          halted: false,
-        }
-  return checkQuote(CHANNEL, q)
+  // Suspended: Eastmoney sends "-" for every price of the session (captured in the list namespace).
+  if (row[F.last] === '-') return checkQuote(CHANNEL, { ...base, last: preClose, open: 0, high: 0, low: 0, volume: 0, halted: true, traded: false })
+  // A price without open, high, low or volume ("-") has not traded yet in its session.
+  const day = (k: 'open' | 'high' | 'low' | 'volume') => optNum(CHANNEL, row[F[k]], field(k)) ?? 0
+  const open = day('open')
+  const high = day('high')
+  const low = day('low')
+  const volume = Math.round(day('volume') * scale)
+  const { halted, traded, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, row[F.last], field('last')), suspended: false })
+  return checkQuote(CHANNEL, { ...base, last, open, high, low, volume, halted, traded })
 }
 
 const MAX_STAMP = 4_102_444_800 // 2100-01-01

@@ -7,9 +7,9 @@ import captured600000 from '../../../test/fixtures/push2/stock-get-sh600000-2022
 // test/fixtures/push2/SOURCE.md.
 describe('stock/get after the close (captured answer)', () => {
   it('keeps the session: last, volume, time of the last update and the closing five-level book', () => {
-    const { book, snapshot } = parseStockGet(captured600000, parseSymbol('sh600000'))
+    const { book, snapshot } = parseStockGet(captured600000, parseSymbol('sh600000'), Date.parse('2022-02-11T15:59:51+08:00'))
     expect(snapshot).toMatchObject({
-      time: '2022-02-11 15:59:51', status: 'trading', last: 8.74, pre_close: 8.69, open: 8.7, high: 8.76, low: 8.67,
+      time: '2022-02-11 15:59:51', status: 'closed', last: 8.74, pre_close: 8.69, open: 8.7, high: 8.76, low: 8.67,
       change: 0.05, change_pct: 0.58, volume: 376_829, outer_volume: 221_532, inner_volume: 155_297,
     })
     expect(book.bids).toEqual([[8.73, 3553], [8.72, 4841], [8.71, 1406], [8.7, 6429], [8.69, 1644]])

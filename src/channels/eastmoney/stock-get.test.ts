@@ -19,6 +19,8 @@ const SAMPLE = {
   },
 }
 const moutai = parseSymbol('sh600519')
+// The sample's own session (f86 is 2025-01-02 15:00:03): a clock just before the close.
+const AT = Date.parse('2025-01-02T14:59:59+08:00')
 const text = (data: object | null) => JSON.stringify({ ...SAMPLE, data })
 
 describe('stockGetUrl', () => {
@@ -33,9 +35,9 @@ describe('stockGetUrl', () => {
 
 describe('parseStockGet', () => {
   it('reads the book best first and the profile in our units', () => {
-    const { book, snapshot: s } = parseStockGet(text(SAMPLE.data), moutai, 0.05)
+    const { book, snapshot: s } = parseStockGet(text(SAMPLE.data), moutai, AT, 0.05)
     expect(book).toEqual({
-      code: 'sh600519', time: '2025-01-02 15:00:03', last: 1520, preClose: 1508.5,
+      code: 'sh600519', time: '2025-01-02 15:00:03', last: 1520, preClose: 1508.5, halted: false, traded: true,
       bids: [[1519.99, 3], [1519.98, 2], [1519.9, 5], [1519.8, 1], [1519.5, 4]],
       asks: [[1520, 6], [1520.1, 2], [1520.5, 1], [1520.88, 3], [1521, 10]],
     })
@@ -49,17 +51,17 @@ describe('parseStockGet', () => {
   it('reads "-" as an empty level or a halted price', () => {
     const halted = { ...SAMPLE.data, f43: '-', f44: '-', f45: '-', f46: '-', f47: '-', f48: '-', f169: '-', f170: '-' } as Record<string, unknown>
     for (const id of ['f11', 'f12', 'f13', 'f14', 'f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f31', 'f32', 'f33', 'f34', 'f35', 'f36', 'f37', 'f38', 'f39', 'f40']) halted[id] = '-'
-    const { snapshot } = parseStockGet(text(halted), moutai, 1)
+    const { snapshot } = parseStockGet(text(halted), moutai, AT, 1)
     expect(snapshot).toMatchObject({ status: 'halted', last: 1508.5, open: null, volume: 0, rise_speed: null, order_imbalance: null })
   })
 
   it('rejects what cannot be right', () => {
-    expect(failureKind(() => parseStockGet(text(null), moutai))).toBe('empty')
-    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f57: '000001' }), moutai))).toBe('malformed')
-    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f19: 1520.5 }), moutai))).toBe('malformed')
-    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f17: '-', f18: '-' }), moutai))).toBe('malformed')
-    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f51: 1515 }), moutai))).toBe('malformed')
-    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f164: 'abc' }), moutai))).toBe('malformed')
+    expect(failureKind(() => parseStockGet(text(null), moutai, AT))).toBe('empty')
+    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f57: '000001' }), moutai, AT))).toBe('malformed')
+    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f19: 1520.5 }), moutai, AT))).toBe('malformed')
+    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f17: '-', f18: '-' }), moutai, AT))).toBe('malformed')
+    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f51: 1515 }), moutai, AT))).toBe('malformed')
+    expect(failureKind(() => parseStockGet(text({ ...SAMPLE.data, f164: 'abc' }), moutai, AT))).toBe('malformed')
   })
 
   it('finds f22 in the ulist row of the secid', () => {
@@ -76,7 +78,7 @@ describe('fetchStockGet', () => {
     const now = Date.parse('2026-11-20T10:30:00+08:00')
     setClock(now)
     const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 2000 }
-    const { book, snapshot } = await fetchStockGet(ctx, moutai, true)
+    const { book, snapshot } = await fetchStockGet(ctx, moutai, now, true)
     const q = market.live(market.byCode('sh600519')!, now)
     expect(book.bids).toEqual(q.book.bids.map(([p, v]) => [p, v / 100]))
     expect(book.last).toBe(q.bar.close)
@@ -85,6 +87,6 @@ describe('fetchStockGet', () => {
 
   it('keeps the snapshot when only the speed request fails', async () => {
     const { ctx } = fakeContext((url) => (url.includes('ulist') ? { status: 502, body: '' } : { body: text(SAMPLE.data) }))
-    expect((await fetchStockGet(ctx, moutai, true)).snapshot.rise_speed).toBeNull()
+    expect((await fetchStockGet(ctx, moutai, AT, true)).snapshot.rise_speed).toBeNull()
   })
 })

@@ -1,18 +1,20 @@
 /**
  * One instrument from Eastmoney's `push2 …/api/qt/stock/get` (upstreams.md §1.4, ids §1.6, the
  * stock/get namespace): the five-level book and the snapshot profile, with `fltt=2` (decimals).
- * `"-"` marks what does not exist: today's prices of a halted stock, an empty book level. The
+ * `"-"` marks what does not exist: the session's prices of a suspended stock (the halt sign, as in
+ * the list namespace), an empty book level, open/high/low before the day's first trade. The
  * rise speed (涨速) is not in this namespace; it comes from `ulist.np/get` field f22 (list
  * namespace, §1.5) in a second, parallel request.
  */
 import { beijing } from '../../domain/dates'
 import type { Instrument } from '../../domain/instrument'
-import { bookProblem, type Level, type OrderBook } from '../../domain/orderbook'
+import { lineStatus } from '../../domain/market-phase'
+import { bookProblem, isAuctionBook, levelOf, type Level, type OrderBook } from '../../domain/orderbook'
 import { orderImbalance, securityType, type Snapshot } from '../../domain/snapshot'
 import { ChannelError, empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
-import { num, optNum } from '../validate'
+import { num, optNum, sessionOf } from '../validate'
 import { isObject, readData, type JsonObject } from './envelope'
 import { secids } from './secid'
 import { CHANNEL } from './wire'
@@ -50,26 +52,28 @@ export interface StockGet {
   snapshot: Snapshot
 }
 
-/** Parses a stock/get answer for `inst`; `speed` is the f22 value when it was fetched. */
-export function parseStockGet(text: string, inst: Instrument, speed: number | null = null): StockGet {
+/**
+ * Parses a stock/get answer for `inst` at `now` (the clock decides whether the line is in
+ * session: src/domain/market-phase.ts); `speed` is the f22 value when it was fetched.
+ */
+export function parseStockGet(text: string, inst: Instrument, now: number, speed: number | null = null): StockGet {
   const data = readData(text)
   if (!data) throw empty(CHANNEL, `no stock/get data for ${inst.code}`)
   if (String(data[F.code]) !== inst.symbol) throw malformed(CHANNEL, `stock/get answered ${JSON.stringify(data[F.code])} for ${inst.code}`)
   const opt = (k: Scalar) => optNum(CHANNEL, data[F[k]], `${F[k]} (${k}) of ${inst.code}`)
-  const level = (pair: readonly [string, string]): Level => [
-    optNum(CHANNEL, data[pair[0]], `${pair[0]} of ${inst.code}`) ?? 0,
-    optNum(CHANNEL, data[pair[1]], `${pair[1]} of ${inst.code}`) ?? 0,
-  ]
+  const level = (pair: readonly [string, string]): Level =>
+    levelOf(optNum(CHANNEL, data[pair[0]], `${pair[0]} of ${inst.code}`), optNum(CHANNEL, data[pair[1]], `${pair[1]} of ${inst.code}`))
   const bids = F.bids.map(level)
   const asks = F.asks.map(level)
-  const problem = bookProblem({ bids, asks })
-  if (problem) throw malformed(CHANNEL, `${inst.code} book: ${problem}`)
   const preClose = num(CHANNEL, data[F.preClose], `f60 (previous close) of ${inst.code}`)
   const price = opt('last')
-  const halted = price === null
-  const last = price ?? preClose
-  const [high, low] = [opt('high'), opt('low')]
-  if (!halted && high !== null && low !== null && (high < low || last > high || last < low)) throw malformed(CHANNEL, `${inst.code}: last ${last} outside [${low}, ${high}]`)
+  const [open, high, low, volume] = [opt('open'), opt('high'), opt('low'), opt('volume')]
+  // Suspended: "-" for the price. Otherwise traded when the line carries the session's trades.
+  const { halted, traded, last } = sessionOf({ open: open ?? 0, high: high ?? 0, low: low ?? 0, volume: volume ?? 0, preClose, last: price ?? 0, suspended: price === null })
+  const auction = isAuctionBook({ bids, asks }, traded)
+  const problem = bookProblem({ bids, asks }, auction)
+  if (problem) throw malformed(CHANNEL, `${inst.code} book: ${problem}`)
+  if (traded && high !== null && low !== null && (high < low || last > high || last < low)) throw malformed(CHANNEL, `${inst.code}: last ${last} outside [${low}, ${high}]`)
   const seconds = num(CHANNEL, data[F.time], `f86 (time) of ${inst.code}`)
   const t = beijing(seconds * 1000)
   const time = `${t.date} ${t.time}`
@@ -78,7 +82,7 @@ export function parseStockGet(text: string, inst: Instrument, speed: number | nu
     return v === null ? null : round(v / per, 2)
   }
   const [limitUp, limitDown] = [opt('limitUp'), opt('limitDown')]
-  if (!halted && limitUp !== null && limitDown !== null && (last > limitUp || last < limitDown)) {
+  if (traded && limitUp !== null && limitDown !== null && (last > limitUp || last < limitDown)) {
     throw malformed(CHANNEL, `${inst.code}: last ${last} outside the limits [${limitDown}, ${limitUp}]`)
   }
   const snapshot: Snapshot = {
@@ -86,17 +90,17 @@ export function parseStockGet(text: string, inst: Instrument, speed: number | nu
     name: securityName(String(data[F.name] ?? '')),
     time,
     security_type: securityType(inst),
-    status: halted ? 'halted' : 'trading',
+    status: lineStatus({ halted, traded, date: t.date }, auction, now),
     currency: 'CNY',
     last,
     change: opt('change') ?? 0,
     change_pct: opt('changePct') ?? 0,
-    open: opt('open'),
-    high,
-    low,
+    open: traded ? open : null,
+    high: traded ? high : null,
+    low: traded ? low : null,
     pre_close: preClose,
-    avg_price: opt('avgPrice'),
-    volume: opt('volume') ?? 0,
+    avg_price: traded ? opt('avgPrice') : null,
+    volume: volume ?? 0,
     amount: money('amount', 1e4),
     turnover: opt('turnover'),
     bids,
@@ -114,11 +118,11 @@ export function parseStockGet(text: string, inst: Instrument, speed: number | nu
     limit_down: limitDown,
     volume_ratio: opt('volumeRatio'),
     amplitude: opt('amplitude'),
-    rise_speed: halted ? null : speed,
+    rise_speed: traded ? speed : null,
     outer_volume: opt('outer'),
     inner_volume: opt('inner'),
   }
-  return { book: { code: inst.code, time, last, preClose, bids, asks }, snapshot }
+  return { book: { code: inst.code, time, last, preClose, bids, asks, halted, traded }, snapshot }
 }
 
 /** f22 of `ulist.np/get` for one secid; null when the row lacks it. */
@@ -130,8 +134,8 @@ export function parseSpeed(text: string, secid: string): number | null {
   return row ? optNum(CHANNEL, row.f22, `f22 of ${secid}`) : null
 }
 
-/** The stock/get view of one sh/sz/bj instrument (with the rise speed when its request succeeds). */
-export async function fetchStockGet(ctx: ChannelContext, inst: Instrument, withSpeed = false): Promise<StockGet> {
+/** The stock/get view of one sh/sz/bj instrument at `now` (with the rise speed when its request succeeds). */
+export async function fetchStockGet(ctx: ChannelContext, inst: Instrument, now: number, withSpeed = false): Promise<StockGet> {
   if (!['sh', 'sz', 'bj'].includes(inst.prefix)) throw unsupported(CHANNEL, `stock/get is used for sh/sz/bj codes here, not ${inst.code}`)
   const [secid] = secids(inst)
   const speed = withSpeed
@@ -144,5 +148,5 @@ export async function fetchStockGet(ctx: ChannelContext, inst: Instrument, withS
         })
     : Promise.resolve(null)
   const [text, f22] = await Promise.all([fetchText(ctx, CHANNEL, stockGetUrl(secid)), speed])
-  return parseStockGet(text, inst, f22)
+  return parseStockGet(text, inst, now, f22)
 }

@@ -22,7 +22,7 @@ const CAPTURED = Object.values(import.meta.glob('/test/fixtures/sina/hq-sh600519
 describe('parseSinaBook', () => {
   it('reads the book of a captured sh line (34 fields, trailing comma)', () => {
     expect(parseSinaBook(CAPTURED, parseSymbol('sh600519'))).toEqual({
-      code: 'sh600519', time: '2026-05-13 15:00:03', last: 1344.09, preClose: 1354.55,
+      code: 'sh600519', time: '2026-05-13 15:00:03', last: 1344.09, preClose: 1354.55, halted: false, traded: true,
       bids: [[1344.05, 1], [1344.03, 3], [1344.02, 9], [1344.01, 4], [1344, 17]],
       asks: [[1344.09, 1], [1344.1, 2], [1344.12, 2], [1344.13, 21], [1344.24, 2]],
     })
@@ -37,7 +37,7 @@ describe('parseSinaBook', () => {
 
   it('reads volume-before-price pairs and converts shares to lots', () => {
     expect(parseSinaBook(PINGAN, pingan)).toEqual({
-      code: 'sz000001', time: '2025-01-02 15:00:03', last: 11.32, preClose: 11.15,
+      code: 'sz000001', time: '2025-01-02 15:00:03', last: 11.32, preClose: 11.15, halted: false, traded: true,
       bids: [[11.31, 213], [11.3, 452], [11.29, 120], [11.28, 88], [11.27, 301]],
       asks: [[11.32, 99], [11.33, 156], [11.34, 220], [11.35, 54], [11.36, 610]],
     })

@@ -64,14 +64,12 @@ describe('sina quotes outside the session (captured lines)', () => {
       })
     })
 
-    // Parser defect: a line with no trade yet is read as halted (src/channels/validate.ts
-    // sessionOf). The status field says `00` (a suspended line says `03`). Flip both to `it` when
-    // the parser reads the suspension from the status field instead of from zero volume.
-    it.fails('2023: not halted', () => {
-      expect(parseQuotes(PREOPEN_0327, wanted('sh603866')).get('sh603866')!.halted).toBe(false)
+    // A line with no trade yet: the status field says `00` (a suspended line says `03`).
+    it('2023: not halted', () => {
+      expect(parseQuotes(PREOPEN_0327, wanted('sh603866')).get('sh603866')).toMatchObject({ halted: false, traded: false })
     })
-    it.fails('2026: not halted', () => {
-      expect(parseQuotes(PREOPEN_0930, wanted('sh600519')).get('sh600519')!.halted).toBe(false)
+    it('2026: not halted', () => {
+      expect(parseQuotes(PREOPEN_0930, wanted('sh600519')).get('sh600519')).toMatchObject({ halted: false, traded: false })
     })
   })
 
@@ -87,9 +85,9 @@ describe('sina quotes outside the session (captured lines)', () => {
       })
     })
 
-    // Same defect as before the open: status 00, in the auction, read as halted.
-    it.fails('is not halted', () => {
-      expect(parseQuotes(AUCTION_0327, wanted('sh603866')).get('sh603866')!.halted).toBe(false)
+    // Status 00, in the auction: not suspended, no trade yet.
+    it('is not halted', () => {
+      expect(parseQuotes(AUCTION_0327, wanted('sh603866')).get('sh603866')).toMatchObject({ halted: false, traded: false })
     })
   })
 })

@@ -52,7 +52,7 @@ describe('sina parseQuotes', () => {
     const m = parseQuotes(decode(CAPTURED), wanted(['sh600519', 'sh600519'], ['sz000858', 'sz000858']))
     expect(m.get('sh600519')).toEqual({
       code: 'sh600519', name: '贵州茅台', date: '2026-05-13', time: '15:00:03', last: 1344.09, open: 1354.5, high: 1358.6, low: 1338,
-      preClose: 1354.55, volume: 5_696_787, amount: 7_653_257_144, turnover: null, halted: false,
+      preClose: 1354.55, volume: 5_696_787, amount: 7_653_257_144, turnover: null, halted: false, traded: true,
     })
     // Sina pads three-character names to four columns; the padding is dropped (src/channels/names.ts).
     expect(m.get('sz000858')).toMatchObject({ name: '五粮液', time: '15:00:00', last: 89.15, preClose: 90.56, volume: 46_720_129, amount: 4_173_652_012.86 })
@@ -78,6 +78,7 @@ describe('sina parseQuotes', () => {
       amount: 965_432_100.5,
       turnover: null,
       halted: false,
+      traded: true,
     })
   })
 
@@ -118,7 +119,7 @@ describe('sina parseQuotes', () => {
     // Commodity futures change against the previous settlement (field 10).
     expect(m.get('fuRB0')).toEqual({
       code: 'fuRB0', name: '螺纹钢连续', date: '2026-09-01', time: '15:00:00', last: 3174, open: 3197, high: 3200, low: 3158,
-      preClose: 3186, volume: 710_896, amount: null, turnover: null, halted: false,
+      preClose: 3186, volume: 710_896, amount: null, turnover: null, halted: false, traded: true,
     })
     expect(m.get('fuIF0')).toMatchObject({ name: '沪深300指数期货连续', last: 4597.2, preClose: 4601.6, volume: 59_140, amount: 271_657_781.6, time: '15:00:00' })
     // In the night session field 5 is 0.000; the line still parses, against the settlement.
@@ -131,9 +132,12 @@ describe('sina parseQuotes', () => {
     expect([...m.keys()]).toEqual(['sz000001'])
   })
 
-  it('marks a line with no trades today as halted, last = prev close', () => {
-    const q = parseQuotes(edit(PINGAN, { 1: '0.00', 3: '0.00', 4: '0.00', 5: '0.00', 8: '0', 9: '0.000' }), wanted(['sz000001', 'sz000001'])).get('sz000001')!
-    expect(q).toMatchObject({ halted: true, last: 11.15, volume: 0 })
+  it('marks a line with status 03 as halted, last = prev close; the same zeros with status 00 as not traded yet', () => {
+    const zeros = { 1: '0.00', 3: '0.00', 4: '0.00', 5: '0.00', 8: '0', 9: '0.000' }
+    const q = parseQuotes(edit(PINGAN, { ...zeros, 32: '03' }), wanted(['sz000001', 'sz000001'])).get('sz000001')!
+    expect(q).toMatchObject({ halted: true, traded: false, last: 11.15, volume: 0 })
+    const untraded = parseQuotes(edit(PINGAN, { ...zeros, 32: '00' }), wanted(['sz000001', 'sz000001'])).get('sz000001')!
+    expect(untraded).toMatchObject({ halted: false, traded: false, last: 11.15, volume: 0 })
   })
 
   it.each([

@@ -31,6 +31,8 @@ interface Layout {
   dateForm: 'ymd' | 'us'
   /** `hms`: `HH:MM:SS`; `compact`: `HHMMSS`. */
   timeForm: 'hms' | 'compact'
+  /** The status field (`00` trading; `03` suspended), where the line has one. */
+  status: number | null
   /** Records with fewer comma fields are skipped. */
   minFields: number
 }
@@ -38,15 +40,15 @@ interface Layout {
 /** Field positions per line layout (README "Sina → Real-time quotes"). */
 export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us' | 'commodity' | 'cffex', Layout> = {
   // Volume already in shares, amount in CNY; no turnover in this feed.
-  ashare: { name: 0, open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, amount: 9, date: 30, time: 31, dateForm: 'ymd', timeForm: 'hms', minFields: 32 },
-  hk: { name: 1, open: 2, preClose: 3, high: 4, low: 5, last: 6, amount: 11, volume: 12, date: 17, time: 18, dateForm: 'ymd', timeForm: 'hms', minFields: 19 },
+  ashare: { name: 0, open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, amount: 9, date: 30, time: 31, dateForm: 'ymd', timeForm: 'hms', status: 32, minFields: 32 },
+  hk: { name: 1, open: 2, preClose: 3, high: 4, low: 5, last: 6, amount: 11, volume: 12, date: 17, time: 18, dateForm: 'ymd', timeForm: 'hms', status: null, minFields: 19 },
   // Field 3 is Beijing time, not exchange time: only the session date is derived from it.
-  us: { name: 0, last: 1, date: 3, open: 5, high: 6, low: 7, volume: 10, preClose: 26, amount: null, time: null, dateForm: 'us', timeForm: 'hms', minFields: 27 },
+  us: { name: 0, last: 1, date: 3, open: 5, high: 6, low: 7, volume: 10, preClose: 26, amount: null, time: null, dateForm: 'us', timeForm: 'hms', status: null, minFields: 27 },
   // The reference price is the previous settlement at 10 (Chinese futures quote change against
   // it); 5 is 0.000 in night-session captures (nf_RB0 at 23:00, 2026-08-28), so it cannot be it.
-  commodity: { name: 0, time: 1, open: 2, high: 3, low: 4, preClose: 10, last: 8, volume: 14, date: 17, amount: null, dateForm: 'ymd', timeForm: 'compact', minFields: 18 },
+  commodity: { name: 0, time: 1, open: 2, high: 3, low: 4, preClose: 10, last: 8, volume: 14, date: 17, amount: null, dateForm: 'ymd', timeForm: 'compact', status: null, minFields: 18 },
   // Previous close at 13 is not in the README: live CFFEX lines carry it there (14 is the previous settlement).
-  cffex: { open: 0, high: 1, low: 2, last: 3, volume: 4, amount: 5, preClose: 13, date: 36, time: 37, name: -1, dateForm: 'ymd', timeForm: 'hms', minFields: 39 },
+  cffex: { open: 0, high: 1, low: 2, last: 3, volume: 4, amount: 5, preClose: 13, date: 36, time: 37, name: -1, dateForm: 'ymd', timeForm: 'hms', status: null, minFields: 39 },
 }
 
 function layoutOf(i: Instrument): Layout {
@@ -84,9 +86,9 @@ export const statements = (text: string) => jsStatements(CHANNEL, 'var hq_str_',
 
 /**
  * Parses a decoded `hq.sinajs.cn` body. `wanted` maps lower-case Sina codes to the requested
- * instruments; the result is keyed by canonical code. Unknown or halted codes (`=""`) and lines
- * too short for their layout are absent; a line that does not parse or add up makes the whole
- * answer malformed.
+ * instruments; the result is keyed by canonical code. Unknown codes (`=""`) and lines too short
+ * for their layout are absent; a line that does not parse or add up makes the whole answer
+ * malformed. A suspension is the status field (32) other than `00`, never a missing volume.
  */
 export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument>): Map<string, Quote> {
   const records = statements(text)
@@ -104,7 +106,10 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const high = num(CHANNEL, f[L.high], at('high'))
     const low = num(CHANNEL, f[L.low], at('low'))
     const volume = num(CHANNEL, f[L.volume], at('volume'))
-    const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], at('last')) })
+    // Suspended: a status other than `00` (`03` captured on a suspended stock and fund); a missing one (an old, shorter line) is not a suspension.
+    const status = L.status === null ? undefined : f[L.status]
+    const suspended = status !== undefined && status !== '' && status !== '00'
+    const { halted, traded, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f[L.last], at('last')), suspended })
     const quote: Quote = {
       code: inst.code,
       name: securityName(f.at(L.name)!),
@@ -119,6 +124,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
       amount: L.amount === null ? null : optNum(CHANNEL, f[L.amount], at('amount')),
       turnover: null,
       halted,
+      traded,
     }
     out.set(inst.code, checkQuote(CHANNEL, quote))
   }

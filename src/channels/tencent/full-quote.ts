@@ -8,7 +8,8 @@
  * its book levels are shares too no capture settles, so they are read as lots.
  */
 import type { Instrument } from '../../domain/instrument'
-import { bookProblem, BOOK_LEVELS, type Level, type OrderBook } from '../../domain/orderbook'
+import { lineStatus } from '../../domain/market-phase'
+import { bookProblem, BOOK_LEVELS, isAuctionBook, levelOf, type Level, type OrderBook } from '../../domain/orderbook'
 import { orderImbalance, securityType, type Snapshot } from '../../domain/snapshot'
 import { empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
@@ -23,7 +24,7 @@ const CHANNEL = 'tencent'
 /** Positions in the `~`-separated A-share record. */
 export const FULL = {
   name: 1, code: 2, last: 3, preClose: 4, open: 5, volume: 6, outer: 7, inner: 8, book: 9, time: 30,
-  change: 31, changePct: 32, high: 33, low: 34, amount: 37, turnover: 38, peTtm: 39, amplitude: 43,
+  change: 31, changePct: 32, high: 33, low: 34, amount: 37, turnover: 38, peTtm: 39, status: 40, amplitude: 43,
   floatCap: 44, totalCap: 45, pb: 46, limitUp: 47, limitDown: 48, volumeRatio: 49, avgPrice: 51,
   peDynamic: 52, peStatic: 53, floatShares: 72, totalShares: 73, currency: 82,
 } as const
@@ -38,22 +39,29 @@ export interface FullQuote {
   snapshot: Snapshot
 }
 
-/** The book's fields: 9..18 bid price/lots pairs, 19..28 ask pairs. */
+/** The book's fields: 9..18 bid price/lots pairs, 19..28 ask pairs; a `0.00` price is no price. */
 function levels(f: string[], from: number, what: string): Level[] {
   const out: Level[] = []
   for (let k = 0; k < BOOK_LEVELS; k++) {
     const at = from + 2 * k
-    out.push([num(CHANNEL, f[at], `${what}${k + 1} price`), num(CHANNEL, f[at + 1], `${what}${k + 1} volume`)])
+    out.push(levelOf(num(CHANNEL, f[at], `${what}${k + 1} price`), num(CHANNEL, f[at + 1], `${what}${k + 1} volume`)))
   }
   return out
 }
 
-/** Parses a decoded answer for `inst`; `empty` when Tencent does not know it, `malformed` when it does not add up. */
-export function parseFullQuote(text: string, inst: Instrument): FullQuote {
+/**
+ * Parses a decoded answer for `inst` at `now` (the clock decides whether a line is in session:
+ * src/domain/market-phase.ts); `empty` when Tencent does not know it or the code does not trade at
+ * all (status `D`, `U`, `C`), `malformed` when it does not add up. Suspended: field 40 `S`. A line
+ * without a trade (re-stamped before the open, the auction) is not halted: its open, high, low and
+ * average price are null, and in the auction `last` is the indicative price (field 3).
+ */
+export function parseFullQuote(text: string, inst: Instrument, now: number): FullQuote {
   const want = quoteCode(inst)
   const record = statements(text).find(([name]) => name.toLowerCase() === want)
   if (!record) throw empty(CHANNEL, `no quote record for ${inst.code}`)
   const f = record[1].split('~')
+  if (INACTIVE.has(f[FULL.status])) throw empty(CHANNEL, `${inst.code} does not trade (status ${f[FULL.status]})`)
   if (f.length < MIN_FIELDS) throw malformed(CHANNEL, `${inst.code}: ${f.length} fields, need ${MIN_FIELDS}`)
   if (f[FULL.code] !== inst.symbol) throw malformed(CHANNEL, `record of ${f[FULL.code]} answers ${inst.code}`)
   const ts = TIME.exec(f[FULL.time])
@@ -68,29 +76,32 @@ export function parseFullQuote(text: string, inst: Instrument): FullQuote {
   const perLot = volumeInShares(inst) ? 100 : 1
   const lots = (x: number | null) => (x === null || perLot === 1 ? x : Math.round((x / perLot) * 100) / 100)
   const volume = lots(n('volume'))!
-  const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: n('last') })
+  const { halted, traded, last } = sessionOf({ open, high, low, volume, preClose, last: n('last'), suspended: f[FULL.status] === 'S' })
   const bids = levels(f, FULL.book, 'bid')
   const asks = levels(f, FULL.book + 2 * BOOK_LEVELS, 'ask')
-  const problem = bookProblem({ bids, asks })
+  const auction = isAuctionBook({ bids, asks }, traded)
+  const problem = bookProblem({ bids, asks }, auction)
   if (problem) throw malformed(CHANNEL, `${inst.code} book: ${problem}`)
-  if (!halted && (high < low || last > high || last < low)) throw malformed(CHANNEL, `${inst.code}: last ${last} outside [${low}, ${high}]`)
-  const time = `${ts[1]}-${ts[2]}-${ts[3]} ${ts[4]}:${ts[5]}:${ts[6]}`
-  const change = halted ? 0 : n('change')
+  if (traded && (high < low || last > high || last < low)) throw malformed(CHANNEL, `${inst.code}: last ${last} outside [${low}, ${high}]`)
+  const date = `${ts[1]}-${ts[2]}-${ts[3]}`
+  const time = `${date} ${ts[4]}:${ts[5]}:${ts[6]}`
+  // Without a trade the line's change is the indicative price's in the auction, else none.
+  const moved = traded || auction
   const snapshot: Snapshot = {
     code: inst.code,
     name: securityName(f[FULL.name]),
     time,
     security_type: securityType(inst),
-    status: halted ? 'halted' : 'trading',
+    status: lineStatus({ halted, traded, date }, auction, now),
     currency: f[FULL.currency] || 'CNY',
     last,
-    change,
-    change_pct: halted ? 0 : n('changePct'),
-    open: halted ? null : open,
-    high: halted ? null : high,
-    low: halted ? null : low,
+    change: moved ? n('change') : 0,
+    change_pct: moved ? n('changePct') : 0,
+    open: traded ? open : null,
+    high: traded ? high : null,
+    low: traded ? low : null,
     pre_close: preClose,
-    avg_price: halted ? null : opt('avgPrice'),
+    avg_price: traded ? opt('avgPrice') : null,
     volume,
     amount: opt('amount'),
     turnover: opt('turnover'),
@@ -114,15 +125,18 @@ export function parseFullQuote(text: string, inst: Instrument): FullQuote {
     outer_volume: lots(opt('outer')),
     inner_volume: lots(opt('inner')),
   }
-  if (snapshot.limit_up !== null && snapshot.limit_down !== null && !halted && (last > snapshot.limit_up || last < snapshot.limit_down)) {
+  if (snapshot.limit_up !== null && snapshot.limit_down !== null && traded && (last > snapshot.limit_up || last < snapshot.limit_down)) {
     throw malformed(CHANNEL, `${inst.code}: last ${last} outside the limits [${snapshot.limit_down}, ${snapshot.limit_up}]`)
   }
-  return { book: { code: inst.code, time, last, preClose, bids, asks }, snapshot }
+  return { book: { code: inst.code, time, last, preClose, bids, asks, halted, traded }, snapshot }
 }
 
-/** The full quote line of one A-share instrument. */
-export async function fetchFullQuote(ctx: ChannelContext, inst: Instrument): Promise<FullQuote> {
+/** Status letters of codes that do not trade at all (delisted, never listed, retired): Tencent quotes them, but not as listed stocks. */
+const INACTIVE = new Set(['D', 'U', 'C'])
+
+/** The full quote line of one A-share instrument, read at `now`. */
+export async function fetchFullQuote(ctx: ChannelContext, inst: Instrument, now: number): Promise<FullQuote> {
   const code = quoteCode(inst)
   if (!code || !isAShare(inst)) throw unsupported(CHANNEL, `the full quote line is for sh/sz/bj codes, not ${inst.code}`)
-  return parseFullQuote(await fetchText(ctx, CHANNEL, `https://qt.gtimg.cn/q=${code}`, { encoding: 'gbk' }), inst)
+  return parseFullQuote(await fetchText(ctx, CHANNEL, `https://qt.gtimg.cn/q=${code}`, { encoding: 'gbk' }), inst, now)
 }

@@ -11,7 +11,7 @@ const page = (total: number, rows: unknown[]) => JSON.stringify({ code: 0, msg: 
 describe('parseRankListPage', () => {
   it('reads a row in CNY and shares, the previous close as last − change', () => {
     expect(parseRankListPage(page(1, [MOUTAI]), '2025-01-02').rows).toEqual([
-      { code: 'sh600519', name: '贵州茅台', date: '2025-01-02', close: 1520, preClose: 1508.5, volume: 2134500, amount: 3243570000, halted: false },
+      { code: 'sh600519', name: '贵州茅台', date: '2025-01-02', close: 1520, preClose: 1508.5, volume: 2134500, amount: 3243570000, halted: false, traded: true },
     ])
   })
 

@@ -3,8 +3,10 @@
  * /v1/changedist and the overview's trade type: `proxy.finance.qq.com/cgi/cgi-bin/rank/hs/
  * getBoardRankList?board_code=aStock`, 200 rows a page by `offset`, sorted by code-independent
  * `price`, deduplicated by code. The list carries no previous close and no date: the previous
- * close is `zxj − zd`, checked against `zdf`; the date is the caller's session date **(ours)**. A
- * row with zero volume has not traded. Amount (`turnover`) is in 10,000 CNY, volume in lots.
+ * close is `zxj − zd`, checked against `zdf`; the date is the caller's session date **(ours)**:
+ * the latest session that has traded. The list has no suspension flag: a row with zero volume has
+ * not traded in that session while others have, and counts as halted. Amount (`turnover`) is in
+ * 10,000 CNY, volume in lots.
  */
 import { walkRest } from '../page-walk'
 import { empty, malformed } from '../errors'
@@ -34,7 +36,9 @@ export interface RankListRow {
   volume: number
   /** CNY. */
   amount: number
+  /** No trade in the session (the list's only sign of a suspension). */
   halted: boolean
+  traded: boolean
 }
 
 export function rankListUrl(offset: number): string {
@@ -58,7 +62,7 @@ function toRow(raw: unknown, date: string): RankListRow {
   if (close <= 0 || preClose <= 0) throw malformed(CHANNEL, `non-positive price for ${code}`)
   if (volume < 0 || amount < 0) throw malformed(CHANNEL, `negative volume or amount for ${code}`)
   if (Math.abs(((close - preClose) / preClose) * 100 - pct) > PCT_SLACK) throw malformed(CHANNEL, `zdf ${pct} of ${code} does not match zxj ${close} and zd ${change}`)
-  return { code, name: typeof r.name === 'string' ? securityName(r.name) : '', date, close, preClose, volume: Math.round(volume * 100), amount: cents(amount), halted: volume === 0 }
+  return { code, name: typeof r.name === 'string' ? securityName(r.name) : '', date, close, preClose, volume: Math.round(volume * 100), amount: cents(amount), halted: volume === 0, traded: volume > 0 }
 }
 
 /** Parses one page: the total it claims and its rows (dated `date`). */

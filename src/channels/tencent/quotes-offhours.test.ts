@@ -33,7 +33,7 @@ describe('tencent quotes outside the session (captured lines)', () => {
   it('after the close the line keeps the session: its time, prices, volume and closing book', () => {
     expect(parseQuotes(CLOSE_0930, wanted('sh600519')).get('sh600519')).toEqual({
       code: 'sh600519', name: '贵州茅台', date: '2026-09-30', time: '16:14:58', last: 1258.62, open: 1239.53, high: 1268, low: 1236.05,
-      preClose: 1235.58, volume: 3_833_100, amount: 4_797_250_000, turnover: 0.31, halted: false,
+      preClose: 1235.58, volume: 3_833_100, amount: 4_797_250_000, turnover: 0.31, halted: false, traded: true,
     })
     const f = fieldsOf(CLOSE_0930, 'sh600519')
     expect(f.slice(9, 13)).toEqual(['1258.62', '14', '1258.44', '1']) // bid1, bid2
@@ -50,18 +50,17 @@ describe('tencent quotes outside the session (captured lines)', () => {
     expect(parseQuotes(HOLIDAY_1002, wanted('sh600519')).size).toBe(0)
   })
 
-  it('a delisted code is re-stamped 09:00:00 of the current day, field 40 D, no trade', () => {
+  it('a delisted code is re-stamped 09:00:00 of the current day, field 40 D, no trade: not a quote, left out', () => {
     const m = parseQuotes(BATCH_1008, wanted('sz000003', 'sh600000'))
-    expect(m.get('sz000003')).toMatchObject({ date: '2026-10-08', time: '09:00:00', last: 2.71, preClose: 2.71, open: 0, volume: 0, halted: true })
+    expect(fieldsOf(BATCH_1008, 'sz000003')[30]).toBe('20261008090000')
     expect(fieldsOf(BATCH_1008, 'sz000003')[40]).toBe('D')
+    expect(m.has('sz000003')).toBe(false)
     expect(m.get('sh600000')).toMatchObject({ date: '2026-10-08', time: '16:14:57', last: 9.7, preClose: 9.48, volume: 115_026_900, halted: false })
   })
 
-  // Parser defect shown by a real answer: the 600005 line has two extra book-shaped pairs, so its
-  // timestamp is field 34 and field 30 is `0`; today one such record makes the whole batch
-  // malformed. Correct behaviour: the other instruments of the answer are still read. Flip to
-  // `it` when the parser skips (or reads) such a record instead of throwing.
-  it.fails('a delisted line with a shifted timestamp does not sink the rest of the batch', () => {
+  // The 600005 line has two extra book-shaped pairs, so its timestamp is field 34 and field 30 is
+  // `0`: such a record is skipped, and the other instruments of the answer are still read.
+  it('a delisted line with a shifted timestamp does not sink the rest of the batch', () => {
     expect(fieldsOf(BATCH_1008, 'sh600005')[34]).toBe('20261008090000')
     const m = parseQuotes(BATCH_1008, wanted('sz000003', 'sh600005', 'sh600000'))
     expect(m.get('sh600000')).toMatchObject({ last: 9.7, halted: false })
@@ -73,7 +72,7 @@ describe('tencent quotes outside the session (captured lines)', () => {
     expect(f.slice(9, 29).every((v, i) => (i % 2 === 0 ? v === '0.00' : v === '0'))).toBe(true)
     expect(parseQuotes(SUSPENDED_2026, wanted('sz002731')).get('sz002731')).toEqual({
       code: 'sz002731', name: '*ST萃华', date: '2026-09-02', time: '16:14:39', last: 0.77, open: 0, high: 0, low: 0,
-      preClose: 0.77, volume: 0, amount: 0, turnover: 0, halted: true,
+      preClose: 0.77, volume: 0, amount: 0, turnover: 0, halted: true, traded: false,
     })
   })
 
@@ -97,12 +96,10 @@ describe('tencent quotes outside the session (captured lines)', () => {
       })
     })
 
-    // Parser defect: "no volume and no open/high/low" is read as halted (src/channels/validate.ts
-    // sessionOf), but this stock is in the auction, not suspended (field 40 is empty; the
-    // suspension flag is field 40 `S`). Flip to `it` when the parser stops reading a zero-volume
-    // auction line as halted.
-    it.fails('is not halted', () => {
-      expect(parseQuotes(AUCTION_0509_LINE, wanted('sz002241')).get('sz002241')!.halted).toBe(false)
+    // No volume and no open/high/low, but field 40 is empty (the suspension flag is `S`): in the
+    // auction, not suspended, and no trade yet.
+    it('is not halted', () => {
+      expect(parseQuotes(AUCTION_0509_LINE, wanted('sz002241')).get('sz002241')).toMatchObject({ halted: false, traded: false })
     })
   })
 })

@@ -21,7 +21,8 @@ function edit(statement: string, changes: Record<number, string>, rename?: strin
 }
 
 const SSE_INDEX = edit(MOUTAI, { 1: '上证指数', 2: '000001', 3: '3260.12', 4: '3240.50', 5: '3245.00', 6: '312345678', 33: '3270.00', 34: '3238.10', 37: '41234567', 38: '', 39: '' }, 'sh000001')
-const HALTED = edit(MOUTAI, { 1: '平安银行', 2: '000001', 3: '11.15', 4: '11.15', 5: '0.00', 6: '0', 33: '0.00', 34: '0.00', 37: '0.00', 38: '0.00' }, 'sz000001')
+const UNTRADED = { 1: '平安银行', 2: '000001', 3: '11.15', 4: '11.15', 5: '0.00', 6: '0', 33: '0.00', 34: '0.00', 37: '0.00', 38: '0.00' }
+const HALTED = edit(MOUTAI, { ...UNTRADED, 40: 'S' }, 'sz000001')
 
 const inst = (code: string) => parseSymbol(code)
 const wanted = (...codes: Array<[string, string]>) => new Map(codes.map(([tc, c]) => [tc.toLowerCase(), inst(c)]))
@@ -51,7 +52,7 @@ describe('tencent parseQuotes', () => {
     const q = parseQuotes(decode(CAPTURED), wanted(['sh600519', 'sh600519'])).get('sh600519')
     expect(q).toEqual({
       code: 'sh600519', name: '贵州茅台', date: '2026-09-11', time: '16:15:00', last: 1275.16, open: 1285.15, high: 1286.15,
-      low: 1263.01, preClose: 1285.13, volume: 3_480_100, amount: 4_430_840_000, turnover: 0.28, halted: false,
+      low: 1263.01, preClose: 1285.13, volume: 3_480_100, amount: 4_430_840_000, turnover: 0.28, halted: false, traded: true,
     })
     // Field 35 (`last/lots/CNY`) carries the exact amount: the 10k CNY of field 37 agree with it.
     expect(Math.abs(q!.amount! - 4_430_841_445)).toBeLessThan(5_000)
@@ -73,6 +74,7 @@ describe('tencent parseQuotes', () => {
       amount: 3_243_570_000,
       turnover: 0.17,
       halted: false,
+      traded: true,
     })
   })
 
@@ -99,9 +101,14 @@ describe('tencent parseQuotes', () => {
     expect([...parseQuotes(dji, wanted(['usDJI', 'us.DJI'])).keys()]).toEqual(['us.DJI'])
   })
 
-  it('marks a halted stock: last = prev close, zero prices pass', () => {
+  it('marks a suspended stock (field 40 S) halted: last = prev close, zero prices pass', () => {
     const q = parseQuotes(HALTED, wanted(['sz000001', 'sz000001'])).get('sz000001')!
-    expect(q).toMatchObject({ halted: true, last: 11.15, open: 0, high: 0, low: 0, volume: 0 })
+    expect(q).toMatchObject({ halted: true, traded: false, last: 11.15, open: 0, high: 0, low: 0, volume: 0 })
+  })
+
+  it('reads the same zeros without the flag as a line with no trade yet, not a suspension', () => {
+    const q = parseQuotes(edit(MOUTAI, UNTRADED, 'sz000001'), wanted(['sz000001', 'sz000001'])).get('sz000001')!
+    expect(q).toMatchObject({ halted: false, traded: false, last: 11.15, volume: 0 })
   })
 
   it('leaves unknown codes and short records out of the map', () => {

@@ -28,6 +28,8 @@ interface Layout {
   low: number
   amount: number
   turnover: number | null
+  /** The status flag (`S` suspended; `D` delisted, `U` never listed, `C` retired code), where the record has one. */
+  status: number | null
   /** Records with fewer `~` fields are skipped, as easyquotation does. */
   minFields: number
   /** Multipliers into shares and currency units. */
@@ -40,9 +42,9 @@ const COMMON = { name: 1, last: 3, preClose: 4, open: 5, volume: 6, time: 30, hi
 /** Field positions per record layout (README "Tencent → Real-time quotes"). */
 export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us', Layout> = {
   // Volume in lots (shares for STAR-market stocks: volumeInShares), amount in 10k CNY.
-  ashare: { ...COMMON, turnover: 38, minFields: 39, volumeUnit: 100, amountUnit: 10_000 },
-  hk: { ...COMMON, turnover: 59, minFields: 60, volumeUnit: 1, amountUnit: 1 },
-  us: { ...COMMON, turnover: null, minFields: 38, volumeUnit: 1, amountUnit: 1 },
+  ashare: { ...COMMON, turnover: 38, status: 40, minFields: 39, volumeUnit: 100, amountUnit: 10_000 },
+  hk: { ...COMMON, turnover: 59, status: null, minFields: 60, volumeUnit: 1, amountUnit: 1 },
+  us: { ...COMMON, turnover: null, status: null, minFields: 38, volumeUnit: 1, amountUnit: 1 },
 }
 
 const layoutOf = (i: Instrument): Layout => (isAShare(i) ? QUOTE_LAYOUTS.ashare : i.kind === 'hk' ? QUOTE_LAYOUTS.hk : QUOTE_LAYOUTS.us)
@@ -59,26 +61,42 @@ export const statements = (text: string) => jsStatements(CHANNEL, 'v_', text)
 /**
  * The first `n` `~`-separated fields of a record, read as they are asked for (a record has some
  * 85 fields and a quote reads ten: a whole-market batch parses 1,000 records a call, and splitting
- * each into 85 strings was most of the parse); undefined when the record has fewer than `n`.
+ * each into 85 strings was most of the parse); undefined when the record has fewer than `min`,
+ * and `''` for a field from `min` on that the record does not have.
  */
-function fieldsOf(payload: string, n: number): ((k: number) => string) | undefined {
+function fieldsOf(payload: string, n: number, min = n): ((k: number) => string) | undefined {
   const starts = new Array<number>(n + 1)
   starts[0] = 0
+  let have = n
   for (let k = 1; k < n; k++) {
     const sep = payload.indexOf('~', starts[k - 1])
-    if (sep < 0) return undefined
+    if (sep < 0) {
+      if (k < min) return undefined
+      have = k
+      break
+    }
     starts[k] = sep + 1
   }
-  const end = payload.indexOf('~', starts[n - 1])
-  starts[n] = (end < 0 ? payload.length : end) + 1
-  return (k) => payload.slice(starts[k], starts[k + 1] - 1)
+  const end = payload.indexOf('~', starts[have - 1])
+  starts[have] = (end < 0 ? payload.length : end) + 1
+  return (k) => (k < have ? payload.slice(starts[k], starts[k + 1] - 1) : '')
 }
+
+/** Status letters of codes that do not trade at all (delisted, never listed, a retired code): not quotes. */
+const INACTIVE = new Set(['D', 'U', 'C'])
+/**
+ * A delisted line need not keep the layout: the real 600005 line (fixture
+ * qt-sz000003-sh600005-sh600000-2026-10-08) has two extra pairs, its timestamp at 34 and its `D`
+ * at 44. A record with an unreadable time is skipped when it carries such a letter as a field.
+ */
+const INACTIVE_FIELD = /~[DUC]~/
 
 /**
  * Parses a decoded `qt.gtimg.cn` body. `wanted` maps lower-case Tencent codes to the requested
- * instruments; the result is keyed by canonical code. Unknown codes (`v_pv_none_match`) and
- * records too short for their layout are absent; a record that does not parse or add up makes
- * the whole answer malformed.
+ * instruments; the result is keyed by canonical code. Unknown codes (`v_pv_none_match`), codes
+ * that do not trade at all (status `D`, `U`, `C`) and records too short for their layout are
+ * absent; any other record that does not parse or add up makes the whole answer malformed. A
+ * suspension is the status `S` (field 40), never a missing volume.
  */
 export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument>): Map<string, Quote> {
   const records = statements(text)
@@ -88,18 +106,23 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
     const inst = wanted.get(name.toLowerCase())
     if (!inst) continue
     const L = layoutOf(inst)
-    const f = fieldsOf(payload, L.minFields)
+    const f = fieldsOf(payload, L.status === null ? L.minFields : Math.max(L.minFields, L.status + 1), L.minFields)
     if (!f) continue
+    const status = L.status === null ? '' : f(L.status)
+    if (INACTIVE.has(status)) continue
     const field = (k: string) => `${k} of ${name}`
     const ts = TIMESTAMP.exec(f(L.time))
-    if (!ts) throw malformed(CHANNEL, `bad time ${JSON.stringify(f(L.time))} for ${name}`)
+    if (!ts) {
+      if (INACTIVE_FIELD.test(payload)) continue
+      throw malformed(CHANNEL, `bad time ${JSON.stringify(f(L.time))} for ${name}`)
+    }
     const preClose = num(CHANNEL, f(L.preClose), field('prev close'))
     const open = num(CHANNEL, f(L.open), field('open'))
     const high = num(CHANNEL, f(L.high), field('high'))
     const low = num(CHANNEL, f(L.low), field('low'))
     const volume = times(num(CHANNEL, f(L.volume), field('volume')), volumeInShares(inst) ? 1 : L.volumeUnit)
     const amount = optNum(CHANNEL, f(L.amount), field('amount'))
-    const { halted, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f(L.last), field('last')) })
+    const { halted, traded, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f(L.last), field('last')), suspended: status === 'S' })
     const quote: Quote = {
       code: inst.code,
       name: securityName(f(L.name)),
@@ -114,6 +137,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
       amount: amount === null ? null : times(amount, L.amountUnit),
       turnover: L.turnover === null ? null : optNum(CHANNEL, f(L.turnover), field('turnover')),
       halted,
+      traded,
     }
     out.set(inst.code, checkQuote(CHANNEL, quote))
   }

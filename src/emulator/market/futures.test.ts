@@ -66,9 +66,9 @@ describe('futures main continuous contracts', () => {
     }
   })
 
-  it('quotes nothing traded before the product’s first contract lists: halted, no volume', () => {
+  it('quotes nothing traded before the product’s first contract lists: unlisted, no volume', () => {
     const q = market.live(get('fuRB0'), bj('2022-06-01', 10, 0))
-    expect(q).toMatchObject({ halted: true, instrument: { code: 'fuRB0' } })
+    expect(q).toMatchObject({ state: 'unlisted', instrument: { code: 'fuRB0' } })
     expect(q.bar.volume).toBe(0)
     expect(market.dailyBars(get('fuRB0'), '2022-01-01', '2022-12-31', NOW)).toEqual([])
   })

@@ -253,17 +253,34 @@ function aggregate(inst: EmuInstrument, md: MinuteDay, from: number, to: number,
 }
 
 /**
- * The day's bar as it stood at exchange minute `minute`: the aggregate of the minutes ended by
- * then; before the first minute ends, just the opening price with no volume.
+ * The opening match of the day (09:25 for the auction kinds and indexes): a share of the first
+ * minute's volume, in whole lots, traded at the open. The first one-minute bar (09:31) includes it,
+ * as Eastmoney's and Tencent's first bars include the call auction's volume.
  */
-export function partialBar(inst: EmuInstrument, block: MonthBars, i: number, minute: number): RawBar {
+export function openingMatch(inst: EmuInstrument, block: MonthBars, i: number): { volume: number; amount: number } {
+  const md = minuteDay(inst, block, i)
+  const p = profileOf(inst)
+  const lots = Math.round(md.volume[0] / p.lot)
+  const share = 0.3 + (hash(p.seed, SALT.auction, block.day[i]) % 40) / 100
+  const volume = lots > 0 ? Math.max(1, Math.round(lots * share)) * p.lot : 0
+  return { volume, amount: roundTo(volume * block.open[i], 2) }
+}
+
+/**
+ * The day's bar as it stood at exchange minute `minute`: the aggregate of the minutes ended by
+ * then. Before the first minute ends: the opening match when `matched` (volume and amount at the
+ * open), else just the opening price with no volume.
+ */
+export function partialBar(inst: EmuInstrument, block: MonthBars, i: number, minute: number, matched = false): RawBar {
   const md = minuteDay(inst, block, i)
   const date = dateOf(block.day[i])
   let j = 0
   while (j < md.n && md.ends[j] <= minute) j++
   if (j === 0) {
     const o = block.open[i]
-    return { date, open: o, high: o, low: o, close: o, preClose: block.pre[i], volume: 0, amount: 0, turnover: inst.floatShares ? 0 : null }
+    const { volume, amount } = matched ? openingMatch(inst, block, i) : { volume: 0, amount: 0 }
+    const turnover = inst.floatShares ? roundTo((volume / inst.floatShares) * 100, 4) : null
+    return { date, open: o, high: o, low: o, close: o, preClose: block.pre[i], volume, amount, turnover }
   }
   return aggregate(inst, md, 0, j, date, block.pre[i])
 }

@@ -9,6 +9,7 @@ import { firstContract, mainContractOn, openInterest } from './futures'
 import { monthDays, monthOfDay, sessionDayOnOrBefore } from './calendars'
 import { monthBars, rawBar } from './history'
 import { dayMinuteBars, MINUTE_LENGTHS, partialBar } from './intraday'
+import { dayTimeline, type QuoteHost } from './day-timeline'
 import { liveQuote } from './quote'
 import { exchangeTime, phase, sessionFor } from './sessions'
 import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from './types'
@@ -48,6 +49,8 @@ function dailyBars(inst: EmuInstrument, from: string, to: string, now: number): 
   const p = profileOf(inst)
   const s = sessionFor(inst.kind)
   const clock = exchangeTime(s.clock, now)
+  // Today's bar exists from the day's first trade (the 09:25 opening match for A-share kinds).
+  const firstTrade = dayTimeline(inst.kind, 'list').firstTrade
   const first = Math.max(dayNumber(from), p.firstDay)
   const last = Math.min(dayNumber(to), clock.day, p.lastDay)
   const out: RawBar[] = []
@@ -58,9 +61,9 @@ function dailyBars(inst: EmuInstrument, from: string, to: string, now: number): 
     for (let i = 0; i < block.n; i++) {
       const d = block.day[i]
       if (d < first || d > last) continue
-      const ph = phase(s, d, clock)
+      const ph = phase(s, d, clock, firstTrade)
       if (ph === 'closed') out.push(rawBar(block, i))
-      else if (ph === 'open') out.push(partialBar(inst, block, i, clock.minute))
+      else if (ph === 'open') out.push(partialBar(inst, block, i, clock.minute, firstTrade < s.open))
     }
   }
   return out
@@ -107,11 +110,11 @@ function minuteBars(inst: EmuInstrument, minutes: number, from: string, to: stri
 }
 
 /** The live quote; a main continuous contract's is its main contract's of today, under its own name. */
-function live(inst: EmuInstrument, now: number): LiveQuote {
-  if (!isMainContract(inst)) return liveQuote(inst, now)
-  // Before any contract trades: the first contract's listing reference (flat, no volume, halted).
+function live(inst: EmuInstrument, now: number, host?: QuoteHost): LiveQuote {
+  if (!isMainContract(inst)) return liveQuote(inst, now, host)
+  // Before any contract trades: the first contract's listing reference (flat, no volume, unlisted).
   const c = mainContractOn(inst, exchangeTime(sessionFor(inst.kind).clock, now).day) ?? firstContract(inst)!
-  return { ...liveQuote(c, now), instrument: inst }
+  return { ...liveQuote(c, now, host), instrument: inst }
 }
 
 /** The model. Nothing is built until the first call. */

@@ -1,53 +1,123 @@
 /**
- * The real-time view: the trading state at a clock instant and a plausible five-level book.
+ * The real-time view: what each quote host shows of an instrument at a clock instant (live,
+ * the last session's final line, the re-stamped morning line, the opening auction, a suspension)
+ * and a plausible five-level book.
  */
-import { monthOfDay } from './calendars'
+import { dateOf, isSession, monthOfDay, sessionDayOnOrBefore } from './calendars'
+import { dayTimeline, type DayTimeline, type QuoteHost } from './day-timeline'
 import { barBefore, findBar, monthBars, rawBar } from './history'
-import { partialBar } from './intraday'
+import { openingMatch, partialBar } from './intraday'
 import { limitOn, limitPrices, roundTo } from './limits'
 import { hash, SALT } from './random'
-import { exchangeTime, hhmm, phase, sessionFor } from './sessions'
-import type { Book, EmuInstrument, LiveQuote, RawBar } from './types'
+import { exchangeTime, sessionFor, type ExchangeTime } from './sessions'
+import type { AuctionView, Book, EmuInstrument, LiveQuote, RawBar } from './types'
 import { profileOf } from './universe'
 
 const LEVELS = 5
 
-/** The quote of `inst` at `now` (see LiveQuote). */
-export function liveQuote(inst: EmuInstrument, now: number): LiveQuote {
+/** True when the line shows a session that has traded (its bar is a real bar, its book a real book). */
+export const hasTraded = (q: LiveQuote) => q.state === 'trading' || q.state === 'closed'
+
+/** The quote of `inst` on `host` at `now` (see LiveQuote and day-timeline.ts). */
+export function liveQuote(inst: EmuInstrument, now: number, host: QuoteHost = 'list'): LiveQuote {
+  const p = profileOf(inst)
   const s = sessionFor(inst.kind)
+  const t = dayTimeline(inst.kind, host)
   const clock = exchangeTime(s.clock, now)
-  const closeTime = hhmm(s.close) + ':00'
-  const today = findBar(inst, clock.day)
-  if (today) {
-    const ph = phase(s, clock.day, clock)
-    if (ph !== 'before') {
-      const open = ph === 'open'
-      const bar = open ? partialBar(inst, today.block, today.i, clock.minute) : rawBar(today.block, today.i)
-      return { instrument: inst, date: clock.date, time: open ? clock.time : closeTime, bar, book: book(inst, bar, false, clock.day, clock.minute), halted: false }
-    }
+  // The session day the host shows: today from its reset on, else the last session day.
+  const day = isSession(p.calendar, clock.day) && clock.minute >= t.reset ? clock.day : sessionDayOnOrBefore(p.calendar, clock.day - 1)
+  const found = findBar(inst, day)
+  if (!found) return withoutBar(inst, day, clock, t)
+  const { block, i } = found
+  const date = dateOf(day)
+  const quote = (state: LiveQuote['state'], time: string, bar: RawBar, b: Book, auction: AuctionView | null = null): LiveQuote => ({ instrument: inst, date, time, state, bar, book: b, auction })
+  if (day < clock.day || clock.minute >= t.close) {
+    const bar = rawBar(block, i)
+    return quote('closed', day < clock.day ? t.finalStamp : earlier(clock.time, t.finalStamp), bar, book(inst, bar, day, t.close))
   }
-  // Not open (yet) today: the last completed session.
-  const prev = barBefore(inst, clock.day)
-  const bar = prev ? rawBar(prev.block, prev.i) : listingReference(inst, clock.date)
-  return { instrument: inst, date: prev ? bar.date : clock.date, time: closeTime, bar, book: book(inst, bar, true, clock.day, clock.minute), halted: true }
+  if (clock.minute >= t.firstTrade) {
+    const lunch = t.lunch !== null && clock.minute >= t.lunch[0] && clock.minute < t.lunch[1]
+    const minute = lunch ? t.lunch![0] : clock.minute
+    const bar = partialBar(inst, block, i, minute, t.firstTrade < s.open)
+    return quote('trading', lunch ? t.lunchStamp! : clock.time, bar, book(inst, bar, day, minute))
+  }
+  const flat = flatBar(date, block.pre[i], inst)
+  if (t.auction && clock.minute >= t.auction[0]) {
+    const a = auctionAt(inst, block, i, clock.minute, t.auction)
+    return quote('auction', clock.time, flat, auctionBook(a), a)
+  }
+  return quote('preopen', t.resetStamp ?? clock.time, flat, emptyBook())
 }
 
-/** Before an instrument's first bar: a flat bar at its listing reference price, no volume. */
-function listingReference(inst: EmuInstrument, date: string): RawBar {
-  const p = profileOf(inst)
-  const block = monthBars(inst, monthOfDay(p.firstDay))
-  const ref = block && block.n > 0 ? block.pre[0] : 0
+/** The earlier of two `HH:MM:SS` times. */
+const earlier = (a: string, b: string) => (a < b ? a : b)
+
+/** A bar of a session without a trade: flat at the reference price, no volume. */
+function flatBar(date: string, ref: number, inst: EmuInstrument): RawBar {
   return { date, open: ref, high: ref, low: ref, close: ref, preClose: ref, volume: 0, amount: 0, turnover: inst.floatShares ? 0 : null }
 }
 
 /**
- * Five bid and ask levels around the last price: bids strictly below it, asks at or above it,
- * all inside the day's limits (levels past a limit are [0, 0]: at limit-up no asks, at
- * limit-down no bids). A halted instrument has an empty book.
+ * A session day without a bar: after a contract's last day, its last session; a day the
+ * instrument does not trade, a suspension at its last close; before its first session, its
+ * listing reference price.
  */
-export function book(inst: EmuInstrument, bar: RawBar, halted: boolean, day: number, minute: number): Book {
-  const empty = (): Array<[number, number]> => Array.from({ length: LEVELS }, () => [0, 0] as [number, number])
-  if (halted || bar.close <= 0) return { bids: empty(), asks: empty() }
+function withoutBar(inst: EmuInstrument, day: number, clock: ExchangeTime, t: DayTimeline): LiveQuote {
+  const p = profileOf(inst)
+  const prev = barBefore(inst, day)
+  if (prev && day > p.lastDay) {
+    const bar = rawBar(prev.block, prev.i)
+    return { instrument: inst, date: bar.date, time: t.finalStamp, state: 'closed', bar, book: book(inst, bar, prev.block.day[prev.i], t.close), auction: null }
+  }
+  const date = day > 0 ? dateOf(day) : clock.date
+  const time = day < clock.day ? t.finalStamp : earlier(clock.time, t.finalStamp)
+  const ref = prev ? prev.block.close[prev.i] : listingReference(inst)
+  return { instrument: inst, date, time, state: prev ? 'suspended' : 'unlisted', bar: flatBar(date, ref, inst), book: emptyBook(), auction: null }
+}
+
+/** Before an instrument's first bar: its listing reference price (the first bar's previous close). */
+function listingReference(inst: EmuInstrument): number {
+  const block = monthBars(inst, monthOfDay(profileOf(inst).firstDay))
+  return block && block.n > 0 ? block.pre[0] : 0
+}
+
+/**
+ * The auction at exchange minute `minute`: the indicative price is the day's open; the matched
+ * volume builds up to the opening match over the ten minutes; a deterministic remainder stays
+ * unmatched on one side.
+ */
+function auctionAt(inst: EmuInstrument, block: Parameters<typeof partialBar>[1], i: number, minute: number, [a, b]: readonly [number, number]): AuctionView {
+  const p = profileOf(inst)
+  const match = openingMatch(inst, block, i)
+  const lots = match.volume / p.lot
+  const progress = Math.min(1, (minute - a + 1) / (b - a))
+  const matched = lots > 0 ? Math.max(1, Math.round(lots * (0.3 + 0.7 * progress))) * p.lot : 0
+  const h = hash(p.seed, SALT.auction, block.day[i], minute)
+  const unmatched = matched > 0 ? Math.max(1, Math.round(lots * ((h % 60) / 100))) * p.lot : 0
+  return { price: block.open[i], matched, unmatched, side: (h >>> 8) % 2 === 0 ? 'bid' : 'ask' }
+}
+
+/** The auction's book as the hosts print it: bid1 = ask1 = the indicative price with the matched volume, the rest on level 2 without a price. */
+function auctionBook(a: AuctionView): Book {
+  const b = emptyBook()
+  if (a.matched === 0) return b
+  b.bids[0] = [a.price, a.matched]
+  b.asks[0] = [a.price, a.matched]
+  ;(a.side === 'bid' ? b.bids : b.asks)[1] = [0, a.unmatched]
+  return b
+}
+
+const emptyBook = (): Book => ({ bids: emptyLevels(), asks: emptyLevels() })
+const emptyLevels = (): Array<[number, number]> => Array.from({ length: LEVELS }, () => [0, 0] as [number, number])
+
+/**
+ * Five bid and ask levels around the last price at exchange minute `minute` of `day`: bids
+ * strictly below it, asks at or above it, all inside the day's limits (levels past a limit are
+ * [0, 0]: at limit-up no asks, at limit-down no bids).
+ */
+export function book(inst: EmuInstrument, bar: RawBar, day: number, minute: number): Book {
+  const empty = emptyLevels
+  if (bar.close <= 0) return { bids: empty(), asks: empty() }
   const p = profileOf(inst)
   const dec = inst.decimals
   const tick = 10 ** -dec

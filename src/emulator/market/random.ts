@@ -98,4 +98,5 @@ export const SALT = {
   book: 30,
   pick: 31,
   amountPx: 32,
+  auction: 33,
 } as const

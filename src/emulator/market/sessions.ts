@@ -123,12 +123,13 @@ export function minuteEnds(s: SessionSpec): Int16Array {
 }
 
 /**
- * Where a session day stands at an exchange time: not yet open, open (including the lunch break)
- * or closed. Days before `now`'s date are closed, later days not yet open.
+ * Where a session day stands at an exchange time: not yet traded, open (from the day's first
+ * trade `firstTrade`, by default the open, through the lunch break) or closed. Days before `now`'s
+ * date are closed, later days not yet open.
  */
-export function phase(s: SessionSpec, day: number, now: ExchangeTime): 'before' | 'open' | 'closed' {
+export function phase(s: SessionSpec, day: number, now: ExchangeTime, firstTrade = s.open): 'before' | 'open' | 'closed' {
   if (day < now.day) return 'closed'
   if (day > now.day) return 'before'
-  if (now.minute < s.open) return 'before'
+  if (now.minute < firstTrade) return 'before'
   return now.minute < s.close ? 'open' : 'closed'
 }

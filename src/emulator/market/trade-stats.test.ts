@@ -7,7 +7,7 @@ import { valuationAt } from './valuation'
 
 const market = createMarket()
 const SESSION = Date.parse('2026-11-20T10:30:00+08:00')
-const BEFORE_OPEN = Date.parse('2026-11-20T09:00:00+08:00')
+const BEFORE_OPEN = Date.parse('2026-11-20T09:05:00+08:00')
 const stocks = sampleInstruments(40, 0x5eed, 0).filter((i) => i.kind === 'stock')
 
 describe('trade stats', () => {
@@ -31,8 +31,9 @@ describe('trade stats', () => {
     expect(riseSpeed(market, q, SESSION)).toBeCloseTo(((q.bar.close - base) / base) * 100, 8)
   })
 
-  it('has no ratio and no speed before the open', () => {
-    const q = market.live(stocks[0], BEFORE_OPEN)
+  it('has no ratio and no speed before the day\'s first trade', () => {
+    const q = market.live(stocks[0], BEFORE_OPEN, 'tencent')
+    expect(q.state).toBe('preopen')
     expect(volumeRatio(market, q, BEFORE_OPEN)).toBeNull()
     expect(riseSpeed(market, q, BEFORE_OPEN)).toBe(0)
   })

@@ -7,6 +7,7 @@ import { addDays } from '../../domain/dates'
 import { Lru } from './lru'
 import { hash, hashString } from './random'
 import { sessionFor } from './sessions'
+import { hasTraded } from './quote'
 import type { LiveQuote, MarketModel } from './types'
 
 const SPEED_MINUTES = 5
@@ -23,10 +24,10 @@ const minuteOf = (time: string) => +time.slice(0, 2) * 60 + +time.slice(3, 5)
 
 /**
  * 量比: volume per elapsed minute today over the average volume per minute of the previous five
- * sessions. Null for a halted quote or without history.
+ * sessions. Null before the session's first trade, for a suspension, or without history.
  */
 export function volumeRatio(market: MarketModel, q: LiveQuote, now: number): number | null {
-  if (q.halted) return null
+  if (!hasTraded(q)) return null
   const elapsed = elapsedMinutes(q, minuteOf(q.time))
   if (elapsed <= 0) return null
   const perMinute = pastPerMinute(market, q, now)
@@ -49,14 +50,14 @@ function pastPerMinute(market: MarketModel, q: LiveQuote, now: number): number {
 
 /** 外盘 and 内盘 in lots: a deterministic 45–54% of the day's lots were buy-initiated. */
 export function outerInner(q: LiveQuote): { outer: number; inner: number } {
-  const lots = q.halted ? 0 : Math.round(q.bar.volume / 100)
+  const lots = hasTraded(q) ? Math.round(q.bar.volume / 100) : 0
   const outer = Math.round(lots * (0.45 + (hash(hashString(q.instrument.code), 0x0d1e, Number(q.date.replaceAll('-', ''))) % 10) / 100))
   return { outer, inner: lots - outer }
 }
 
-/** 涨速: percent change of the last price against the close five minutes earlier (0 when halted or just opened). */
+/** 涨速: percent change of the last price against the close five minutes earlier (0 without a trade, or just opened). */
 export function riseSpeed(market: MarketModel, q: LiveQuote, now: number): number {
-  if (q.halted) return 0
+  if (!hasTraded(q)) return 0
   const bars = market.minuteBars(q.instrument, 1, q.date, q.date, now)
   if (bars.length === 0) return 0
   const base = bars.length > SPEED_MINUTES ? bars[bars.length - 1 - SPEED_MINUTES].close : q.bar.open

@@ -5,6 +5,7 @@
  * futures, units for forex), amount in the instrument's currency (CNY for A-shares), turnover in %.
  */
 import type { Instrument } from '../../domain/instrument'
+import type { QuoteHost } from './day-timeline'
 
 export interface EmuInstrument extends Instrument {
   name: string
@@ -52,18 +53,45 @@ export interface Book {
   asks: Array<[price: number, volume: number]>
 }
 
-/** The real-time state of one instrument at the emulator's clock. */
+/**
+ * Where the line of a host stands (src/emulator/market/day-timeline.ts):
+ * - `trading`: the session has traded (continuous trading, the lunch break, 09:25–09:30 after the
+ *   opening match); `bar` is the day so far;
+ * - `closed`: a finished session, shown until the host's next reset (after the close, nights,
+ *   weekends, holidays); `bar` is its final bar and `book` its closing book;
+ * - `preopen`: the host has re-stamped the line to a session day without a trade yet;
+ * - `auction`: the opening call auction, with {@link LiveQuote.auction};
+ * - `suspended`: the instrument does not trade on the line's session day;
+ * - `unlisted`: the line's day is before the instrument's first session.
+ * In the last four `bar` is flat at the reference price (the previous close) with no volume.
+ */
+export type QuoteState = 'trading' | 'closed' | 'preopen' | 'auction' | 'suspended' | 'unlisted'
+
+/** The opening call auction as the hosts show it: the indicative price with the volume matched and left over. */
+export interface AuctionView {
+  /** The indicative matched price: the price the day opens at. */
+  price: number
+  /** Shares matched at that price so far. */
+  matched: number
+  /** Shares left unmatched, on the `side` with more orders. */
+  unmatched: number
+  side: 'bid' | 'ask'
+}
+
+/** The real-time state of one instrument on one host at the emulator's clock. */
 export interface LiveQuote {
   instrument: EmuInstrument
-  /** Trading date this quote belongs to. */
+  /** Session day the line belongs to. */
   date: string
-  /** `HH:MM:SS` exchange time of the last update. */
+  /** `HH:MM:SS` exchange time of the line's last update. */
   time: string
-  /** Today's bar so far (the previous session's full bar when today has not opened). */
+  state: QuoteState
+  /** The session's bar (see {@link QuoteState}). */
   bar: RawBar
+  /** The book: live, the closing one after the close, the auction's in the auction, else empty. */
   book: Book
-  /** True before the open on a trading day, on non-trading days, or when suspended. */
-  halted: boolean
+  /** The auction, in state `auction` only. */
+  auction: AuctionView | null
 }
 
 /** What the market model offers. `now` is the emulator clock in epoch milliseconds. */
@@ -96,7 +124,8 @@ export interface MarketModel {
   qfqFactor(inst: EmuInstrument, date: string, now?: number): number
   /** Backward-adjustment multiplier: hfq price = raw × hfqFactor (1 before the first ex-date). `now` as for qfqFactor. */
   hfqFactor(inst: EmuInstrument, date: string, now?: number): number
-  live(inst: EmuInstrument, now: number): LiveQuote
+  /** The line of `host` (default Eastmoney; hosts differ in when they re-stamp a new day, see day-timeline.ts). */
+  live(inst: EmuInstrument, now: number, host?: QuoteHost): LiveQuote
   /** Futures: open interest (contracts) at the close of `date`; 0 for other kinds and outside a contract's life. */
   openInterest(inst: EmuInstrument, date: string): number
   /**

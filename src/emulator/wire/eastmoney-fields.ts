@@ -3,6 +3,7 @@
  * `ulist.np/get` (quotes by secid) and `clist/get` (lists by filter), plus the `push2` envelope.
  * Meanings and units: src/channels/README.md, Eastmoney section; upstreams.md §1.5.
  */
+import { hasTraded } from '../market/quote'
 import type { EmuInstrument, LiveQuote } from '../market/types'
 import { isAShare, splitSecid } from './codes'
 import { pctOf, round } from './format'
@@ -31,9 +32,9 @@ export function quoteFields(q: LiveQuote): Record<string, Value> {
   const { market, code } = splitSecid(inst.secid)
   const b = q.bar
   const d = inst.decimals
-  // Suspended or not trading now: today's prices are "-"; the previous close is the last close.
-  const off = q.halted
-  const pre = off ? b.close : b.preClose
+  // No trade in the line's session (a suspension): its prices are "-"; the previous close is the last close.
+  const off = !hasTraded(q)
+  const pre = b.preClose
   const price = off ? null : b.close
   const dash = (v: number | null): Value => (off || v === null ? '-' : v)
   return {

@@ -6,6 +6,7 @@
  */
 import { beijing } from '../../domain/dates'
 import { dayFlow, type DayFlow } from '../market/flow'
+import { hasTraded } from '../market/quote'
 import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
 import { bySecid, isAShare, splitSecid } from './codes'
 import { envelope, type Value } from './eastmoney-fields'
@@ -29,12 +30,12 @@ export const FLOW_FIELD_IDS = {
 /** Main force (super-large + large): net, net ratio. */
 export const MAIN_FLOW_IDS = ['f62', 'f184'] as const
 
-/** Today's flow fields of a live A-share stock quote; nothing for other kinds, `"-"` while halted. */
+/** The session's flow fields of an A-share stock quote; nothing for other kinds, `"-"` without a trade in it. */
 export function flowFields(q: LiveQuote): Record<string, Value> {
   const inst = q.instrument
   if (inst.kind !== 'stock' || !isAShare(inst)) return {}
   const ids = [...MAIN_FLOW_IDS, ...Object.values(FLOW_FIELD_IDS).flat()]
-  if (q.halted) return Object.fromEntries(ids.map((id) => [id, '-']))
+  if (!hasTraded(q)) return Object.fromEntries(ids.map((id) => [id, '-']))
   const f = dayFlow(inst, q.bar)
   const amount = q.bar.amount
   const out: Record<string, Value> = {}

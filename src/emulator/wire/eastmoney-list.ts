@@ -154,14 +154,6 @@ function orderedFor(market: MarketModel, now: number, fs: string, fid: string, d
   return hit
 }
 
-/**
- * The quote a list row shows. Between sessions (before the open, a weekend or holiday) the model
- * marks every quote halted; the HK and US lists keep showing the last session's numbers then, with
- * that session's date, so those rows print it rather than `"-"` (the emulator models no HK or US
- * suspensions). A-share rows are left as they are.
- */
-const shownQuote = (inst: EmuInstrument, q: LiveQuote): LiveQuote => (q.halted && isForeignStock(inst) ? { ...q, halted: false } : q)
-
 /** Answers one `clist/get` request. */
 export function handleClist(params: URLSearchParams, market: MarketModel, now: number): Response {
   const today = beijing(now).date
@@ -179,7 +171,7 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
   // Code, market and name only (board constituents): no live state to compute.
   if (ids.every((id) => IDENTITY.has(id))) return listAnswer(params, selected.length, page.map((r) => identityRow(r, ids)))
   const rows = page.map((r) => {
-    const q = shownQuote(r.inst, market.live(r.inst, now))
+    const q = market.live(r.inst, now)
     const row = quoteRow(q, ids, fltt2)
     // Fields that need more than the live quote, computed only when asked for.
     const scaled = (v: number | null) => (v === null ? '-' : fltt2 ? round(v, 2) : Math.round(v * 100))

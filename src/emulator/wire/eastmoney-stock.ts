@@ -2,11 +2,16 @@
  * Eastmoney `push2 …/api/qt/stock/get` (upstreams.md §1.4, field ids §1.6): one instrument's
  * quote with the five-level book, limits, valuation and share capital, in the stock/get
  * namespace (which differs from the list namespace of ulist.np/clist). Values as with `fltt=2`
- * (prices as decimals, volume in lots for sh/sz/bj, amounts and market caps in yuan); a halted
- * instrument prints `"-"` for today's prices and volumes, and an empty book level is `"-"`.
- * Unknown secid: `data: null`.
+ * (prices as decimals, volume in lots for sh/sz/bj, amounts and market caps in yuan). After the
+ * close (nights, weekends, holidays) the last session's line with its closing book and `f292` 5
+ * (fixture stock-get-sh600000-…-155951; 2 during trading). A suspended instrument prints `"-"` for
+ * the session's prices and volumes, and an empty book level is `"-"`. In the opening auction
+ * (**assumed**, no capture: as Tencent's line) `f43` is the indicative price, open/high/low `"-"`,
+ * volume 0, bid1 = ask1 = the indicative price with the matched volume and the unmatched volume on
+ * level 2 with a `"-"` price. Unknown secid: `data: null`.
  */
 import { roundTo } from '../market/limits'
+import { hasTraded } from '../market/quote'
 import type { LiveQuote, MarketModel } from '../market/types'
 import { bySecid, splitSecid } from './codes'
 import { envelope, volumeUnits, type Value } from './eastmoney-fields'
@@ -26,9 +31,11 @@ export function stockGetFields(q: LiveQuote, market: MarketModel, now: number): 
   const inst = q.instrument
   const d = inst.decimals
   const b = q.bar
-  const off = q.halted
+  const traded = hasTraded(q)
+  const off = !traded
   const pre = referenceClose(q)
-  const price = off ? pre : b.close
+  // In the auction the indicative price stands where the last price is.
+  const price = traded ? b.close : q.auction?.price ?? pre
   const x = quoteExtras(market, q, now)
   const v = x.valuation
   const dash = (n: number | null): Value => (off || n === null ? '-' : n)
@@ -40,10 +47,9 @@ export function stockGetFields(q: LiveQuote, market: MarketModel, now: number): 
     let total = 0
     ids.forEach(([pid, vid], k) => {
       const [p, vol] = side[k] ?? [0, 0]
-      const empty = off || p <= 0
-      f[`f${pid}`] = empty ? '-' : p
-      f[`f${vid}`] = empty ? '-' : lots(vol)
-      if (!empty) total += lots(vol)
+      f[`f${pid}`] = p > 0 ? p : '-'
+      f[`f${vid}`] = vol > 0 ? lots(vol) : '-'
+      if (vol > 0) total += lots(vol)
     })
     return total
   }
@@ -51,12 +57,12 @@ export function stockGetFields(q: LiveQuote, market: MarketModel, now: number): 
   const askLots = printSide(q.book.asks, ASK_IDS)
   const { market: mkt, code } = splitSecid(inst.secid)
   Object.assign(f, {
-    f43: dash(b.close),
+    f43: q.auction ? q.auction.price : dash(b.close),
     f44: dash(b.high),
     f45: dash(b.low),
     f46: dash(b.open),
-    f47: dash(lots(b.volume)),
-    f48: dash(round(b.amount, 2)),
+    f47: q.auction ? 0 : dash(lots(b.volume)),
+    f48: q.auction ? 0 : dash(round(b.amount, 2)),
     f49: x.outer,
     f50: x.volumeRatio === null ? '-' : round(x.volumeRatio, 2),
     f51: x.limits ? x.limits[1] : '-',
@@ -78,11 +84,13 @@ export function stockGetFields(q: LiveQuote, market: MarketModel, now: number): 
     f164: ratio(v.peTtm),
     f167: ratio(v.pb),
     f168: dash(b.turnover === null ? null : round(b.turnover, 2)),
-    f169: dash(round(b.close - pre, d)),
-    f170: dash(round(pctOf(b.close - pre, pre), 2)),
+    f169: q.auction ? round(price - pre, d) : dash(round(b.close - pre, d)),
+    f170: q.auction ? round(pctOf(price - pre, pre), 2) : dash(round(pctOf(b.close - pre, pre), 2)),
     f171: dash(round(pctOf(b.high - b.low, pre), 2)),
     f191: bidLots + askLots === 0 ? '-' : round(((bidLots - askLots) / (bidLots + askLots)) * 100, 2),
     f192: bidLots - askLots,
+    // 2 in trading, 5 after the close (captures); other states' value is not known.
+    f292: q.state === 'trading' ? 2 : q.state === 'closed' ? 5 : '-',
   })
   return f
 }
@@ -91,7 +99,7 @@ export function stockGetFields(q: LiveQuote, market: MarketModel, now: number): 
 export function handleStockGet(params: URLSearchParams, market: MarketModel, now: number): Response {
   const inst = bySecid(market, params.get('secid') ?? '')
   if (!inst) return jsonResponse(envelope(0, null))
-  const all = stockGetFields(market.live(inst, now), market, now)
+  const all = stockGetFields(market.live(inst, now, 'eastmoney'), market, now)
   const ids = (params.get('fields') ?? '').split(',').map((s) => s.trim()).filter((s) => /^f\d+$/.test(s))
   const data: Record<string, Value> = {}
   for (const id of ids.length ? ids : Object.keys(all)) data[id] = all[id] ?? '-'

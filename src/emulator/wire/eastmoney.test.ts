@@ -69,11 +69,11 @@ describe('eastmoney ulist.np/get', () => {
     expect(row.f18).toBe(fakeMarket.live(inst('sz000002'), NOW).bar.close)
   })
 
-  it('sends the halted form before the open (previous session close in f18)', async () => {
+  it('sends the last session\'s final line before the open, with that session\'s date and previous close', async () => {
     const preOpen = Date.parse('2025-01-03T00:30:00Z')
     const { body } = await get(QUOTE_URL + '1.600519', preOpen)
-    expect(body.data.diff[0].f2).toBe('-')
-    expect(body.data.diff[0].f18).toBe(fakeMarket.dailyBars(inst('sh600519'), '2025-01-02', '2025-01-02', NOW)[0].close)
+    const last = fakeMarket.dailyBars(inst('sh600519'), '2025-01-02', '2025-01-02', NOW)[0]
+    expect(body.data.diff[0]).toMatchObject({ f2: last.close, f17: last.open, f18: last.preClose, f297: 20250102 })
   })
 
   it('scales prices and percentages to integers without fltt=2', async () => {

@@ -6,6 +6,7 @@
  * (`emappdata`, eastmoney-rank.ts), and the up/down distribution (`push2ex`, eastmoney-push2ex.ts). Shapes and units:
  * src/channels/README.md, Eastmoney section.
  */
+import { hasTraded } from '../market/quote'
 import { beijing } from '../../domain/dates'
 import type { EmuInstrument, MarketModel, RawBar } from '../market/types'
 import { adjustBars, dailySeries, lastInRange, withBase, type Adjust, type BarWithBase, type Span } from './bars'
@@ -98,7 +99,7 @@ function quotes(params: URLSearchParams, market: MarketModel, now: number): Resp
     seen.add(inst)
     const q = market.live(inst, now)
     // f22 (rise speed) needs the minute bars: computed only when asked for.
-    const extra = ids.includes('f22') ? { f22: q.halted ? '-' : round(riseSpeed(market, q, now), 2) } : undefined
+    const extra = ids.includes('f22') ? { f22: hasTraded(q) ? round(riseSpeed(market, q, now), 2) : '-' } : undefined
     diff.push(quoteRow(q, ids, fltt2, extra))
   }
   return jsonResponse(envelope(0, diff.length ? { total: diff.length, diff } : null))

@@ -142,15 +142,19 @@ export const fakeMarket: MarketModel = {
   live(i, now): LiveQuote {
     const s = sessionOpen(now)
     const traded = s.open ? s.today : previousTradingDay(s.today)
-    if (i.code === SUSPENDED) return { instrument: i, date: s.today, time: '15:00:00', bar: flatBar(i, s.today), book: book(i, flatBar(i, s.today).close), halted: true }
+    if (i.code === SUSPENDED) return { instrument: i, date: s.today, time: '15:00:00', state: 'suspended', bar: flatBar(i, s.today), book: emptyBook(), auction: null }
     const bar = dailyBar(i, traded)
     const t = beijing(now).time
-    return { instrument: i, date: traded, time: s.open && t < '15:00:00' ? t : '15:00:00', bar, book: book(i, bar.close), halted: !s.open }
+    // Before the open (and on closed days): the previous session's final line with its closing book.
+    const trading = s.open && t < '15:00:00'
+    return { instrument: i, date: traded, time: trading ? t : '15:00:00', state: trading ? 'trading' : 'closed', bar, book: book(i, bar.close), auction: null }
   },
   // One and a half days' volume, as the wire used to print it; no main continuous contracts here.
   openInterest: (i, date) => (i.kind === 'future' ? Math.round(dailyBar(i, date).volume * 1.5) : 0),
   mainContract: (i) => i,
 }
+
+const emptyBook = (): Book => ({ bids: Array.from({ length: 5 }, () => [0, 0]), asks: Array.from({ length: 5 }, () => [0, 0]) })
 
 function book(i: EmuInstrument, price: number): Book {
   const tick = 10 ** -i.decimals

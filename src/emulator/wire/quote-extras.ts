@@ -5,18 +5,19 @@
 import { dayNumber } from '../../domain/dates'
 import { limitOn, limitPrices } from '../market/limits'
 import { outerInner, volumeRatio } from '../market/trade-stats'
+import { hasTraded } from '../market/quote'
 import type { LiveQuote, MarketModel } from '../market/types'
 import { valuationAt } from '../market/valuation'
 import type { QuoteExtras } from './tencent-qt'
 
-/** The previous close the day's limits and change refer to (a halted quote sits at its last close). */
-export const referenceClose = (q: LiveQuote) => (q.halted ? q.bar.close : q.bar.preClose)
+/** The previous close the day's limits and change refer to (the bar's reference price in every state). */
+export const referenceClose = (q: LiveQuote) => q.bar.preClose
 
 /** Extras of an A-share-exchange quote at `now`. */
 export function quoteExtras(market: MarketModel, q: LiveQuote, now: number): QuoteExtras {
   const inst = q.instrument
   const pre = referenceClose(q)
-  const price = q.halted ? pre : q.bar.close
+  const price = hasTraded(q) ? q.bar.close : q.auction?.price ?? pre
   const limit = limitOn(inst, dayNumber(q.date))
   return {
     valuation: valuationAt(market, inst, price, now),

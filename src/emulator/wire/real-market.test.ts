@@ -3,6 +3,7 @@
  * unambiguous upstream identifiers, every kind answers in its layout, and the three upstreams
  * tell the same story about the same bars.
  */
+import { hasTraded } from '../market/quote'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock } from '../control'
 import { market, type EmuInstrument } from '../market'
@@ -53,7 +54,7 @@ describe('quotes over the real market', () => {
     for (const row of body.data.diff) {
       const inst = [...kinds.values()].find((i) => i.secid === `${row.f13}.${row.f12}`)!
       const q = market.live(inst, NOW)
-      if (q.halted) expect(row.f2, inst.code).toBe('-')
+      if (!hasTraded(q)) expect(row.f2, inst.code).toBe('-')
       else expect(row.f2, inst.code).toBe(q.bar.close)
       expect(row.f297, inst.code).toBe(Number(q.date.replaceAll('-', '')))
     }
@@ -62,7 +63,7 @@ describe('quotes over the real market', () => {
   it('answers Tencent and Sina layouts with the same last price as Eastmoney', async () => {
     const stock = market.byCode('sh600519')!
     const q = market.live(stock, NOW)
-    expect(q.halted).toBe(false)
+    expect(hasTraded(q)).toBe(true)
     const tx = /v_sh600519="([^"]*)"/.exec(await gbkText('https://qt.gtimg.cn/q=sh600519'))![1].split('~')
     expect(tx).toHaveLength(85)
     expect(tx[3]).toBe(fixed(q.bar.close, 2))
@@ -74,15 +75,17 @@ describe('quotes over the real market', () => {
     expect(sn[8]).toBe(String(q.bar.volume))
   })
 
-  it('answers the halted forms on a Sunday', async () => {
+  it('answers Friday\'s final lines on a Sunday, on every host', async () => {
     setClock(Date.parse('2025-06-29T04:00:00Z'))
     try {
       const body = await json('https://push2.eastmoney.com/api/qt/ulist.np/get?fltt=2&fields=f2,f18,f297&secids=1.600519')
       const friday = market.dailyBars(market.byCode('sh600519')!, '2025-06-27', '2025-06-27', NOW)[0]
-      expect(body.data.diff[0]).toEqual({ f2: '-', f18: friday.close, f297: 20250627 })
-      expect(await gbkText('https://hq.sinajs.cn/list=sh600519', SINA)).toBe('var hq_str_sh600519="";\n')
+      expect(body.data.diff[0]).toEqual({ f2: friday.close, f18: friday.preClose, f297: 20250627 })
+      const sn = /hq_str_sh600519="([^"]*)"/.exec(await gbkText('https://hq.sinajs.cn/list=sh600519', SINA))![1].split(',')
+      expect([sn[3], sn[8], sn[30], sn[31], sn[32]]).toEqual([fixed(friday.close, 3), String(friday.volume), '2025-06-27', '15:00:03', '00'])
       const tx = /v_sh600519="([^"]*)"/.exec(await gbkText('https://qt.gtimg.cn/q=sh600519'))![1].split('~')
-      expect([tx[3], tx[5], tx[6]]).toEqual([fixed(friday.close, 2), '0.00', '0'])
+      expect([tx[3], tx[5], tx[6], tx[30]]).toEqual([fixed(friday.close, 2), fixed(friday.open, 2), String(Math.round(friday.volume / 100)), '20250627161458'])
+      expect(Number(tx[9])).toBeGreaterThan(0)
     } finally {
       setClock(NOW)
     }

@@ -68,11 +68,15 @@ describe('sina hq.sinajs.cn', () => {
     expect(records.get('sz000001')).toHaveLength(33)
   })
 
-  it('answers an empty string for unknown and halted codes', async () => {
+  it('answers an empty string for unknown codes, and a suspended stock\'s line with status 03 and no prices of the day', async () => {
     const { records } = await quotes('sh999999,sz000002,fxUSDCNH')
     expect(records.get('sh999999')).toEqual([])
-    expect(records.get('sz000002')).toEqual([])
     expect(records.get('fxUSDCNH')).toEqual([])
+    const s = records.get('sz000002')!
+    const pre = fixed(fakeMarket.live(inst('sz000002'), NOW).bar.preClose, 3)
+    expect(s).toHaveLength(33)
+    // As the 2015 capture of a suspended Shenzhen stock: last 0.000, previous close given, status 03.
+    expect([s[1], s[2], s[3], s[8], s[32]]).toEqual(['0.000', pre, '0.000', '0', '03'])
   })
 
   it('lays out HK (19 fields) and US (28 fields, Beijing time at 3, previous close at 26)', async () => {

@@ -6,6 +6,7 @@
  */
 import { FUTURES_PRODUCTS } from '../../data/markets'
 import { beijing } from '../../domain/dates'
+import { hasTraded } from '../market/quote'
 import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
 import { dailySeries, sinaQfqFactor } from './bars'
 import { bySinaCode, isAShare, splitSecid } from './codes'
@@ -128,11 +129,11 @@ function routeOf(url: URL): Route | undefined {
 // ---------------------------------------------------------------------------------------------
 // Quotes
 
-/** `var hq_str_<code>="…";`; empty for unknown or halted instruments. */
+/** `var hq_str_<code>="…";`; empty for unknown instruments and those not listed yet on the line's day. */
 function quoteLine(code: string, market: MarketModel, now: number): string {
   const inst = bySinaCode(market, code)
-  const q = inst && market.live(inst, now)
-  if (!inst || !q || q.halted) return `var hq_str_${code}="";`
+  const q = inst && market.live(inst, now, 'sina')
+  if (!inst || !q || q.state === 'unlisted') return `var hq_str_${code}="";`
   return `var hq_str_${code}="${fieldsOf(inst, q, market).join(',')}";`
 }
 
@@ -149,21 +150,28 @@ const p3 = (n: number) => fixed(n, 3)
 
 /**
  * A-share / ETF / index / bond: 33 fields, volume in shares, amount in CNY, book as volume,price
- * pairs. Shanghai lines end with one more, empty field (`…,15:00:03,00,"`), as real captures show
- * (test/fixtures/sina/SOURCE.md); Shenzhen lines do not.
+ * pairs, status at 32. Shanghai lines end with one more, empty field (`…,15:00:03,00,"`), as real
+ * captures show (test/fixtures/sina/SOURCE.md); Shenzhen lines do not. Without a trade (fixtures
+ * hq-sh600519-preopen-…, hq-sh603866-preopen-auction-…, hq-…-suspended-…): open, high, low,
+ * volume, amount 0; before the auction and in a suspension the last price is 0.000 (the 2026
+ * capture of 贵州茅台; an older one shows the previous close); in the auction it stays at the
+ * previous close while bid and ask (6, 7) show the indicative price. A suspension's status is `03`.
  */
 function aShareFields(q: LiveQuote): string[] {
   const b = q.bar
+  const traded = hasTraded(q)
   const book: string[] = []
   for (const side of [q.book.bids, q.book.asks]) {
     for (let k = 0; k < 5; k++) book.push(String(Math.round(side[k]?.[1] ?? 0)), p3(side[k]?.[0] ?? 0))
   }
+  const last = traded ? b.close : q.state === 'auction' ? b.preClose : 0
+  const day = (x: number) => (traded ? x : 0)
   return [
-    q.instrument.name, p3(b.open), p3(b.preClose), p3(b.close), p3(b.high), p3(b.low),
+    q.instrument.name, p3(day(b.open)), p3(b.preClose), p3(last), p3(day(b.high)), p3(day(b.low)),
     p3(q.book.bids[0]?.[0] ?? 0), p3(q.book.asks[0]?.[0] ?? 0),
-    String(Math.round(b.volume)), p3(b.amount),
+    String(Math.round(day(b.volume))), p3(day(b.amount)),
     ...book,
-    q.date, q.time, '00',
+    q.date, q.time, q.state === 'suspended' ? '03' : '00',
     ...(q.instrument.prefix === 'sh' ? [''] : []),
   ]
 }

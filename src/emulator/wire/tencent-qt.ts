@@ -3,6 +3,7 @@
  * HK (74) and US (85), positions per src/channels/README.md and upstreams.md §1.1. Positions the
  * README does not name carry plausible derived values or the empty filler the real feed shows.
  */
+import { hasTraded } from '../market/quote'
 import type { LiveQuote } from '../market/types'
 import { tencentVolumeUnit } from './codes'
 import type { Valuation } from '../market/valuation'
@@ -11,23 +12,20 @@ import { NO_EXTRAS } from './quote-extras'
 
 const A_SHARE_FLAG: Record<string, string> = { sh: '1', sz: '51', bj: '62' }
 
-/** The day's numbers as the record shows them; a halted instrument sits at its last close with zeros. */
+/**
+ * The session's numbers as the record shows them. Without a trade (re-stamped morning line,
+ * auction, suspension) open, high, low, volume and amount are 0; the last price is the previous
+ * close, or in the auction the indicative matched price (fixture qt-sz002241-auction-…).
+ */
 function sessionOf(q: LiveQuote) {
   const b = q.bar
-  const off = q.halted
-  const pre = off ? b.close : b.preClose
-  return {
-    off,
-    pre,
-    last: off ? pre : b.close,
-    open: off ? 0 : b.open,
-    high: off ? 0 : b.high,
-    low: off ? 0 : b.low,
-    volume: off ? 0 : b.volume,
-    amount: off ? 0 : b.amount,
-    turnover: b.turnover === null ? null : off ? 0 : b.turnover,
-  }
+  const pre = b.preClose
+  if (hasTraded(q)) return { pre, last: b.close, open: b.open, high: b.high, low: b.low, volume: b.volume, amount: b.amount, turnover: b.turnover }
+  return { pre, last: q.auction?.price ?? pre, open: 0, high: 0, low: 0, volume: 0, amount: 0, turnover: b.turnover === null ? null : 0 }
 }
+
+/** Field 40: `S` for a suspended stock (fixture qt-sz002731-suspended-…), empty otherwise. */
+const statusFlag = (q: LiveQuote) => (q.state === 'suspended' ? 'S' : '')
 
 /** What the A-share record shows beyond the quote itself, computed by the market model. */
 export interface QuoteExtras {
@@ -46,8 +44,8 @@ function bookFields(q: LiveQuote, decimals: number, per: number): string[] {
   const out: string[] = []
   for (const side of [q.book.bids, q.book.asks]) {
     for (let k = 0; k < 5; k++) {
-      const level = q.halted ? undefined : side[k]
-      out.push(level ? fixed(level[0], decimals) : fixed(0, decimals), level ? String(Math.round(level[1] / per)) : '0')
+      const level = side[k]
+      out.push(fixed(level?.[0] ?? 0, decimals), String(Math.round((level?.[1] ?? 0) / per)))
     }
   }
   return out
@@ -66,8 +64,8 @@ export function aShareFields(q: LiveQuote, extras: QuoteExtras): string[] {
   const v = extras.valuation
   const cap = (shares: number | null) => (shares === null ? '' : fixed((shares * s.last) / 1e8, 2))
   const book = bookFields(q, d, 100)
-  const bidLots = q.halted ? 0 : q.book.bids.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
-  const askLots = q.halted ? 0 : q.book.asks.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
+  const bidLots = q.book.bids.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
+  const askLots = q.book.asks.reduce((n, [, vol]) => n + Math.round(vol / 100), 0)
   const type = i.kind === 'index' ? 'ZS' : i.kind === 'etf' ? 'ETF' : i.kind === 'bond' ? 'ZQ' : i.board === 'star' ? 'GP-A-KCB' : i.board === 'chinext' ? 'GP-A-CYB' : 'GP-A'
   const f: string[] = new Array(85).fill('')
   f[0] = A_SHARE_FLAG[i.prefix] ?? '1'
@@ -91,6 +89,7 @@ export function aShareFields(q: LiveQuote, extras: QuoteExtras): string[] {
   f[37] = String(Math.round(s.amount / 1e4))
   f[38] = s.turnover === null ? '' : fixed(s.turnover, 2)
   f[39] = isStock ? ratioField(v.peTtm) : ''
+  f[40] = statusFlag(q)
   f[41] = p(s.high)
   f[42] = p(s.low)
   f[43] = fixed(pctOf(s.high - s.low, s.pre), 2)
@@ -115,7 +114,8 @@ export function aShareFields(q: LiveQuote, extras: QuoteExtras): string[] {
   f[76] = f[72]
   f[82] = 'CNY'
   f[83] = '0'
-  f[84] = '___D__F__N'
+  // A suspended line carries `AE` here (the 2026 capture); the letters' meaning is not documented.
+  f[84] = q.state === 'suspended' ? 'AE' : '___D__F__N'
   return f
 }
 

@@ -4,10 +4,12 @@
  * listed by the clock's Beijing date, sorted by `sort_type` (`price`, `PriceRatio`, `volume`;
  * `direct=up|down`, ties by code), `count` rows (at most 200) from `offset`. Numbers are strings as
  * Tencent sends them: `zxj` last, `zd` change, `zdf` change %, `volume` lots, `turnover` amount in
- * 10,000 CNY, `hsl` turnover %. A stock without a trade today sits at its last close with zero
- * change and volume. Another board answers an empty list.
+ * 10,000 CNY, `hsl` turnover %. Rows show the latest session, the last one until today's opening
+ * match (an assumption, day-timeline.ts); a stock without a trade in it sits at its last close with
+ * zero change and volume. Another board answers an empty list.
  */
 import { beijing } from '../../domain/dates'
+import { hasTraded } from '../market/quote'
 import type { EmuInstrument, LiveQuote, MarketModel } from '../market/types'
 import { fixed, pctOf } from './format'
 import { jsonResponse } from './respond'
@@ -17,8 +19,8 @@ export const RANK_LIST_PATH = '/cgi/cgi-bin/rank/hs/getBoardRankList'
 const MAX_COUNT = 200
 const SORT_KEYS: Record<string, (q: LiveQuote) => number> = {
   price: (q) => q.bar.close,
-  PriceRatio: (q) => (q.halted ? 0 : pctOf(q.bar.close - q.bar.preClose, q.bar.preClose)),
-  volume: (q) => (q.halted ? 0 : q.bar.volume),
+  PriceRatio: (q) => (hasTraded(q) ? pctOf(q.bar.close - q.bar.preClose, q.bar.preClose) : 0),
+  volume: (q) => (hasTraded(q) ? q.bar.volume : 0),
 }
 
 const stockLists = new WeakMap<MarketModel, EmuInstrument[]>()
@@ -33,18 +35,19 @@ const answer = (total: number, rows: unknown[]) => jsonResponse({ code: 0, msg: 
 function row(q: LiveQuote): Record<string, string> {
   const inst = q.instrument
   const b = q.bar
-  const pre = q.halted ? b.close : b.preClose
+  // A line without a trade is flat at its reference price: zero change, volume and amount.
+  const pre = b.preClose
   const last = b.close
   return {
     code: inst.code,
     name: inst.name,
     zxj: fixed(last, inst.decimals),
-    zd: fixed(q.halted ? 0 : last - pre, inst.decimals),
-    zdf: fixed(q.halted ? 0 : pctOf(last - pre, pre), 2),
-    zf: fixed(q.halted ? 0 : pctOf(b.high - b.low, pre), 2),
-    hsl: fixed(q.halted || b.turnover === null ? 0 : b.turnover, 2),
-    volume: String(q.halted ? 0 : Math.round(b.volume / 100)),
-    turnover: fixed(q.halted ? 0 : b.amount / 1e4, 2),
+    zd: fixed(last - pre, inst.decimals),
+    zdf: fixed(pctOf(last - pre, pre), 2),
+    zf: fixed(pctOf(b.high - b.low, pre), 2),
+    hsl: fixed(b.turnover ?? 0, 2),
+    volume: String(Math.round(b.volume / 100)),
+    turnover: fixed(b.amount / 1e4, 2),
     stock_type: 'GP-A',
   }
 }

@@ -102,15 +102,17 @@ function qtFields(q: LiveQuote, market: MarketModel, now: number): string[] {
 function quoteLine(code: string, market: MarketModel, now: number): string {
   // `r_hk00700` is the HK real-time variant of `hk00700`.
   const inst = byTencentQuoteCode(market, code.startsWith('r_hk') ? code.slice(2) : code)
-  if (!inst) return 'v_pv_none_match="1";'
-  return `v_${code}="${qtFields(market.live(inst, now), market, now).join('~')}";`
+  const q = inst && market.live(inst, now, 'tencent')
+  // Not listed yet on the line's day: Tencent does not know the code.
+  if (!q || q.state === 'unlisted') return 'v_pv_none_match="1";'
+  return `v_${code}="${qtFields(q, market, now).join('~')}";`
 }
 
 /** The `qt` object K-line answers embed: the latest record under the code as sent, and a market-status line. */
 function qtObject(code: string, inst: EmuInstrument, market: MarketModel, now: number): Record<string, string[]> {
   const b = beijing(now)
   const cn = b.minute >= 9 * 60 + 30 && b.minute < 15 * 60 ? 'open_交易中' : 'close_已收盘'
-  return { [code]: qtFields(market.live(inst, now), market, now), market: [`${beijingDateTime(now)}|HK_${cn}|SH_${cn}|SZ_${cn}|US_close_已收盘`] }
+  return { [code]: qtFields(market.live(inst, now, 'tencent'), market, now), market: [`${beijingDateTime(now)}|HK_${cn}|SH_${cn}|SZ_${cn}|US_close_已收盘`] }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
  */
 import { beijing, addDays } from '../../domain/dates'
 import { popularityRank } from '../market/popularity'
+import { hasTraded } from '../market/quote'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { jsonResponse, notFound } from './respond'
 
@@ -42,7 +43,7 @@ export function handleThs(url: URL, market: MarketModel, now: number): Response 
     if (order > LIST_SIZE) break
     const q = market.live(inst, now)
     const b = q.bar
-    const traded = !q.halted && b.preClose > 0
+    const traded = hasTraded(q) && b.preClose > 0
     rows.push({
       order,
       code: inst.symbol,
