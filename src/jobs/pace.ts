@@ -53,16 +53,18 @@ export function pacer(budget: number): (cost?: number) => Promise<void> | undefi
 }
 
 /**
- * `ctx` whose upstream calls start in the job lane ({@link inLane}) and whose answers come after a
- * turn of the event loop, before the job parses them: job code that walks hundreds of upstream
- * pages lets requests in between them (under the emulator every answer is computed in-process
- * when the call starts, like the rest of the job).
+ * `ctx` whose upstream calls start after a turn of the event loop and whose answers come after
+ * another, before the job parses them: job code that walks hundreds of upstream pages lets
+ * requests in between them (under the emulator every answer is computed in-process when the call
+ * starts, like the rest of the job). Not through the job lane ({@link inLane}): a call's timeout
+ * runs from its start, and a call queued behind a chunk's other pieces timed out waiting.
  */
 export function pacedContext(ctx: ChannelContext): ChannelContext {
   return {
     ...ctx,
     fetch: async (input, init) => {
-      const res = await inLane(() => ctx.fetch(input, init))
+      await nextTurn()
+      const res = await ctx.fetch(input, init)
       await nextTurn()
       return res
     },
