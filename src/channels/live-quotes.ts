@@ -1,6 +1,7 @@
 import type { Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import type { Services } from '../services'
+import { empty } from './errors'
 import type { Attempt } from './router'
 import { quoteChannels, routeGroup } from './routing'
 import type { ChannelName } from './types'
@@ -28,10 +29,12 @@ export async function fetchLiveQuotes(services: Services, instruments: readonly 
   const out: LiveQuotes = { quotes: new Map(), failed: [] }
   await Promise.all(
     [...groups].map(async ([group, list]) => {
-      const r = await services.router.run(`quote:${group}`, quoteChannels(list[0].kind), async (name) => ({
-        name,
-        quotes: await services.channels[name].quotes(list, services.channelContext),
-      }))
+      const r = await services.router.run(`quote:${group}`, quoteChannels(list[0].kind), async (name) => {
+        const quotes = await services.channels[name].quotes(list, services.channelContext)
+        // A channel that knows none of them has nothing to say: the next one may.
+        if (quotes.size === 0) throw empty(name, `no quote for ${list.length === 1 ? list[0].code : `any of ${list.length} codes`}`)
+        return { name, quotes }
+      })
       if (!r.ok) return void out.failed.push({ group, attempts: r.attempts })
       for (const [code, quote] of r.value.quotes) out.quotes.set(code, { quote, channel: r.value.name })
     })

@@ -15,7 +15,7 @@ import { Lru } from './market/lru'
 
 export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex']
 
-export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow', 'hang'] as const
+export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 /**
@@ -148,6 +148,37 @@ const BAD_GATEWAY =
 /** Bytes no upstream format can be read from: a stray gzip header, control bytes and invalid UTF-8. */
 const GARBAGE = new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xff, 0xfe, 0x00, 0x9c, 0xc3, 0x28, 0x7b, 0x22, 0x72, 0xff, 0x01, 0x02, 0x1b, 0x5b, 0xe2, 0x28, 0xa1, 0x00])
 
+type Corruption = 'truncated' | 'nan' | 'fields'
+
+/**
+ * Faults that spoil a real answer rather than replace it, so that every parser meets what a broken
+ * proxy or a half-deployed upstream sends: `truncated` cuts the body in half; `nan` writes `NaN`
+ * for every decimal number; `fields` drops the fourth field of every `~`- or comma-separated record
+ * (Tencent and Sina lines, Eastmoney's K-line strings). None of these may ever be served.
+ */
+const CORRUPTIONS: Record<Corruption, (text: string) => string> = {
+  truncated: (t) => t.slice(0, Math.floor(t.length / 2)),
+  nan: (t) => t.replace(/(?<![\d.])\d+\.\d+(?![\d.])/g, 'NaN'),
+  fields: (t) => t.replace(/(")([^"\n]*)(")/g, (whole, open: string, inner: string, close: string) => open + dropFourth(inner) + close),
+}
+
+/** A record with its fourth field dropped, if it has more than four `~`- or comma-separated fields. */
+function dropFourth(record: string): string {
+  for (const sep of ['~', ',']) {
+    const parts = record.split(sep)
+    if (parts.length > 4) return [...parts.slice(0, 3), ...parts.slice(4)].join(sep)
+  }
+  return record
+}
+
+async function corrupted(res: Response, spoil: (text: string) => string): Promise<Response> {
+  const bytes = new Uint8Array(await res.arrayBuffer())
+  // GBK answers (Tencent, Sina) are spoilt as Latin-1 text: the ASCII digits and separators move, the other bytes stay as they were.
+  const text = Array.from(bytes, (b) => String.fromCharCode(b)).join('')
+  const out = Uint8Array.from(spoil(text), (ch) => ch.charCodeAt(0))
+  return new Response(out, { status: res.status, headers: res.headers })
+}
+
 /**
  * A `fetch` that answers the upstreams' URLs from `market` on the emulator's clock. Unknown hosts
  * fail like a DNS error (`TypeError('fetch failed')`); unknown paths on known hosts get a 404; the
@@ -186,11 +217,15 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
         await wait(fault.ms ?? DEFAULT_SLOW_MS, signal)
         break
     }
-    if (state.fixedNow === null) return handle(url, request, market, now())
-    // Sina answers by Referer too, POST handlers (Guba's rank) by their body; nothing else matters to a handler.
-    const body = request.method === 'POST' ? new TextDecoder().decode(await request.clone().arrayBuffer()) : ''
-    const key = `${state.fixedNow} ${request.method} ${url.href} ${request.headers.get('referer') ?? ''} ${body}`
-    return answered(key, () => handle(url, request, market, now()))
+    const real = async (): Promise<Response> => {
+      if (state.fixedNow === null) return handle(url, request, market, now())
+      // Sina answers by Referer too, POST handlers (Guba's rank) by their body; nothing else matters to a handler.
+      const body = request.method === 'POST' ? new TextDecoder().decode(await request.clone().arrayBuffer()) : ''
+      const key = `${state.fixedNow} ${request.method} ${url.href} ${request.headers.get('referer') ?? ''} ${body}`
+      return answered(key, () => handle(url, request, market, now()))
+    }
+    const corrupt = fault && CORRUPTIONS[fault.kind as Corruption]
+    return corrupt ? corrupted(await real(), corrupt) : real()
   }
   return emulatorFetch as typeof fetch
 }

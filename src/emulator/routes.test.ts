@@ -49,7 +49,7 @@ describe('/__emulator', () => {
     const bad = await call('PUT', '/__emulator/faults/eastmoney', { kind: 'boom', count: 0 })
     expect(bad.status).toBe(422)
     expect(bad.body.detail).toEqual([
-      { type: 'literal_error', loc: ['body', 'kind'], msg: "Input should be 'timeout', 'http', 'garbage', 'empty', 'slow', 'hang'", input: 'boom' },
+      { type: 'literal_error', loc: ['body', 'kind'], msg: "Input should be 'timeout', 'http', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'", input: 'boom' },
       { type: 'greater_than_equal', loc: ['body', 'count'], msg: 'Input should be greater than or equal to 1', input: 0 },
     ])
     const missing = await call('PUT', '/__emulator/faults/eastmoney', {})

@@ -61,6 +61,18 @@ app.delete('/__emulator/deadline', (c) => {
   services.deadlineMs = defaultDeadlineMs
   return c.json({ deadline_ms: services.deadlineMs })
 })
+// The channels' per-request timeout (4 s): the fault matrix shortens it so that a timeout costs milliseconds.
+const defaultTimeoutMs = services.channelContext.timeoutMs
+app.put('/__emulator/channel-timeout', async (c) => {
+  const ms = Number(((await c.req.json().catch(() => ({}))) as { ms?: unknown }).ms)
+  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) return c.json({ error: 'ms must be an integer 1–60000', code: 'BAD_REQUEST' }, 422)
+  services.channelContext.timeoutMs = ms
+  return c.json({ timeout_ms: ms })
+})
+app.delete('/__emulator/channel-timeout', (c) => {
+  services.channelContext.timeoutMs = defaultTimeoutMs
+  return c.json({ timeout_ms: defaultTimeoutMs })
+})
 let benchIp = 1
 // Baseline for `npm run bench`: the cheapest possible route in the same worker.
 app.get('/__bench/constant', (c) => c.json({ ok: true }))

@@ -33,6 +33,8 @@ describe('toCompanyEvent', () => {
     ['a SECUCODE of another market', { ...ROW, SECUCODE: '600519.SZ' }],
     ['a bad date', { ...ROW, TRADE_DATE: '2026-02-30 00:00:00' }],
     ['no type', { ...ROW, EVENT_TYPE: ' ' }],
+    ['a number printed as NaN in the content', { ...ROW, EVENT_CONTENT: '10派NaN元(含税)，除权除息日' }],
+    ['undefined in the content', { ...ROW, EVENT_CONTENT: '10派undefined元(含税)' }],
   ])('refuses %s', (_why, row) => {
     expect(failureKind(() => toCompanyEvent(row, MOUTAI))).toBe('malformed')
   })

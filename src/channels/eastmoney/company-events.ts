@@ -38,8 +38,15 @@ export function toCompanyEvent(row: JsonObject, inst: Instrument): CompanyEvent 
   if (!m || !isValidDate(m[1])) throw malformed(CHANNEL, `TRADE_DATE of a ${inst.code} event is not a date: ${JSON.stringify(row.TRADE_DATE)}`)
   const type = typeof row.EVENT_TYPE === 'string' ? row.EVENT_TYPE.trim() : ''
   if (!type) throw malformed(CHANNEL, `${inst.code} event on ${m[1]} has no EVENT_TYPE`)
-  return { date: m[1], type, content: typeof row.EVENT_CONTENT === 'string' ? row.EVENT_CONTENT : '' }
+  const content = typeof row.EVENT_CONTENT === 'string' ? row.EVENT_CONTENT : ''
+  // The content is passed on as written, so it must at least be text a person wrote: a number
+  // printed as NaN or undefined is a broken answer, not a disclosure.
+  if (BROKEN_TEXT.test(content)) throw malformed(CHANNEL, `${inst.code} event on ${m[1]} carries a broken number: ${JSON.stringify(content.slice(0, 80))}`)
+  return { date: m[1], type, content }
 }
+
+/** What a program printed where a number belonged. */
+const BROKEN_TEXT = /NaN|undefined|Infinity|\[object /
 
 /** Events of one stock from `from` on, newest first (ties keep the upstream's order); none is []. */
 export async function fetchCompanyEvents(ctx: ChannelContext, inst: Instrument, from: string): Promise<CompanyEvent[]> {

@@ -1,0 +1,3 @@
+import { faultMatrix } from './fault-matrix'
+
+faultMatrix(1, 3)
