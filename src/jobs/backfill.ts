@@ -33,7 +33,7 @@ import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLin
 import { addStates, collectRows, stagedDayRows, writeDayTables } from './day-tables'
 import { channelSource } from './eastmoney-source'
 import { keptStatements } from './fundamental-factors'
-import { inLane, nextTurn } from './pace'
+import { nextTurn, workLane } from './pace'
 import { isStockCode, type HistorySource } from './source'
 
 export const BACKFILL_JOB = 'backfill'
@@ -197,6 +197,7 @@ export async function backfillChunk(d: BackfillDeps, index: number): Promise<Chu
   const codes = chunkCodes(state.codes, state.chunkSize, index)
   const tableDays = state.tableDays ?? []
   const dayLines = new Map<string, string[]>()
+  const inLane = workLane() // this chunk's pieces, one at a time with a turn between them
   const staged = await mapLimit(codes, CONCURRENCY, async (code) => {
     const h = await buildHistory(source, code, state.through)
     if (!h) return undefined

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { call } from '../../test/helpers'
-import { nextTurn, pacedContext, pacer } from './pace'
+import { nextTurn, pacedContext, pacer, workLane } from './pace'
 
 /** Work whose awaits all resolve in-process (as the emulator's upstreams and local R2 do): no I/O. */
 const inProcess = () => Promise.resolve()
@@ -28,7 +28,8 @@ describe('nextTurn', () => {
       await r.text()
       order.push(`request ${r.status}`)
     })
-    for (let piece = 0; piece < 200; piece++) {
+    // The loop stops early once the request is answered; a loop that held it would run to its end.
+    for (let piece = 0; piece < 20_000 && order.length === 0; piece++) {
       await inProcess()
       await nextTurn()
     }
@@ -47,6 +48,31 @@ describe('nextTurn', () => {
     order.push('job done')
     await request
     expect(order).toEqual(['job done', 'request 200'])
+  })
+})
+
+describe('workLane', () => {
+  it('runs pieces one at a time in the order given, a turn between them, and hands back what each returns', async () => {
+    const inLane = workLane()
+    const order: string[] = []
+    const pieces = ['a', 'b', 'c'].map((name) =>
+      inLane(() => {
+        order.push(name)
+        setTimeout(() => order.push(`timer after ${name}`), 0) // waits on the event loop
+        return Promise.resolve(name.toUpperCase())
+      })
+    )
+    expect(await Promise.all(pieces)).toEqual(['A', 'B', 'C'])
+    expect(order.slice(0, 4)).toEqual(['a', 'timer after a', 'b', 'timer after b'])
+  })
+
+  it('a piece that throws rejects its own promise and leaves the lane open', async () => {
+    const inLane = workLane()
+    const failed = inLane(() => {
+      throw new Error('bad stock')
+    })
+    await expect(failed).rejects.toThrow('bad stock')
+    expect(await inLane(() => 'next')).toBe('next')
   })
 })
 

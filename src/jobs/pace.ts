@@ -23,6 +23,10 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout
  * the lane, not what it starts: an upstream fetch or an R2 write is in flight meanwhile while the
  * next piece runs. Pieces that wait on their own turns instead resume together after the same poll
  * and run back to back: six stocks' pieces in one stretch.
+ *
+ * One lane per invocation, never one per isolate: workerd cancels the timers of a request that has
+ * answered, so a lane whose last turn belonged to a finished request would never open again (the
+ * next backfill chunk hung on it).
  */
 export function workLane(): <T>(fn: () => T) => Promise<Awaited<T>> {
   let open: Promise<void> = Promise.resolve()
@@ -34,8 +38,6 @@ export function workLane(): <T>(fn: () => T) => Promise<Awaited<T>> {
   }
 }
 
-/** The isolate's lane for job work: jobs that run at once share it (src/jobs/pace.ts). */
-export const inLane = workLane()
 
 /**
  * A pacer for a loop of job work: call it after each piece with the piece's cost (1 by default);
@@ -56,7 +58,7 @@ export function pacer(budget: number): (cost?: number) => Promise<void> | undefi
  * `ctx` whose upstream calls start after a turn of the event loop and whose answers come after
  * another, before the job parses them: job code that walks hundreds of upstream pages lets
  * requests in between them (under the emulator every answer is computed in-process when the call
- * starts, like the rest of the job). Not through the job lane ({@link inLane}): a call's timeout
+ * starts, like the rest of the job). Not through a job lane ({@link workLane}): a call's timeout
  * runs from its start, and a call queued behind a chunk's other pieces timed out waiting.
  */
 export function pacedContext(ctx: ChannelContext): ChannelContext {
