@@ -83,6 +83,6 @@ export async function firstChainBuild(base, meter) {
 export function printCosts(meter) {
   const lines = meter.book.lines()
   if (lines.length < 2) return
-  say('each kind of job step, measured inside workerd (the worst run of each; CPU from V8\'s profiler, memory the isolate\'s peak in use):')
+  say('each kind of job step, measured inside workerd (the worst run of each; CPU the runtime thread\'s, memory the isolate\'s peak in use, garbage not yet collected included):')
   for (const line of lines) say('  ' + line)
 }
