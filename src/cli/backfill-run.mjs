@@ -3,6 +3,7 @@
 // first-start build. Progress goes to `note` (one line at a time) or is redrawn on a terminal.
 import { formatDuration, progressLine } from './backfill-lib.mjs'
 import { buildForeignTables } from './foreign-tables.mjs'
+import { formatCost, measured } from './isolate-meter.mjs'
 
 /** A failure already explained; the CLI exits with `code`. */
 export class Exit extends Error {
@@ -17,15 +18,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Runs (or resumes) the backfill of `opts` ({url, token?, from?, to?, restart?, chunkSize?,
- * parallel}) to the end. `out.note(msg)` prints a line; `out.redraw` true redraws the progress on
- * one terminal line instead of a line every 5 s. Returns the summary line.
+ * parallel, meter?}) to the end. `out.note(msg)` prints a line; `out.redraw` true redraws the
+ * progress on one terminal line instead of a line every 5 s. With a `meter`
+ * (src/cli/isolate-meter.mjs) each step is measured inside workerd and the progress says what the
+ * last one cost. Returns the summary line.
  */
 export async function runBackfill(opts, out) {
   const { note } = out
   const headers = { 'content-type': 'application/json', ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) }
 
-  /** One step; retried with backoff on network errors and 5xx, never on 4xx (those need a person). */
-  async function step(path, body) {
+  /** One step, measured as `kind` (a name, or a function of the step's answer) when there is a meter. */
+  const step = (path, body, kind = path.replace('/__jobs/', '')) => measured(opts.meter, kind, () => post(path, body))
+
+  /** One call; retried with backoff on network errors and 5xx, never on 4xx (those need a person). */
+  async function post(path, body) {
     for (let attempt = 1; ; attempt++) {
       let res
       try {
@@ -57,7 +63,8 @@ export async function runBackfill(opts, out) {
   function progress(label, state) {
     let last = 0
     return (final = false) => {
-      const line = progressLine({ label, ...state() })
+      const cost = opts.meter?.last
+      const line = progressLine({ label, ...state() }) + (cost ? `  · last step: ${formatCost(cost)}` : '')
       if (out.redraw) process.stderr.write(`\r${line}\x1b[K${final ? '\n' : ''}`)
       else if (final || performance.now() - last > 5000) {
         last = performance.now()
@@ -87,7 +94,7 @@ export async function runBackfill(opts, out) {
       Array.from({ length: Math.min(opts.parallel ?? 1, queue.length) }, async () => {
         while (queue.length) {
           const index = queue.shift()
-          const r = await step('/__jobs/backfill/chunk', { index })
+          const r = await step('/__jobs/backfill/chunk', { index }, 'backfill/chunk (100 stocks)'.replace('100', String(s.chunkSize)))
           done++
           doneHere++
           histories += r.histories ?? 0
@@ -109,7 +116,7 @@ export async function runBackfill(opts, out) {
   const show = progress('days   ', () => ({ done: total - fin.remainingMonths - remainingTableDays, total, elapsed: (performance.now() - tf) / 1000, doneHere, extra: extra() }))
   if (fin.phase !== 'done') {
     while (fin.phase !== 'done') {
-      fin = await step('/__jobs/backfill/finish')
+      fin = await step('/__jobs/backfill/finish', undefined, (r) => (r.month ? 'backfill/finish: a month of day blobs' : r.tableDay ? 'backfill/finish: a day of tables' : 'backfill/finish: done'))
       if (fin.remainingTableDays !== undefined) remainingTableDays = fin.remainingTableDays
       if (fin.phase === 'done') remainingTableDays = 0
       if (fin.month || fin.tableDay) doneHere++
@@ -118,9 +125,9 @@ export async function runBackfill(opts, out) {
     show(true)
   }
 
-  for (const line of await buildForeignTables(opts.url, opts.token)) note(line)
+  for (const line of await buildForeignTables(opts.url, opts.token, opts.meter)) note(line)
   // Phase 3: the playbook backtest over the histories just built, so /v1/playbooks has evidence.
-  await runPlaybookBacktest((path) => step(path), note)
+  await runPlaybookBacktest((path) => step(path, undefined, 'playbooks (one run)'), note, opts.meter)
 
   const w = fin.written
   const secs = (performance.now() - t0) / 1000
@@ -134,14 +141,15 @@ export async function runBackfill(opts, out) {
 /**
  * Runs the playbook backtest (src/jobs/playbook-backtest.ts) to the end through
  * `POST /__jobs/playbooks`, about 20 s of chunks a call; `post(path)` makes the call and returns
- * its JSON. Never throws for a failed run: the evening cron retries it.
+ * its JSON (measured by `meter`, when given, whose last cost each progress line shows). Never
+ * throws for a failed run: the evening cron retries it.
  */
-export async function runPlaybookBacktest(post, note) {
+export async function runPlaybookBacktest(post, note, meter) {
   const t0 = performance.now()
   let r
   do {
     r = await post('/__jobs/playbooks')
-    if (r.status === 'partial') note(`playbook backtest: ${r.chunks.done} of ${r.chunks.total} chunks`)
+    if (r.status === 'partial') note(`playbook backtest: ${r.chunks.done} of ${r.chunks.total} chunks${meter?.last ? ` · last run: ${formatCost(meter.last)}` : ''}`)
   } while (r.status === 'partial')
   if (r.status !== 'done') return note(`playbook backtest ${r.status}: ${r.error ?? r.reason ?? ''} (the evening cron retries)`)
   if (r.noop) return note(`playbook backtest: the evidence of ${r.through} is computed`)

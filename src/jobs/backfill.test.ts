@@ -8,7 +8,7 @@ import { marketKlineKey } from '../store/keys'
 import { marketRow, readMarketDay } from '../store/market-kline'
 import { readManifest, readRunRecord, readUniverse } from '../store/meta'
 import { readTechnicals } from '../store/technicals'
-import { readStates } from '../store/technicals-state'
+import { readStates } from '../store/state-shards'
 import { readFactorTable } from '../store/factor-table'
 import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
 import { tradingDaysBetween } from '../domain/trading-calendar'
@@ -112,8 +112,8 @@ describe('backfill steps', () => {
     }
     expect((await readFactorTable(env.STORE, 'hs'))!.date).toBe('2026-11-20')
     // The indicator states are written for the newest table day only: live rows step from it
-    expect((await readStates(env.STORE, '2026-11-20'))?.state(CODES[0])).toMatchObject({ date: '2026-11-20' })
-    expect(await readStates(env.STORE, '2026-10-28')).toBeUndefined()
+    expect((await readStates(env.STORE, '2026-11-20', CODES))?.state(CODES[0])).toMatchObject({ date: '2026-11-20' })
+    expect(await readStates(env.STORE, '2026-10-28', CODES)).toBeUndefined()
   })
 
   it('wrote each day\'s fundamentals point in time: a Q3 report counts from its notice date on', async () => {

@@ -26,11 +26,14 @@ import { barAt, indexOnOrAfter, numDate, writeHistory } from '../store/history'
 import { BACKFILL_KEY, stagingDayRowsKey, stagingDoneKey, stagingPrefix, stagingRowsKey } from '../store/keys'
 import { joinRows, marketRow, writeMarketDayText } from '../store/market-kline'
 import { profilesOf, readUniverse, recordRun, updateManifest, writeUniverse } from '../store/meta'
+import { StatesWriter } from '../store/state-shards'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { buildHistory } from './build-history'
 import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLine } from './backfill-plan'
-import { collectRows, collectStates, stagedDayRows, writeDayTables } from './day-tables'
+import { addStates, collectRows, stagedDayRows, writeDayTables } from './day-tables'
 import { channelSource } from './eastmoney-source'
+import { keptStatements } from './fundamental-factors'
+import { nextTurn, workLane } from './pace'
 import { isStockCode, type HistorySource } from './source'
 
 export const BACKFILL_JOB = 'backfill'
@@ -194,12 +197,15 @@ export async function backfillChunk(d: BackfillDeps, index: number): Promise<Chu
   const codes = chunkCodes(state.codes, state.chunkSize, index)
   const tableDays = state.tableDays ?? []
   const dayLines = new Map<string, string[]>()
+  const inLane = workLane() // this chunk's pieces, one at a time with a turn between them
   const staged = await mapLimit(codes, CONCURRENCY, async (code) => {
     const h = await buildHistory(source, code, state.through)
     if (!h) return undefined
-    await writeHistory(bucket, h)
+    // Each stock's parts take tens of ms: one at a time, requests get a turn between them.
+    await inLane(() => writeHistory(bucket, h))
     if (tableDays.length) {
-      for (const line of stagedDayRows(h, tableDays[0], tableDays.at(-1)!)) {
+      const lines = await inLane(() => stagedDayRows(h, tableDays[0], tableDays.at(-1)!))
+      for (const line of lines) {
         const date = line.slice(0, 10)
         let list = dayLines.get(date)
         if (!list) dayLines.set(date, (list = []))
@@ -271,18 +277,21 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
   const tableDay = (state.tableDays ?? []).find((d) => !(state.finishedTableDays ?? []).includes(d))
   if (!month && tableDay) {
     const rows = new Map<string, Array<string | number | null>>()
-    const states = new Map<string, string>() // staged for the newest table day only
+    // Staged for the newest table day only; written shard by shard as the chunks are read.
+    const states = new StatesWriter(bucket, tableDay, state.codes)
     for (let i = 0; i < state.chunks; i++) {
       const obj = await bucket.get(stagingDayRowsKey(state.run, tableDay, i))
       if (!obj) throw new Error(`staged technical rows of chunk ${i} for ${tableDay} are missing; restart the backfill`)
       const lines = (await obj.text()).split('\n').filter(Boolean)
       collectRows(lines, rows)
-      collectStates(lines, states)
+      await addStates(lines, states)
+      await nextTurn()
     }
     // Subrequests of this call: one R2 read per chunk (at most 5,572 / 20 = 279), the statements
-    // (240 upstream requests for the whole market, src/jobs/fundamental-factors.ts), a few writes.
+    // (240 upstream requests for the whole market, src/jobs/fundamental-factors.ts, on the first
+    // table day; the days after it read them from staging, a dozen reads), a few writes.
     const universe = await readUniverse(bucket)
-    const fundamentals = { source: sourceOf(d), profiles: universe?.profiles }
+    const fundamentals = { source: keptStatements(bucket, `${stagingPrefix(state.run)}statements/`, sourceOf(d)), profiles: universe?.profiles }
     const tables = rows.size ? await writeDayTables(bucket, tableDay, rows.values(), universe?.names ?? {}, now, fundamentals, states) : { rows: 0, bytes: 0, factors: 0 }
     await deletePrefix(bucket, `${stagingPrefix(state.run)}days/${tableDay}/`)
     state.finishedTableDays = [...(state.finishedTableDays ?? []), tableDay]
@@ -315,6 +324,7 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
     const obj = await bucket.get(stagingRowsKey(state.run, month, i))
     if (!obj) throw new Error(`staged rows of chunk ${i} for ${month} are missing; restart the backfill`)
     readStaged(await obj.text(), byDate)
+    await nextTurn()
   }
   let rows = 0
   let bytes = 0
@@ -329,6 +339,7 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
     rows += list.length
     dates++
     byDate.delete(date)
+    await nextTurn()
   }
   await deletePrefix(bucket, `${stagingPrefix(state.run)}months/${month}/`)
   state.finishedMonths.push(month)

@@ -4,7 +4,7 @@
  *
  *   technicals/<date>.json     every stock's technical columns and day factors (point in time)
  *   factors/hs/<date>.json     the A-share screening factors of the date, as columns
- *   technicals/<date>.state.txt every stock's indicator state after the date (live rows step from it)
+ *   technicals/<date>.states/  every stock's indicator state after the date, in shards by code (live rows step from them)
  *
  * Staged rows are lines `<date>\t["<code>", v1, v2, …]` (values in STOCK_DAY_COLUMNS order), the
  * same line format the backfill stages market rows in.
@@ -17,8 +17,9 @@ import { writeFactorTable, type StoredFactorTable } from '../store/factor-table'
 import { indexOnOrAfter, numDate, type History } from '../store/history'
 import type { Universe } from '../store/meta'
 import { technicalsOf, writeTechnicals, type StoredTechnicals } from '../store/technicals'
-import { writeStates } from '../store/technicals-state'
+import { StatesWriter, writeStates } from '../store/state-shards'
 import { fundamentalColumns } from './fundamental-factors'
+import { nextTurn } from './pace'
 import type { HistorySource } from './source'
 
 /**
@@ -115,16 +116,19 @@ export async function addFundamentals(table: StoredFactorTable, input: Fundament
  */
 export async function writeDayTables(
   bucket: R2Bucket, date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>, now: number,
-  fundamentals?: FundamentalsInput, states?: ReadonlyMap<string, string>
+  fundamentals?: FundamentalsInput, states?: StatesWriter | ReadonlyMap<string, string>
 ) {
   const tech = technicalsOf(date, rows, names)
+  await nextTurn()
   const factors = factorTableOf(tech, new Date(now).toISOString())
   const requests = fundamentals ? await addFundamentals(factors, fundamentals) : 0
   // The states first: a table whose states are missing would send live rows to the slow path.
-  const stateBytes = states?.size ? await writeStates(bucket, date, states) : 0
+  const written = states instanceof StatesWriter ? await states.finish() : states?.size ? await writeStates(bucket, date, states) : undefined
+  await nextTurn()
   const bytes = await writeTechnicals(bucket, tech)
+  await nextTurn()
   const factorBytes = await writeFactorTable(bucket, factors)
-  return { rows: factors.codes.length, bytes, factors: Object.keys(factors.columns).length, factorBytes, requests, states: states?.size ?? 0, stateBytes }
+  return { rows: factors.codes.length, bytes, factors: Object.keys(factors.columns).length, factorBytes, requests, states: written?.rows ?? 0, stateBytes: written?.bytes ?? 0, stateShards: written?.shards ?? 0 }
 }
 
 /** Parses staged lines of one date into rows keyed by code (a later line for a code wins). */
@@ -135,6 +139,15 @@ export function collectRows(lines: Iterable<string>, into = new Map<string, Arra
     if (row.length === STOCK_DAY_COLUMNS.length + 1) into.set(String(row[0]), row)
   }
   return into
+}
+
+/** Adds the state lines among staged lines of one date (date stripped) to `writer`, as it reads them. */
+export async function addStates(lines: Iterable<string>, writer: StatesWriter): Promise<void> {
+  for (const line of lines) {
+    if (!line.startsWith(STATE_MARK)) continue
+    const tab = line.indexOf('\t')
+    if (tab > 1) await writer.add(line.slice(1, tab), line.slice(tab + 1))
+  }
 }
 
 /** Collects the state lines among staged lines of one date (date stripped) as code → state JSON. */

@@ -8,15 +8,27 @@ import { fetchPeriodStatement, type PeriodStatement } from '../channels/eastmone
 import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
 import { fetchRawDaily } from '../channels/eastmoney/raw-daily'
 import { ChannelError } from '../channels/errors'
+import { WHOLE_MARKET_WALK, type WalkBudget } from '../channels/page-walk'
 import type { PeriodFigures } from '../domain/fundamental-factors'
 import type { Services } from '../services'
+import { pacedContext } from './pace'
 import type { HistorySource } from './source'
 
-/** The Eastmoney-backed source. A range without bars (not listed yet, suspended) is `[]`, not an error. */
+/**
+ * A job's whole-market walk: no caller waits on it (a request's walk must leave the next channel
+ * time within the 15 s deadline), and its pages share the isolate with the requests served
+ * meanwhile, so it may take up to two minutes.
+ */
+const JOB_WALK: WalkBudget = { ...WHOLE_MARKET_WALK, budgetMs: 120_000 }
+
+/**
+ * The Eastmoney-backed source. A range without bars (not listed yet, suspended) is `[]`, not an
+ * error. Each answer is followed by a turn of the event loop (src/jobs/pace.ts).
+ */
 export function channelSource(services: Pick<Services, 'channelContext'>): HistorySource {
-  const ctx = services.channelContext
+  const ctx = pacedContext(services.channelContext)
   return {
-    snapshot: () => fetchMarketSnapshot(ctx),
+    snapshot: () => fetchMarketSnapshot(ctx, JOB_WALK),
     rawDaily: async (inst, from, to) => {
       try {
         return await fetchRawDaily(ctx, inst, from, to)

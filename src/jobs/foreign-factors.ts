@@ -26,6 +26,7 @@ import { roundTo } from '../domain/indicators/row'
 import type { Services } from '../services'
 import { hasFinalFactorTable, writeFactorTable, type StoredFactorTable } from '../store/factor-table'
 import { recordRun, type RunEntry } from '../store/meta'
+import { pacedContext } from './pace'
 
 export const FOREIGN_MARKETS: readonly ForeignMarket[] = ['hk', 'us']
 
@@ -104,7 +105,7 @@ export async function foreignFactorsJob(env: Env, services: Pick<Services, 'chan
   const at = new Date(now).toISOString()
   let entry: ForeignFactorsRun
   try {
-    const rows = await (o.list ?? ((m) => fetchForeignList(services.channelContext, m)))(market)
+    const rows = await (o.list ?? ((m) => fetchForeignList(pacedContext(services.channelContext), m)))(market)
     const date = listDate(rows)
     if (!date) throw new Error(`the ${market} list has no rows`)
     const final = listSettled(market, date, now)

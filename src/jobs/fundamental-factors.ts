@@ -11,6 +11,7 @@
  */
 import { FUNDAMENTAL_FACTORS, fundamentalFactors, periodsToFetch, type PeriodFigures, type ShareProfile } from '../domain/fundamental-factors'
 import { roundTo } from '../domain/indicators/row'
+import { getJson, putJson } from '../store/r2-json'
 import type { HistorySource } from './source'
 
 /** Statement pages of this many rows: what one subrequest brings back. */
@@ -49,4 +50,23 @@ export async function fundamentalColumns(source: Pick<HistorySource, 'statements
     }
   })
   return { columns, requests }
+}
+
+/**
+ * `source`'s statements with each period fetched once and kept under `prefix` in R2 for the calls
+ * after it: the backfill's table days (one call each) ask for the same report periods, so only
+ * the first spends the 240 upstream requests and parses their pages. What a call does with them
+ * is unchanged: each row keeps its notice date, and each day takes only what was published by it.
+ */
+export function keptStatements(bucket: R2Bucket, prefix: string, source: Pick<HistorySource, 'statements'>): Pick<HistorySource, 'statements'> {
+  return {
+    statements: async (period, balance) => {
+      const key = `${prefix}${period}${balance ? '-with-balance' : ''}.json`
+      const kept = await getJson<Array<[string, PeriodFigures]>>(bucket, key)
+      if (kept) return new Map(kept)
+      const got = await source.statements(period, balance)
+      await putJson(bucket, key, [...got])
+      return got
+    },
+  }
 }

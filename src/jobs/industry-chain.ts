@@ -22,6 +22,7 @@ import { CHAIN_THEMES, namedBoards, type ChainTheme, type Position } from '../da
 import { describeRule, matchRule, type HeldComposition } from '../domain/chain-match'
 import { mapLimit } from '../domain/concurrency'
 import { getJson, putJson } from '../store/r2-json'
+import { pacedContext } from './pace'
 
 export const MEMBERS_KEY = 'chains/members.json'
 export const WORK_KEY = 'chains/work.json'
@@ -90,7 +91,8 @@ export interface ChainJobDeps {
 
 /** One run of the job. */
 export async function runIndustryChainJob(deps: ChainJobDeps): Promise<ChainRunSummary> {
-  const { store, ctx } = deps
+  const { store } = deps
+  const ctx = pacedContext(deps.ctx)
   const themes = deps.themes ?? CHAIN_THEMES
   let budget = deps.budget ?? DEFAULT_BUDGET
   const now = deps.now()

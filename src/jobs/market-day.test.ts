@@ -5,7 +5,7 @@ import type { Services } from '../services'
 import { barCount, readHistory, writeHistory } from '../store/history'
 import { dayRowsPrefix, historyKey, marketKlineKey } from '../store/keys'
 import { readTechnicals } from '../store/technicals'
-import { readStates } from '../store/technicals-state'
+import { readStates } from '../store/state-shards'
 import { readFactorTable } from '../store/factor-table'
 import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays } from '../domain/stock-days'
 import { encodeState } from '../domain/indicators/step'
@@ -82,7 +82,7 @@ async function expectDayTables(date: string, traded: string[]) {
     expect(row.get('closePrice'), code).toBe(h.c.at(-1))
   }
   // … and beside it each traded stock's indicator state after the day (the next session steps from it)
-  const states = (await readStates(env.STORE, date))!
+  const states = (await readStates(env.STORE, date, traded))!
   expect(states.size).toBe(traded.length)
   for (const code of traded) {
     // stepped from the day before's state where it fits, computed over the history where not: the same either way

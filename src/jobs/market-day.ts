@@ -26,8 +26,9 @@ import { actionsKey, dayRowsPrefix, technicalsKey, turnoverKey } from '../store/
 import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type MarketKlineRow } from '../store/market-kline'
 import { profilesOf, readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
-import { collectRows, collectStates, stagedDayRows, writeDayTables } from './day-tables'
-import { readStates } from '../store/technicals-state'
+import { addStates, collectRows, stagedDayRows, writeDayTables } from './day-tables'
+import { readStates, StatesWriter } from '../store/state-shards'
+import { nextTurn } from './pace'
 import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource, type SourceAction } from './source'
@@ -182,8 +183,10 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   const counts: Record<Outcome, number> = { appended: 0, current: 0, built: 0, 'caught-up': 0, 'no-bars': 0 }
   // Today's stock-day rows of the histories handled since the last flush (see flushRows).
   let dayLines: string[] = []
-  // Yesterday's indicator states: today's are stepped from them (constant time) where they fit.
-  const prior = await readStates(bucket, prev).catch(() => undefined)
+  // Yesterday's indicator states of this run's stocks: today's are stepped from them (constant
+  // time) where they fit.
+  const runCodes = rows.slice(cursor.next, cursor.next + o.chunk).map((r) => r.code)
+  const prior = await readStates(bucket, prev, runCodes).catch(() => undefined)
   const stage = (h: History) => {
     for (const line of stagedDayRows(h, today, today, prior?.state(h.code))) dayLines.push(line)
   }
@@ -234,6 +237,7 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
     const end = Math.min(rows.length, cursor.next + Math.min(o.concurrency, o.chunk - handled))
     const todo = rows.slice(cursor.next, end).filter((r) => !gaveUp.has(r.code))
     const results = await Promise.allSettled(todo.map(updateOne))
+    await nextTurn()
     let failed: MarketKlineRow | undefined
     results.forEach((r, i) => {
       if (r.status === 'fulfilled') {
@@ -306,7 +310,9 @@ async function todaysActions(bucket: R2Bucket, source: HistorySource, today: str
 async function ensureDayTables(bucket: R2Bucket, source: HistorySource, today: string, now: number) {
   if (await bucket.head(technicalsKey(today))) return { status: 'exists' as const }
   const rows = new Map<string, Array<string | number | null>>()
-  const states = new Map<string, string>()
+  const universe = await readUniverse(bucket)
+  // The staged files come in code order: the states are written shard by shard as they are read.
+  const states = new StatesWriter(bucket, today, universe?.codes ?? [])
   let cursor: string | undefined
   do {
     const page = await bucket.list({ prefix: dayRowsPrefix(today), cursor })
@@ -314,12 +320,12 @@ async function ensureDayTables(bucket: R2Bucket, source: HistorySource, today: s
       const text = (await (await bucket.get(o.key))?.text()) ?? ''
       const lines = text.split('\n').filter(Boolean).map((l) => l.slice(l.indexOf('\t') + 1))
       collectRows(lines, rows)
-      collectStates(lines, states)
+      await addStates(lines, states)
+      await nextTurn()
     }
     cursor = page.truncated ? page.cursor : undefined
   } while (cursor)
   if (rows.size === 0) throw new Error(`no stock-day rows staged for ${today}; the day's technicals were not written`)
-  const universe = await readUniverse(bucket)
   const written = await writeDayTables(bucket, today, rows.values(), universe?.names ?? {}, now, { source, profiles: universe?.profiles }, states)
   await deletePrefix(bucket, dayRowsPrefix(today))
   return { status: 'written' as const, ...written }

@@ -35,6 +35,7 @@ import { readCursor, readManifest, readUniverse, recordRun, writeCursor, type Ru
 import { EVIDENCE_VERSION, readEvidence, type StoredEvidence } from '../store/playbook-evidence'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { channelSource } from './eastmoney-source'
+import { nextTurn } from './pace'
 import type { HistorySource } from './source'
 
 export const PLAYBOOK_JOB = 'playbook-backtest'
@@ -201,18 +202,24 @@ async function readIndex(bucket: R2Bucket, through: string): Promise<IndexPrices
 /** Step (c) for one chunk: every playbook over every stock of the chunk, in code order. */
 async function runChunk(bucket: R2Bucket, cursor: BacktestCursor, codes: string[], compiled: ReturnType<typeof compilePlaybook>[], index: IndexPrices) {
   const partials = compiled.map((c) => emptyPartial(c.playbook.periods.length))
-  const histories = await mapLimit(codes, CONCURRENCY, (code) => readHistory(bucket, code))
+  const histories = await mapLimit(codes, CONCURRENCY, async (code) => {
+    const h = await readHistory(bucket, code)
+    await nextTurn() // a turn between parsing one history and the next
+    return h
+  })
   let n = 0
-  codes.forEach((code, k) => {
+  for (const [k, code] of codes.entries()) {
     const h = histories[k]
     const board = boardOfCode(code)
-    if (!h || !board) return
+    if (!h || !board) continue
     const first = indexOnOrAfter(h, cursor.from)
-    if (first >= h.t.length) return
+    if (first >= h.t.length) continue
     n++
     const series = stockSeries(code, warmedUp(h, first), Math.min(first, WARMUP), board, cursor.names[code] ?? '', cursor.profiles[code])
     compiled.forEach((c, j) => runStock(c, series, index, COSTS, partials[j]))
-  })
+    histories[k] = undefined // done with it: the chunk does not hold 100 histories to its end
+    await nextTurn() // some 10 ms a stock: requests get a turn between stocks
+  }
   return { partials, histories: n }
 }
 

@@ -13,7 +13,8 @@
  *   meta/backfill.json               the backfill in progress (range, universe, phase)
  *   staging/backfill/<run>/…         backfill's per-chunk rows until the day blobs are assembled
  *   technicals/<date>.json           every stock's technical columns and day factors of one date (point in time)
- *   technicals/<date>.state.txt      every stock's indicator state after that date (the next session's live rows step from it)
+ *   technicals/<date>.states/…       every stock's indicator state after that date, in shards by code (the next session's live rows step from it)
+ *   technicals/<date>.state.txt      the same in one file, as dates written before the shards have it
  *   technicals/<date>.on-demand.json the rows of a day without a table, as /v1/technical-batch computed them from the histories
  *   staging/market-day/<date>/…      the after-close job's stock-day rows until the day's tables are assembled
  *   factors/<market>/<date>.json     the screening factors of every stock of a market on one date (columns)
@@ -68,8 +69,17 @@ export const technicalsKey = (date: string) => `technicals/${date}.json`
 /** R2 key of the rows of a day without a table that /v1/technical-batch computed on demand (src/jobs/technicals-on-demand.ts). */
 export const technicalsOnDemandKey = (date: string) => `technicals/${date}.on-demand.json`
 
-/** R2 key of the indicator states after one trading day (src/store/technicals-state.ts). */
+/** R2 key of the indicator states after one trading day in one file, as written before the shards (src/store/technicals-state.ts). */
 export const technicalsStateKey = (date: string) => `technicals/${date}.state.txt`
+
+/** Prefix of the shards of the indicator states after one trading day (src/store/state-shards.ts). */
+export const statesPrefix = (date: string) => `technicals/${date}.states/`
+
+/** R2 key of the index of a day's state shards: written last, it names the shards of the set. */
+export const statesIndexKey = (date: string) => `${statesPrefix(date)}index.json`
+
+/** R2 key of shard `n` of the set `gen` (each write of a day is a new set; the index names the current one). */
+export const statesShardKey = (date: string, gen: string, n: number) => `${statesPrefix(date)}${gen}-${String(n).padStart(3, '0')}.txt`
 
 /** Prefix of the after-close job's staged stock-day rows of `date`. */
 export const dayRowsPrefix = (date: string) => `staging/market-day/${date}/`

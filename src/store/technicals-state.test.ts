@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encodeState, stateThrough } from '../domain/indicators/step'
-import { statesDay, statesText } from './technicals-state'
+import { pickStateLines, statesDay, statesText } from './technicals-state'
 
 const bar = (date: string, close: number) => ({ date, open: close, high: close + 1, low: close - 1, close, volume: 1000 })
 const state = (date: string) => encodeState(stateThrough([bar('2026-11-18', 10), bar(date, 11)]))
@@ -24,5 +24,22 @@ describe('statesDay', () => {
     expect(day.size).toBe(2)
     expect(day.state('sh600519')).toBeUndefined()
     expect(day.state('sz000001')).toBeUndefined()
+  })
+})
+
+describe('pickStateLines', () => {
+  it('keeps the lines of the codes asked for from a stream cut anywhere, and counts them all', async () => {
+    const text = statesText(new Map([['sz000001', state('2026-11-19')], ['sh600519', state('2026-11-19')], ['bj830799', state('2026-11-19')]]))
+    const bytes = new TextEncoder().encode(text)
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.slice(i, i + 7)) // cuts lines and UTF-8 alike
+        c.close()
+      },
+    })
+    const picked = await pickStateLines(stream, ['sz000001', 'bj830799', 'sh000001'])
+    expect(picked.lines).toBe(3)
+    expect(picked.text.split('\n').map((l) => l.split('\t')[0])).toEqual(['bj830799', 'sz000001'])
+    expect(statesDay('2026-11-19', picked.text).state('sz000001')).toEqual(statesDay('2026-11-19', text).state('sz000001'))
   })
 })

@@ -1,15 +1,14 @@
 /**
- * The indicator states after one trading day (`technicals/<date>.state.txt`), written beside the
- * day's technicals table by the same job: one line per stock, `<code>\t<state JSON>`, sorted by
- * code (src/domain/indicators/step.ts). The next session's live rows step from them.
+ * The text of a day's indicator states: one line per stock, `<code>\t<state JSON>`, sorted by
+ * code (src/domain/indicators/step.ts). The next session's live rows step from them. They are
+ * stored in shards by code (src/store/state-shards.ts); dates written before the shards have them
+ * in one file, `technicals/<date>.state.txt`, which is read as a stream keeping only the lines
+ * asked for ({@link pickStateLines}).
  *
- * A whole market's states are some 20 MB of text, so a read keeps the text, finds each code's line
- * once, and decodes only the states a request asks for (each once per isolate): a 1,000-symbol
- * batch decodes 1,000 lines, not 5,500.
+ * A lookup keeps the text, finds each code's line once, and decodes only the states asked for
+ * (each once).
  */
 import { decodeState, type StepState } from '../domain/indicators/step'
-import { technicalsStateKey } from './keys'
-import { memoisedReader } from './memo-read'
 
 /** A day's states ready for lookups. */
 export interface StatesDay {
@@ -59,18 +58,32 @@ export function statesText(states: ReadonlyMap<string, string>): string {
   return [...states].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, json]) => `${code}\t${json}`).join('\n')
 }
 
-/** Stores a day's states; returns the bytes written. */
-export async function writeStates(bucket: R2Bucket, date: string, states: ReadonlyMap<string, string>): Promise<number> {
-  const text = statesText(states)
-  await bucket.put(technicalsStateKey(date), text, { httpMetadata: { contentType: 'text/plain' }, customMetadata: { rows: String(states.size) } })
-  return text.length
-}
-
 /**
- * A day's states, read once per isolate and version. One day at a time: the text is large, and
- * only the latest table's states are stepped (live rows, and the after-close job's next day).
+ * The lines of `codes` in a states text read as a stream (the one-file layout of older dates),
+ * as a text of those lines only, and how many lines the whole text has: it is never held whole.
  */
-const read = memoisedReader(async (obj, key) => statesDay(key.slice('technicals/'.length, -'.state.txt'.length), await obj.text()), 1)
-
-/** A day's states; undefined when the day has none. */
-export const readStates = (bucket: R2Bucket, date: string, now = Date.now()): Promise<StatesDay | undefined> => read(bucket, technicalsStateKey(date), now)
+export async function pickStateLines(body: ReadableStream<Uint8Array>, codes: Iterable<string>): Promise<{ text: string; lines: number }> {
+  const want = new Set(codes)
+  const picked: string[] = []
+  let lines = 0
+  const keep = (line: string) => {
+    const tab = line.indexOf('\t')
+    if (tab > 0) lines++
+    if (tab > 0 && want.has(line.slice(0, tab))) picked.push(line)
+  }
+  let carry = ''
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader()
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    carry += value
+    let at = 0
+    for (let nl = carry.indexOf('\n'); nl >= 0; nl = carry.indexOf('\n', at)) {
+      keep(carry.slice(at, nl))
+      at = nl + 1
+    }
+    carry = carry.slice(at)
+  }
+  if (carry) keep(carry)
+  return { text: picked.join('\n'), lines }
+}

@@ -4,7 +4,7 @@
  * never silently partial.
  */
 import { beijing, isValidDate } from '../../domain/dates'
-import { walkRest } from '../page-walk'
+import { walkRest, WHOLE_MARKET_WALK, type WalkBudget } from '../page-walk'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
@@ -229,7 +229,7 @@ function check(r: MarketRow): MarketRow {
  * (the last one with the remainder), else `malformed`; nothing at all is `empty`. Rows repeated
  * across pages are kept once (first wins).
  */
-export async function fetchMarketSnapshot(ctx: ChannelContext): Promise<MarketRow[]> {
+export async function fetchMarketSnapshot(ctx: ChannelContext, budget: WalkBudget = WHOLE_MARKET_WALK): Promise<MarketRow[]> {
   const startedAt = Date.now()
   const first = parseMarketPage(await fetchText(ctx, CHANNEL, marketListUrl(1)))
   const { total } = first
@@ -250,7 +250,8 @@ export async function fetchMarketSnapshot(ctx: ChannelContext): Promise<MarketRo
       if (page.total !== total) throw malformed(CHANNEL, `market list total changed from ${total} to ${page.total} at page ${pn}`)
       if (page.rows.length !== want) throw malformed(CHANNEL, `market list page ${pn} has ${page.rows.length} rows, want ${want}`)
       return page.rows
-    }
+    },
+    budget
   )
   const byCode = new Map<string, MarketRow>()
   for (const rows of [first.rows, ...rest]) for (const r of rows) if (!byCode.has(r.code)) byCode.set(r.code, r)
