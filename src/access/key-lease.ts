@@ -76,7 +76,15 @@ export class KeyLeases {
   /** Requests to the objects in flight, per key hash. */
   private readonly asking = new Map<string, Set<Asking>>()
 
-  constructor(private readonly reportMs = REPORT_MS) {}
+  constructor(private reportMs = REPORT_MS) {}
+
+  /**
+   * Sends usage from slices `ms` after a call at the latest. The emulator's worker sets 0: a test
+   * waits for each request's `waitUntil` work, and would wait out the batching delay on every call.
+   */
+  reportAfter(ms: number): void {
+    this.reportMs = ms
+  }
 
   /** Admits one call of the key `hash`: from this isolate's slice when it can, else by its object. */
   async admit(guard: () => KeyGuardCalls, hash: string, req: KeyAdmitRequest): Promise<KeyAdmission> {

@@ -35,6 +35,8 @@ export const services = createServices({
   simulated: true,
 })
 const app = createApp(services)
+// Usage from leased slices is sent as each call ends (src/access/key-lease.ts: tests wait for it).
+keyLeases.reportAfter(0)
 
 // Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
 // anonymous answers and the slices of anonymous and keyed minutes leased to it, shared market answers, live technical rows, the latest technicals date), so a test starts from the channel table's order and fresh data.

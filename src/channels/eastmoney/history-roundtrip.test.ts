@@ -44,7 +44,7 @@ describe('fetchMarketSnapshot over the emulator', () => {
       }
       const { totalShares, floatShares, listDate, ...day } = row
       expect(day, inst.code).toEqual({
-        code: inst.code, name: inst.name, date: TODAY, halted: false,
+        code: inst.code, name: inst.name, date: TODAY, halted: false, traded: true,
         open: bar.open, high: bar.high, low: bar.low, close: bar.close, preClose: bar.preClose, ...asWire(bar.volume, bar.amount),
         // The turnover rate the history store keeps for the day: the same two decimals as the K-line's f61.
         turnover: bar.turnover === null ? null : round(bar.turnover, 2),
@@ -56,7 +56,7 @@ describe('fetchMarketSnapshot over the emulator', () => {
     }
   })
 
-  it('sends a stock suspended that day as halted, with its last close', async () => {
+  it('sends a stock suspended that day as halted, dated the session the list shows, with its last close', async () => {
     // Wednesday of the same week: suspensions fall on Tuesday to Thursday.
     const wed = Date.parse('2026-11-18T16:00:00+08:00')
     setClock(wed)
@@ -68,7 +68,7 @@ describe('fetchMarketSnapshot over the emulator', () => {
         const inst = market.byCode(r.code)!
         expect(market.dailyBars(inst, '2026-11-18', '2026-11-18', wed), r.code).toEqual([])
         const last = market.dailyBars(inst, '2026-11-01', '2026-11-17', wed).at(-1)!
-        expect(r, r.code).toMatchObject({ open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, preClose: last.close, date: last.date })
+        expect(r, r.code).toMatchObject({ open: 0, high: 0, low: 0, close: 0, volume: 0, amount: 0, preClose: last.close, date: '2026-11-18', traded: false })
       }
     } finally {
       setClock(NOW)
