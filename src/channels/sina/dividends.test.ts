@@ -3,21 +3,12 @@ import { parseSymbol } from '../../domain/symbols'
 import { market } from '../../emulator/market/index'
 import { planDates } from '../../emulator/market/dividend-plans'
 import { createEmulatorFetch, setClock } from '../../emulator/control'
-import { ChannelError } from '../errors'
+import { failureKind as kind } from '../testkit'
 import { fetchSinaDividends, parseSinaDividends, sinaDividendUrl } from './dividends'
 
 // A real page of Sina's (2021), kept verbatim but for its navigation and adverts: test/fixtures/sina/SOURCE.md.
 const PAGE = Object.values(import.meta.glob('/test/fixtures/sina/sharebonus-sz300670-2021.html', { query: '?raw', import: 'default', eager: true }))[0] as string
 const SZ300670 = parseSymbol('sz300670')
-
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : String(e)
-  }
-  return 'no error'
-}
 
 describe('Sina distribution page (vISSUE_ShareBonus)', () => {
   it('reads the real page: per-share figures, dates and stages, newest first; the no-distribution row left out', () => {

@@ -3,21 +3,12 @@ import { parseSymbol } from '../../domain/symbols'
 import { createEmulatorFetch, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market/index'
 import { holderCount, topHolders } from '../../emulator/market/shareholders'
-import { ChannelError } from '../errors'
+import { failureKind as kind } from '../testkit'
 import { fetchSinaHolders, parseSinaHolders, sinaHoldersUrl } from './holders'
 
 // A real period block of Sina's page (2014), as quoted in a public scraper: test/fixtures/sina/SOURCE.md.
 const BLOCK = Object.values(import.meta.glob('/test/fixtures/sina/stockholder-sh600815-2014-06-30.html', { query: '?raw', import: 'default', eager: true }))[0] as string
 const SH600815 = parseSymbol('sh600815')
-
-const kind = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof ChannelError ? e.kind : String(e)
-  }
-  return 'no error'
-}
 
 describe('Sina main-shareholder page (vCI_StockHolder)', () => {
   it('reads the real block: the period, its publication, the holder count, the average and the holder', () => {

@@ -102,3 +102,15 @@ export const byTencentKlineCode = (market: MarketModel, code: string) => indexes
 
 /** The instrument behind a Sina code. */
 export const bySinaCode = (market: MarketModel, code: string) => indexes(market).sina.get(code)
+
+const stocksBySymbol = new WeakMap<MarketModel, Map<string, EmuInstrument>>()
+
+/** The A-share stock of six digits, as Sina's corporate pages name it (stock codes do not repeat across the three exchanges). */
+export function aShareStockOfSymbol(market: MarketModel, symbol: string): EmuInstrument | undefined {
+  let ix = stocksBySymbol.get(market)
+  if (!ix) {
+    ix = new Map(market.instruments().filter((i) => i.kind === 'stock' && isAShare(i)).map((i) => [i.symbol, i]))
+    stocksBySymbol.set(market, ix)
+  }
+  return ix.get(symbol)
+}

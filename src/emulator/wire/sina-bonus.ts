@@ -15,22 +15,12 @@ import { beijing } from '../../domain/dates'
 import { planDates, planStage } from '../market/dividend-plans'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { round } from './format'
+import { aShareStockOfSymbol } from './codes'
 import { gbkResponse } from './respond'
 
 export const SINA_BONUS_PATH = /^\/corp\/go\.php\/vISSUE_ShareBonus\/stockid\/(\d{6})\.phtml$/
 const CONTENT_TYPE = 'text/html; charset=gb2312'
 
-const stocks = new WeakMap<MarketModel, Map<string, EmuInstrument>>()
-
-/** The A-share stock of six digits (stock codes do not repeat across the three exchanges). */
-function stockOf(market: MarketModel, symbol: string): EmuInstrument | undefined {
-  let ix = stocks.get(market)
-  if (!ix) {
-    ix = new Map(market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz', 'bj'].includes(i.prefix)).map((i) => [i.symbol, i]))
-    stocks.set(market, ix)
-  }
-  return ix.get(symbol)
-}
 
 const td = (text: string) => `\t\t\t\t\t\t\t<td>${text}</td>\n`
 /** A per-10 figure as Sina prints it: no trailing zeros (`0`, `0.6`, `276.73`). */
@@ -105,13 +95,13 @@ ${NO_DATA(11)}\t</table>
 
 /** Answers one distribution page. */
 export function handleSinaBonus(symbol: string, market: MarketModel, now: number): Response {
-  const inst = stockOf(market, symbol)
+  const inst = aShareStockOfSymbol(market, symbol)
   if (!inst) return gbkResponse(page(symbol, '', '', []), CONTENT_TYPE)
   return gbkResponse(page(symbol, inst.name, inst.code, rows(market, inst, now)), CONTENT_TYPE)
 }
 
 /** The `empty` fault's page: the stock's page with the no-data row. */
 export function sinaBonusEmpty(symbol: string, market: MarketModel): Response {
-  const inst = stockOf(market, symbol)
+  const inst = aShareStockOfSymbol(market, symbol)
   return gbkResponse(page(symbol, inst?.name ?? '', inst?.code ?? '', []), CONTENT_TYPE)
 }

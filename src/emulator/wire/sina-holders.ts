@@ -11,21 +11,12 @@
 import { beijing } from '../../domain/dates'
 import { holderCount, holderNoticeDate, holderPeriods, topHolders } from '../market/shareholders'
 import type { EmuInstrument, MarketModel } from '../market/types'
+import { aShareStockOfSymbol } from './codes'
 import { gbkResponse } from './respond'
 
 export const SINA_HOLDERS_PATH = /^\/corp\/go\.php\/vCI_StockHolder\/stockid\/(\d{6})(?:\/displaytype\/(\d+))?\.phtml$/
 const CONTENT_TYPE = 'text/html; charset=gb2312'
 
-const stocks = new WeakMap<MarketModel, Map<string, EmuInstrument>>()
-
-function stockOf(market: MarketModel, symbol: string): EmuInstrument | undefined {
-  let ix = stocks.get(market)
-  if (!ix) {
-    ix = new Map(market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz', 'bj'].includes(i.prefix)).map((i) => [i.symbol, i]))
-    stocks.set(market, ix)
-  }
-  return ix.get(symbol)
-}
 
 const label = (text: string, value: string, anchor = '') =>
   `            <tr>\n                <td${anchor ? ' width="15%"' : ''}>${anchor}<div align="center"><strong>${text}</strong></div></td>\n                <td colspan="4">${value}</td>\n            </tr>\n`
@@ -83,11 +74,11 @@ ${blocks.join('            <tr><td colspan="5"></td></tr>\n')}</tbody>
 
 /** Answers one main-shareholder page; `displaytype` is how many periods it shows (default five). */
 export function handleSinaHolders(symbol: string, displaytype: string | undefined, market: MarketModel, now: number): Response {
-  const inst = stockOf(market, symbol)
+  const inst = aShareStockOfSymbol(market, symbol)
   if (!inst) return gbkResponse(page(symbol, '', []), CONTENT_TYPE)
   const ends = holderPeriods(inst, beijing(now).date).slice(0, displaytype ? Number(displaytype) : 5)
   return gbkResponse(page(symbol, inst.name, ends.map((end) => block(market, inst, end, now))), CONTENT_TYPE)
 }
 
 /** The `empty` fault's page: the table without periods. */
-export const sinaHoldersEmpty = (symbol: string, market: MarketModel) => gbkResponse(page(symbol, stockOf(market, symbol)?.name ?? '', []), CONTENT_TYPE)
+export const sinaHoldersEmpty = (symbol: string, market: MarketModel) => gbkResponse(page(symbol, aShareStockOfSymbol(market, symbol)?.name ?? '', []), CONTENT_TYPE)
