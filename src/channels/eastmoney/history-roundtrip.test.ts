@@ -7,6 +7,7 @@ import { parseSymbol } from '../../domain/symbols'
 import { createEmulatorFetch, requestCounts, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import { round } from '../../emulator/wire/format'
+import { WHOLE_MARKET_WALK } from '../page-walk'
 import type { ChannelContext } from '../types'
 import { fetchCorporateActions } from './dividends'
 import { fetchMarketSnapshot } from './market-list'
@@ -16,6 +17,8 @@ import { fetchRawDaily } from './raw-daily'
 const NOW = Date.parse('2026-11-20T16:00:00+08:00')
 const TODAY = '2026-11-20'
 const ctx: ChannelContext = { fetch: createEmulatorFetch(market), timeoutMs: 10_000 }
+/** The emulator renders the whole market in this process: a walk budget that a busy machine cannot overrun. */
+const UNHURRIED = { ...WHOLE_MARKET_WALK, budgetMs: 120_000 }
 const stocks = market.instruments().filter((i) => i.kind === 'stock')
 
 beforeAll(() => {
@@ -29,7 +32,7 @@ const asWire = (volume: number, amount: number) => ({ volume: Math.round(volume 
 
 describe('fetchMarketSnapshot over the emulator', () => {
   it('has every listed stock with the day bar the model has, in 56 pages', async () => {
-    const rows = await fetchMarketSnapshot(ctx)
+    const rows = await fetchMarketSnapshot(ctx, UNHURRIED)
     const listed = stocks.filter((s) => s.listDate <= TODAY)
     expect(rows).toHaveLength(listed.length)
     expect(requestCounts().eastmoney).toBe(Math.ceil(listed.length / 100))
@@ -61,7 +64,7 @@ describe('fetchMarketSnapshot over the emulator', () => {
     const wed = Date.parse('2026-11-18T16:00:00+08:00')
     setClock(wed)
     try {
-      const rows = await fetchMarketSnapshot(ctx)
+      const rows = await fetchMarketSnapshot(ctx, UNHURRIED)
       const halted = rows.filter((r) => r.halted)
       expect(halted.length).toBeGreaterThan(0)
       for (const r of halted.slice(0, 20)) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
+import { WHOLE_MARKET_WALK } from '../page-walk'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchRankListMarket, parseRankListPage, rankListUrl } from './market-rank'
 
@@ -47,7 +48,8 @@ describe('fetchRankListMarket over the emulator', () => {
     resetEmulator()
     const now = Date.parse('2026-11-20T10:30:00+08:00')
     setClock(now)
-    const rows = await fetchRankListMarket({ fetch: createEmulatorFetch(market), timeoutMs: 10_000 }, '2026-11-20')
+    // The emulator renders the whole market in this process: a budget that a busy machine cannot overrun.
+    const rows = await fetchRankListMarket({ fetch: createEmulatorFetch(market), timeoutMs: 10_000 }, '2026-11-20', { ...WHOLE_MARKET_WALK, budgetMs: 120_000 })
     const listed = market.instruments().filter((i) => i.kind === 'stock' && i.listDate <= '2026-11-20')
     expect(rows).toHaveLength(listed.length)
     const moutai = rows.find((r) => r.code === 'sh600519')!

@@ -8,7 +8,7 @@
  * not traded in that session while others have, and counts as halted. Amount (`turnover`) is in
  * 10,000 CNY, volume in lots.
  */
-import { walkRest } from '../page-walk'
+import { walkRest, WHOLE_MARKET_WALK, type WalkBudget } from '../page-walk'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import { parseJson } from '../json'
@@ -78,7 +78,7 @@ export function parseRankListPage(text: string, date: string): { total: number; 
 }
 
 /** Every A-share stock, each once, for the session `date`; nothing is `empty`, a short list `malformed`. */
-export async function fetchRankListMarket(ctx: ChannelContext, date: string): Promise<RankListRow[]> {
+export async function fetchRankListMarket(ctx: ChannelContext, date: string, budget: WalkBudget = WHOLE_MARKET_WALK): Promise<RankListRow[]> {
   const startedAt = Date.now()
   const first = parseRankListPage(await fetchText(ctx, CHANNEL, rankListUrl(0)), date)
   if (first.total === 0 || first.rows.length === 0) throw empty(CHANNEL, 'rank list is empty')
@@ -87,7 +87,7 @@ export async function fetchRankListMarket(ctx: ChannelContext, date: string): Pr
     const page = parseRankListPage(await fetchText(ctx, CHANNEL, rankListUrl(offset)), date)
     if (page.total !== first.total) throw malformed(CHANNEL, `rank list total changed from ${first.total} to ${page.total} at offset ${offset}`)
     return page.rows
-  })
+  }, budget)
   const byCode = new Map<string, RankListRow>()
   for (const r of [first.rows, ...rest].flat()) if (!byCode.has(r.code)) byCode.set(r.code, r)
   if (byCode.size !== first.total) throw malformed(CHANNEL, `rank list claims ${first.total} stocks, gave ${byCode.size}`)
