@@ -114,9 +114,13 @@ let mf = null
 
 async function inProcess() {
   log('building the emulator worker bundle…')
-  const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/fuzz-build'))
+  const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/fuzz-build'), { minify: !process.env.FUZZ_INSPECTOR })
   // FUZZ_LOG=1 prints Miniflare's log of every request the worker served.
-  mf = startWorker(bundle, process.env.FUZZ_LOG === '1' ? { log: new Log(LogLevel.INFO) } : {})
+  mf = startWorker(bundle, {
+    ...(process.env.FUZZ_LOG === '1' ? { log: new Log(LogLevel.INFO) } : {}),
+    // FUZZ_INSPECTOR=PORT opens V8's inspector on the worker (a profiler attaches while the run goes on).
+    ...(process.env.FUZZ_INSPECTOR ? { inspectorPort: Number(process.env.FUZZ_INSPECTOR) } : {}),
+  })
   origin = loopbackOrigin(String(await mf.ready).replace(/\/$/, ''))
   agent = new HttpAgent({ keepAlive: false })
   // 40 unlimited keys (600 calls a minute each: 24,000 a minute in all), some of each lower tier so

@@ -9,10 +9,22 @@ export function isTradingDay(date: string): boolean {
   return w !== 0 && w !== 6 && !holidaySet.has(date)
 }
 
+/**
+ * Answers already walked, by date: whole-market scans ask for the same few thousand days over and
+ * over. Dates come from validated input, so the map stays small; the cap only guards an isolate
+ * that lives for years.
+ */
+const onOrBefore = new Map<string, string>()
+const MEMO_CAP = 100_000
+
 /** The trading day on or before `date`. */
 export function tradingDayOnOrBefore(date: string): string {
+  const hit = onOrBefore.get(date)
+  if (hit !== undefined) return hit
   let d = date
   while (!isTradingDay(d)) d = addDays(d, -1)
+  if (onOrBefore.size >= MEMO_CAP) onOrBefore.clear()
+  onOrBefore.set(date, d)
   return d
 }
 

@@ -62,7 +62,12 @@ function figureSteps(market: MarketModel, inst: EmuInstrument, from: string, to:
 
 const over = (cap: number, base: number, any: boolean) => (any && base !== 0 ? cap / base : null)
 
-const memo = new Lru<string, BoardDay[]>(64)
+/**
+ * Rows by board and calendar year: callers ask for every kind of range, and a year is computed once
+ * (a past year for good; the current one until its last day moves). Each day's row depends only on
+ * the closes and reports up to that day, so a range's rows are its years' rows, cut.
+ */
+const years = new Lru<string, BoardDay[]>(1024)
 
 /** The board's rows for the trading days in [from, to] (capped by what exists at `now`), ascending. */
 export function boardValuation(market: MarketModel, bk: string, from: string, to: string, now: number): BoardDay[] {
@@ -70,9 +75,25 @@ export function boardValuation(market: MarketModel, bk: string, from: string, to
   const end = to < last ? to : last
   const start = from > BOARD_VALUATION_START ? from : BOARD_VALUATION_START
   if (start > end) return []
-  const key = `${bk}|${start}|${end}|${Math.floor(now / 86_400_000)}`
-  const hit = memo.get(key)
-  if (hit) return hit
+  const rows: BoardDay[] = []
+  for (let y = +start.slice(0, 4); y <= +end.slice(0, 4); y++) {
+    for (const r of yearRows(market, bk, y, last, now)) if (r.date >= start && r.date <= end) rows.push(r)
+  }
+  return rows
+}
+
+/** One calendar year of a board's rows, up to `last`. */
+function yearRows(market: MarketModel, bk: string, year: number, last: string, now: number): BoardDay[] {
+  const yearStart = `${year}-01-01` > BOARD_VALUATION_START ? `${year}-01-01` : BOARD_VALUATION_START
+  const yearEnd = `${year}-12-31` < last ? `${year}-12-31` : last
+  const key = `${bk}|${year}|${yearEnd}`
+  let rows = years.get(key)
+  if (!rows) years.set(key, (rows = compute(market, bk, yearStart, yearEnd, now)))
+  return rows
+}
+
+function compute(market: MarketModel, bk: string, start: string, end: string, now: number): BoardDay[] {
+  if (start > end) return []
   const days = tradingDaysBetween(start, end)
   const n = days.length
   const count = new Array<number>(n).fill(0)
@@ -115,12 +136,10 @@ export function boardValuation(market: MarketModel, bk: string, from: string, to
     }
   }
   const ratio = (j: number, i: number) => over(bases[j].cap[i], bases[j].base[i], bases[j].any[i])
-  const rows = days
+  return days
     .map((date, i) => ({
       date, count: count[i], lossCount: loss[i], marketCap: cap[i], floatCap: floatCap[i], totalShares: shares[i], floatShares: floatShares[i],
       peTtm: ratio(0, i), peStatic: ratio(1, i), pb: ratio(2, i), ps: ratio(3, i), pcf: ratio(4, i),
     }))
     .filter((r) => r.count > 0)
-  memo.set(key, rows)
-  return rows
 }

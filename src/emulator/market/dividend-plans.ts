@@ -20,16 +20,23 @@ export interface PlanDates {
   pay: string | null
 }
 
+/** The dates that follow from an ex-date alone, by ex-date: the whole-market dividend and meeting scans ask for each many times. */
+const byExDate = new Map<string, Omit<PlanDates, 'pay'>>()
+
 export function planDates(a: CorporateAction): PlanDates {
-  const record = previousTradingDay(a.exDate)
-  return {
-    planNotice: tradingDayOnOrBefore(addDays(a.exDate, -75)),
-    approval: tradingDayOnOrBefore(addDays(a.exDate, -30)),
-    implementationNotice: tradingDayOnOrBefore(addDays(record, -5)),
-    record,
-    ex: a.exDate,
-    pay: a.cash > 0 ? a.exDate : null,
+  let d = byExDate.get(a.exDate)
+  if (!d) {
+    const record = previousTradingDay(a.exDate)
+    d = {
+      planNotice: tradingDayOnOrBefore(addDays(a.exDate, -75)),
+      approval: tradingDayOnOrBefore(addDays(a.exDate, -30)),
+      implementationNotice: tradingDayOnOrBefore(addDays(record, -5)),
+      record,
+      ex: a.exDate,
+    }
+    byExDate.set(a.exDate, d)
   }
+  return { ...d, pay: a.cash > 0 ? a.exDate : null }
 }
 
 /** The plan's stage on `today` (`YYYY-MM-DD`); null before it is announced. */
@@ -51,9 +58,16 @@ export interface MeetingDates {
   resolution: string
 }
 
+const meetingsByExDate = new Map<string, MeetingDates>()
+
 export function meetingDates(a: CorporateAction): MeetingDates {
-  const meeting = planDates(a).approval
-  let record = meeting
-  for (let k = 0; k < 5; k++) record = previousTradingDay(record)
-  return { notice: tradingDayOnOrBefore(addDays(meeting, -20)), record, meeting, resolution: meeting }
+  let m = meetingsByExDate.get(a.exDate)
+  if (!m) {
+    const meeting = planDates(a).approval
+    let record = meeting
+    for (let k = 0; k < 5; k++) record = previousTradingDay(record)
+    m = { notice: tradingDayOnOrBefore(addDays(meeting, -20)), record, meeting, resolution: meeting }
+    meetingsByExDate.set(a.exDate, m)
+  }
+  return m
 }

@@ -305,8 +305,19 @@ function buildReport(market: MarketModel, inst: EmuInstrument, q: number): Omit<
   return { period: periodOf(q), income, balance, cashflow }
 }
 
+/** Each instrument's publication dates by quarter number: whole-market scans ask for them by the thousand. */
+const noticeDates = new WeakMap<EmuInstrument, Map<number, string>>()
+
 /** Publication date of period q's report. */
 export function noticeDateOf(inst: EmuInstrument, q: number): string {
+  let dates = noticeDates.get(inst)
+  if (!dates) noticeDates.set(inst, (dates = new Map()))
+  let d = dates.get(q)
+  if (d === undefined) dates.set(q, (d = computeNoticeDate(inst, q)))
+  return d
+}
+
+function computeNoticeDate(inst: EmuInstrument, q: number): string {
   const [from, to] = NOTICE_WINDOW[q % 4]
   const year = yearOf(q) + (q % 4 === 3 ? 1 : 0)
   const a = dayNumber(`${year}-${from}`)
