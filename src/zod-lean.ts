@@ -5,9 +5,9 @@
  * real one brings zod's 40 locales, its core namespace, the JSON Schema converters and every schema
  * kind, 350 KB of the minified production bundle (63 KB of its 309 KB gzip) that nothing here
  * calls. This `z` holds the schema builders the code calls; every type is zod's own. A builder not
- * listed here is a type error (tsc resolves `zod` here too): add it below when a route needs one.
+ * listed in src/zod-builders.ts is a type error (tsc resolves `zod` here too): add it there when a route
+ * needs one.
  */
-export type * from 'zod/v4'
-export { array, boolean, coerce, discriminatedUnion, enum, iso, literal, null, number, object, record, string, tuple, union, unknown, ZodType } from 'zod/v4'
-import * as z from './zod-lean'
+export * from './zod-builders'
+import * as z from './zod-builders'
 export { z, z as default }

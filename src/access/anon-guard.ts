@@ -3,7 +3,7 @@ import { beijingDay, nextBeijingMidnight } from '../domain/beijing-day'
 import type { CallerKind } from '../http/context'
 import { leaseSize } from './anon-lease'
 import { GuardStore } from './guard-store'
-import type { RateWindow } from './key-guard'
+import type { RateWindow } from './rate-window'
 import { ANONYMOUS } from './tiers'
 
 export interface AnonAdmitRequest {

@@ -1,4 +1,4 @@
-import type { RateWindow } from './key-guard'
+import type { RateWindow } from './rate-window'
 import { LeaseBook, leaseCalls, minuteOf, type MinuteLease } from './lease'
 
 /**

@@ -1,5 +1,5 @@
 import { WriteBehindCounters } from './counters'
-import type { RateWindow } from './key-guard'
+import type { RateWindow } from './rate-window'
 
 const MINUTE_MS = 60_000
 

@@ -3,6 +3,7 @@ import { beijingDay, nextBeijingMidnight } from '../domain/beijing-day'
 import { addDays } from '../domain/dates'
 import { GuardStore } from './guard-store'
 import { leaseCalls } from './lease'
+import type { RateWindow } from './rate-window'
 
 /** Usage of calls an isolate admitted from a lease, reported afterwards (src/access/key-lease.ts). */
 export interface UsageDelta {
@@ -43,13 +44,6 @@ export interface KeyGrant {
   guardRemaining: number
   /** The allow-list at grant time (empty: any address), which the isolate checks each call against. */
   allow: string[]
-}
-
-/** The minute window after this call, for the X-RateLimit-* headers. */
-export interface RateWindow {
-  limit: number
-  remaining: number
-  resetSeconds: number
 }
 
 export type KeyRefusal = 'ip' | 'minute' | 'heavy' | 'pack'

@@ -1,6 +1,7 @@
 import { beijingDay } from '../domain/beijing-day'
 import { WATCH_MS } from '../domain/shared-flight'
-import type { KeyAdmitRequest, KeyAdmitResult, KeyReservation, RateWindow, UsageDelta, UsageReport, UsageRequest } from './key-guard'
+import type { KeyAdmitRequest, KeyAdmitResult, KeyReservation, UsageDelta, UsageReport, UsageRequest } from './key-guard'
+import type { RateWindow } from './rate-window'
 import { LEASE, LeaseBook, minuteOf, type MinuteLease } from './lease'
 
 /**

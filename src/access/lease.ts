@@ -1,4 +1,4 @@
-import type { RateWindow } from './key-guard'
+import type { RateWindow } from './rate-window'
 
 const MINUTE_MS = 60_000
 

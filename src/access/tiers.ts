@@ -1,3 +1,4 @@
+import { KEYED_CAPS, type CallerCaps } from '../domain/kline-rules'
 /**
  * The tiers table: one place that the admission middleware, `/openapi.json` and the README read.
  * Anonymous callers are served as `free`.
@@ -48,3 +49,9 @@ export interface AccessPolicy {
   counted: boolean
 }
 
+/** The caps for a caller's tier: anonymous (`free`) callers are capped, key holders are not. */
+export function callerCaps(tier: Tier): CallerCaps {
+  return tier === 'free'
+    ? { maxSymbols: ANONYMOUS.symbolsPerCall, maxCount: ANONYMOUS.barsPerCall, who: 'an anonymous call (use an API key for more)' }
+    : KEYED_CAPS
+}

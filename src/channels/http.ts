@@ -1,6 +1,6 @@
 import type { ChannelContext } from './types'
 import { ChannelError, httpError, network, timeout } from './errors'
-import { during } from '../http/deadline'
+import { during } from '../runtime/request-scope'
 
 export interface FetchTextOptions {
   headers?: Record<string, string>

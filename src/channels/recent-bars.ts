@@ -1,7 +1,7 @@
 import type { Bar } from '../domain/bar'
 import { beijingDay } from '../domain/beijing-day'
 import { Flight } from '../domain/shared-flight'
-import { during } from '../http/deadline'
+import { during } from '../runtime/request-scope'
 
 /** How long the past daily bars of an instrument are reused before asking the upstream again. */
 export const RECENT_BARS_TTL_MS = 60_000

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { ValidationError } from '../http/validation'
-import { lastDayOfMonth, planCalendar, type CalendarQuery } from './calendar-query'
+import { lastDayOfMonth, planCalendar as planOrIssues, type CalendarQuery } from './calendar-query'
 
 const TODAY = '2026-11-20'
 
 function issuesOf(q: CalendarQuery) {
-  try {
-    planCalendar(q, TODAY)
-  } catch (e) {
-    if (e instanceof ValidationError) return e.issues.map((i) => ({ field: i.loc[1], type: i.type, msg: i.msg }))
-    throw e
-  }
-  return []
+  const r = planOrIssues(q, TODAY)
+  return r.ok ? [] : r.issues.map((i) => ({ field: i.loc[1], type: i.type, msg: i.msg }))
+}
+
+/** The plan of a query the test knows is valid. */
+function planCalendar(q: CalendarQuery, today: string) {
+  const r = planOrIssues(q, today)
+  if (!r.ok) throw new Error(`unexpected issues: ${JSON.stringify(r.issues)}`)
+  return r.plan
 }
 
 describe('planCalendar', () => {

@@ -3,7 +3,7 @@
  * an already type-checked query: which span of dates is asked for, and how it is paged. Every
  * conflict is a 422 naming the field.
  */
-import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
+import { queryIssue, type Planned, type QueryIssue } from './query-issue'
 import { addDays, dayNumber } from './dates'
 
 export const CALENDAR_LIMITS = {
@@ -50,11 +50,10 @@ const TRUE_VALUES = new Set(['true', '1', 'True'])
 export const lastDayOfMonth = (date: string): string => addDays(addDays(`${date.slice(0, 7)}-01`, 32).slice(0, 7) + '-01', -1)
 
 /**
- * Turns the query into a span and a page, or throws a {@link ValidationError} naming every
- * offending field. `today` (Beijing) picks the month when no span is given.
+ * Turns the query into a span and a page, or every issue naming an offending field. `today` (Beijing) picks the month when no span is given.
  */
-export function planCalendar(q: CalendarQuery, today: string): CalendarPlan {
-  const issues: ValidationIssue[] = []
+export function planCalendar(q: CalendarQuery, today: string): Planned<CalendarPlan> {
+  const issues: QueryIssue[] = []
   const hasRange = q.start !== undefined || q.end !== undefined
   const first = CALENDAR_LIMITS.firstDate
 
@@ -73,11 +72,11 @@ export function planCalendar(q: CalendarQuery, today: string): CalendarPlan {
     if (v !== undefined && v < first) issues.push(queryIssue(field, `the calendar starts on ${first}; ${v} is before it`, v, 'greater_than_equal'))
   }
   if (q.year !== undefined && q.year < first.slice(0, 4)) issues.push(queryIssue('year', `the calendar starts in ${first.slice(0, 4)}; ${q.year} is before it`, q.year, 'greater_than_equal'))
-  if (issues.length) throw new ValidationError(issues)
+  if (issues.length) return { ok: false, issues }
 
   const page = { tradingOnly: q.trading_only !== undefined && TRUE_VALUES.has(q.trading_only), pageSize: q.limit || CALENDAR_LIMITS.autoLimit, offset: q.offset ?? 0 }
-  if (q.date !== undefined) return { mode: 'date', start: q.date, end: q.date, ...page }
-  if (q.start !== undefined && q.end !== undefined) return { mode: 'range', start: q.start, end: q.end, ...page }
-  if (q.year !== undefined) return { mode: 'year', start: `${q.year}-01-01`, end: `${q.year}-12-31`, ...page }
-  return { mode: 'month', start: `${today.slice(0, 7)}-01`, end: lastDayOfMonth(today), ...page }
+  if (q.date !== undefined) return { ok: true, plan: { mode: 'date', start: q.date, end: q.date, ...page } }
+  if (q.start !== undefined && q.end !== undefined) return { ok: true, plan: { mode: 'range', start: q.start, end: q.end, ...page } }
+  if (q.year !== undefined) return { ok: true, plan: { mode: 'year', start: `${q.year}-01-01`, end: `${q.year}-12-31`, ...page } }
+  return { ok: true, plan: { mode: 'month', start: `${today.slice(0, 7)}-01`, end: lastDayOfMonth(today), ...page } }
 }

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { ValidationError } from '../http/validation'
-import { planKline, type KlineQuery } from './kline-rules'
+import { planKline as planOrIssues, type KlineQuery } from './kline-rules'
 
 function issuesOf(q: Partial<KlineQuery>) {
-  try {
-    planKline({ code: 'sh600519', period: 'day', ...q })
-  } catch (e) {
-    if (e instanceof ValidationError) return e.issues
-    throw e
-  }
-  return []
+  const r = planOrIssues({ code: 'sh600519', period: 'day', ...q })
+  return r.ok ? [] : r.issues
+}
+
+/** The plan of a query the test knows is valid. */
+function planKline(...args: Parameters<typeof planOrIssues>) {
+  const r = planOrIssues(...args)
+  if (!r.ok) throw new Error(`unexpected issues: ${JSON.stringify(r.issues)}`)
+  return r.plan
 }
 
 describe('planKline', () => {

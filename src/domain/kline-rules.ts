@@ -1,5 +1,4 @@
-import { ANONYMOUS, type Tier } from '../access/tiers'
-import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
+import { queryIssue, type Planned, type QueryIssue } from './query-issue'
 import type { Instrument, InstrumentKind } from './instrument'
 import { isMinutePeriod, type Period } from './period'
 import { parseSymbol, splitCodes, SymbolError } from './symbols'
@@ -52,13 +51,6 @@ export interface CallerCaps {
 
 export const KEYED_CAPS: CallerCaps = { maxSymbols: KLINE_LIMITS.maxSymbols, maxCount: KLINE_LIMITS.maxCount }
 
-/** The caps for a caller's tier: anonymous (`free`) callers are capped, key holders are not. */
-export function callerCaps(tier: Tier): CallerCaps {
-  return tier === 'free'
-    ? { maxSymbols: ANONYMOUS.symbolsPerCall, maxCount: ANONYMOUS.barsPerCall, who: 'an anonymous call (use an API key for more)' }
-    : KEYED_CAPS
-}
-
 export interface KlinePlan {
   instruments: Instrument[]
   period: Period
@@ -68,7 +60,7 @@ export interface KlinePlan {
 }
 
 /** Parses the comma-separated `code` parameter; each bad code is one 422 issue. */
-export function parseCodes(code: string, issues: ValidationIssue[], caps: CallerCaps = KEYED_CAPS): Instrument[] {
+export function parseCodes(code: string, issues: QueryIssue[], caps: CallerCaps = KEYED_CAPS): Instrument[] {
   const parts = splitCodes(code)
   if (parts.length === 0) issues.push(queryIssue('code', 'at least one code is required, e.g. sh600519', code))
   if (parts.length > caps.maxSymbols) {
@@ -88,10 +80,10 @@ export function parseCodes(code: string, issues: ValidationIssue[], caps: Caller
 
 /**
  * Applies the SPEC's /v1/kline rules to an already type-checked query and returns what to fetch,
- * or throws a {@link ValidationError} naming every offending field.
+ * or every issue naming an offending field.
  */
-export function planKline(q: KlineQuery, caps: CallerCaps = KEYED_CAPS): KlinePlan {
-  const issues: ValidationIssue[] = []
+export function planKline(q: KlineQuery, caps: CallerCaps = KEYED_CAPS): Planned<KlinePlan> {
+  const issues: QueryIssue[] = []
   const instruments = parseCodes(q.code, issues, caps)
   const minute = isMinutePeriod(q.period)
   const hasRange = q.start !== undefined || q.end !== undefined
@@ -131,6 +123,6 @@ export function planKline(q: KlineQuery, caps: CallerCaps = KEYED_CAPS): KlinePl
     )
   }
 
-  if (issues.length) throw new ValidationError(issues)
-  return { instruments, period: q.period, count, start: q.start, end: q.end }
+  if (issues.length) return { ok: false, issues }
+  return { ok: true, plan: { instruments, period: q.period, count, start: q.start, end: q.end } }
 }

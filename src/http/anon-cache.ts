@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from './context'
-import { during } from './deadline'
+import type { AppEnv, CachedAnswer } from './context'
+import { during } from '../runtime/request-scope'
 import { countRows, recordOutcome } from './envelope'
 
 /** The longest key KV takes. */
@@ -13,21 +13,6 @@ export const ANON_BUCKET_MS = 5 * 60_000
 export function anonCacheKey(url: URL, now: number): string {
   const params = [...url.searchParams].filter(([k]) => k !== 'key').sort(([a, b], [c, d]) => (a === c ? (b < d ? -1 : 1) : a < c ? -1 : 1))
   return `anon:${url.pathname}?${new URLSearchParams(params)}#${Math.floor(now / ANON_BUCKET_MS)}`
-}
-
-/**
- * An answer as this isolate keeps it: parsed once for what admission needs (ok, rows), and split
- * around its `elapsed_ms` value, so serving it again is two string joins instead of a JSON parse
- * and stringify of the whole answer.
- */
-export interface CachedAnswer {
-  ok: boolean
-  /** Rows it counts against the anonymous daily cap. */
-  rows: number
-  /** The answer's text up to and including `"elapsed_ms":`. */
-  head: string
-  /** The rest after the elapsed value, without the closing brace. */
-  tail: string
 }
 
 const ELAPSED = '"elapsed_ms":'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { during, holdReservation, markStage, RequestDeadline, withDeadline } from './deadline'
+import { RequestDeadline, withDeadline } from './deadline'
+import { during, holdReservation, markStage } from '../runtime/request-scope'
 
 type Call = [ok: boolean, rows: number, units: number | undefined]
 

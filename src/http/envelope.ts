@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { Tier } from '../access/tiers'
 import type { AppEnv, Outcome } from './context'
+import type { FailureCode } from './outcome'
 
 /** The fields every data endpoint answers with (SPEC: Response envelope). */
 export interface Envelope<T> {
@@ -20,7 +21,7 @@ export interface Envelope<T> {
 export function envelope<T>(
   c: Context<AppEnv>,
   endpoint: string,
-  body: { ok: boolean; source: string; data: T } & Record<string, unknown>
+  body: { ok: boolean; source: string; data: T; code?: FailureCode } & Record<string, unknown>
 ): Envelope<T> {
   const { ok, source, data, ...extra } = body
   recordOutcome(c, { ok, rows: countRows(data) })

@@ -1,12 +1,9 @@
+import { queryIssue, type Planned, type QueryIssue } from '../domain/query-issue'
 /**
  * FastAPI-shaped validation errors: the original service is FastAPI and its clients parse
  * `{"detail":[{"type","loc","msg","input"}]}` with HTTP 422.
  */
-export interface ValidationIssue {
-  type: string
-  loc: (string | number)[]
-  msg: string
-  input: unknown
+export interface ValidationIssue extends QueryIssue {
   /** Set when `input` was cut to {@link ECHO_MAX_CHARS} characters. */
   input_truncated?: true
   /** The length of the whole input, when cut. */
@@ -21,9 +18,12 @@ export class ValidationError extends Error {
   }
 }
 
-/** One query-parameter issue. */
-export function queryIssue(field: string, msg: string, input: unknown, type = 'value_error'): ValidationIssue {
-  return { type, loc: ['query', field], msg, input }
+export { queryIssue }
+
+/** The plan of a domain rule, or its issues thrown as the 422. */
+export function planOr422<T>(r: Planned<T>): T {
+  if (!r.ok) throw new ValidationError(r.issues)
+  return r.plan
 }
 
 /** Longest `input` echoed back: a 40 KB query is not worth returning whole. */

@@ -12,9 +12,11 @@ import { queryIssue, ValidationError, type ValidationIssue } from '../http/valid
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
 import { EVENT_WINDOW_DAYS } from './fund'
-import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
+import { DateParam, futureDateIssue } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { withLastGood } from './reference-fetch'
-import { attemptsText, BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow } from './trading-rows'
+import { upstreamFailure } from '../http/outcome'
+import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow } from './trading-rows'
 
 /** Who may call it and what it costs. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -134,11 +136,11 @@ async function tradesOf(services: Services, plan: { inst: Instrument | null; dat
 async function answer(services: Services, plan: { inst: Instrument | null; date: string | null }) {
   const source = eastmoneySource(services.sourcePrefix)
   const out = await tradesOf(services, plan)
-  if (!out.ok) return { ok: false, source, data: [] as BlockTradeRow[], code: 'UPSTREAM_UNAVAILABLE', error: attemptsText(out.attempts) }
+  if (!out.ok) return { ok: false, source, data: [] as BlockTradeRow[], ...upstreamFailure(out.attempts) }
   if (out.trades.length === 0) {
     const who = plan.inst ? plan.inst.code : 'the A-share market'
     const when = plan.date ? `on ${plan.date}` : plan.inst ? `in the last ${EVENT_WINDOW_DAYS} days` : `in the last ${LOOKBACK_SESSIONS} sessions`
-    return { ok: false, source, data: [] as BlockTradeRow[], code: 'NO_DATA', error: `no block trades of ${who} ${when}` }
+    return { ok: false, source, data: [] as BlockTradeRow[], code: 'NO_DATA' as const, error: `no block trades of ${who} ${when}` }
   }
   const data = out.trades.map(blockTradeRow).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
   return { ok: true, source, data, date: out.date!, as_of: out.date! }

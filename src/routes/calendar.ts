@@ -10,7 +10,8 @@ import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
 import { fetchIpoWindow, IpoRowSchema, ipoRow } from './ipo'
 import { fetchReference, staleOf, type ReferenceResult } from './reference-fetch'
-import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam } from './schemas'
+import { DateParam, IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }

@@ -5,7 +5,8 @@ import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { COMMON_ERRORS, envelopeSchema, ErrorSchema, IntParam } from './schemas'
+import { IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 const EXAMPLE = {
   challenge: 'p1~1795143000~16~YT6BxnKYk-bX5B1x~-7LUgO_8ExJvgBJW~b7e7HtGALSRLOK6c2j8w-Ui4OpT3Sg2oijO8mWyjjDw',

@@ -10,8 +10,8 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { sharedAnswer, type SharedOptions } from '../http/market-cache'
 import type { Services } from '../services'
-import { failureBody } from './market-failure'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { upstreamFailureBody } from '../http/outcome'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const ChangedistQuery = z.object({})
 
@@ -140,7 +140,7 @@ export async function sharedMarketList(services: Services) {
 
 export async function computeChangedist(services: Services): Promise<ChangedistBody> {
   const r = await sharedMarketList(services)
-  if (!r.ok) return failureBody('whole-market list', r.attempts, null)
+  if (!r.ok) return upstreamFailureBody(r.attempts, 'whole-market list', null)
   const now = beijing(services.now())
   const computedAt = `${now.date} ${now.time}`
   const counted: ChangeDistribution = changeDistribution(r.value)

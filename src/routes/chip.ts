@@ -9,9 +9,10 @@ import { envelope } from '../http/envelope'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
-import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
+import { DateParam, futureDateIssue } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { chipBars } from './chip-bars'
-import { describeAttempts } from './series-response'
+import { upstreamFailure } from '../http/outcome'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -119,10 +120,8 @@ export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
     const inst = checkQuery(q, beijing(services.now()).date)
     const r = await chipBars(services, c.env.STORE, inst, CHIP_WINDOW, q.date)
     if (!r.ok || r.bars.length === 0) {
-      const attempts = r.ok ? [] : r.attempts
-      const noData = r.ok || (attempts.length > 0 && attempts.every((a) => a.kind === 'empty' || a.kind === 'unsupported'))
-      const error = r.ok ? `${inst.code}: no daily bars up to ${q.date}` : `${inst.code}: ${describeAttempts(attempts)}`
-      return c.json(envelope(c, 'chip', { ok: false, source: 'none', data: {}, code: noData ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error }), 200)
+      const failure = r.ok ? { code: 'NO_DATA' as const, error: `${inst.code}: no daily bars up to ${q.date}` } : upstreamFailure(r.attempts, inst.code)
+      return c.json(envelope(c, 'chip', { ok: false, source: 'none', data: {}, ...failure }), 200)
     }
     const x = chipDistribution(r.bars)
     const source = r.channel ? services.sourcePrefix + r.channel : 'store'

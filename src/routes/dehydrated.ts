@@ -16,8 +16,10 @@ import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { referenceCached } from '../store/reference-cache'
-import { failure, notThisMarket } from './per-stock'
-import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
+import { notThisMarket } from './per-stock'
+import { upstreamFailure } from '../http/outcome'
+import { IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -257,7 +259,7 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
       ).value
     } catch (e) {
       if (!(e instanceof NoDigests)) throw e
-      return c.json(envelope(c, 'dehydrated', { ok: false, source: 'none', data: [], ...failure(inst?.code ?? 'research', e.attempts) }), 200)
+      return c.json(envelope(c, 'dehydrated', { ok: false, source: 'none', data: [], ...upstreamFailure(e.attempts, inst?.code ?? 'research') }), 200)
     }
 
     // Live prices from the quote channels /v1/quote uses, so `last` is the same number.

@@ -8,8 +8,10 @@ import { BALANCE_LINES, CASHFLOW_LINES, DEFAULT_PERIODS, INCOME_LINES, MAX_PERIO
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { failure, notThisMarket, oneCode, StockCodeParam } from './per-stock'
-import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
+import { notThisMarket, oneCode, StockCodeParam } from './per-stock'
+import { upstreamFailure } from '../http/outcome'
+import { IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -91,7 +93,7 @@ export function registerFinance(app: OpenAPIHono<AppEnv>, services: Services) {
     const r = await services.router.run('finance:cn', FINANCE_CHANNELS, (name) =>
       name === 'sina' ? fetchSinaFinance(ctx, inst, q.num) : fetchFinance(ctx, inst, q.num)
     )
-    if (!r.ok) return c.json(envelope(c, 'finance', { ok: false, source: 'none', data: [], ...failure(inst.code, r.attempts) }), 200)
+    if (!r.ok) return c.json(envelope(c, 'finance', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     const data: Statements = r.value
     const asOf = data.map((rows) => rows[0]?.EndDate ?? '').sort().pop()
     return c.json(envelope(c, 'finance', { ok: true, source: services.sourcePrefix + r.channel, data, ...(asOf ? { as_of: asOf } : {}) }), 200)

@@ -14,9 +14,11 @@ import { sharedAnswer } from '../http/market-cache'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './one-stock'
-import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
+import { IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { withLastGood } from './reference-fetch'
-import { attemptsText, BlockTradeRowSchema, blockTradeRow, eastmoneySource } from './trading-rows'
+import { describeAttempts, upstreamFailure } from '../http/outcome'
+import { BlockTradeRowSchema, blockTradeRow, eastmoneySource } from './trading-rows'
 
 /** Who may call it and what it costs. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -322,7 +324,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     // The last good answer stands in while it holds the latest complete session (STALE_IF_ERROR.fundFlow).
     const lastGood = <B extends { ok: boolean; source: string; data: unknown }>(body: B) => withLastGood(c, services, { cls: 'fundFlow', key: `fund?${inst.code}&days=${n}` }, body)
     if (!flow.ok) {
-      return c.json(envelope(c, 'fund', await lastGood({ ok: false, source, data: null, code: 'UPSTREAM_UNAVAILABLE', error: attemptsText(flow.attempts) })), 200)
+      return c.json(envelope(c, 'fund', await lastGood({ ok: false, source, data: null, ...upstreamFailure(flow.attempts) })), 200)
     }
     const { today: live, days } = flow.value
     if (!live && days.length === 0) {
@@ -341,7 +343,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     const errors = Object.fromEntries(
       ([['top_traders', board], ['block_trades', blocks], ['margin', margin], ['rank', ready]] as const)
         .filter(([, r]) => r !== null && !r.ok)
-        .map(([slug, r]) => [slug, attemptsText((r as { attempts: Attempt[] }).attempts)])
+        .map(([slug, r]) => [slug, describeAttempts((r as { attempts: Attempt[] }).attempts)])
     )
     const notices = [
       ...(Object.keys(errors).length ? [`parts without data because their upstream failed: ${Object.keys(errors).join(', ')}`] : []),

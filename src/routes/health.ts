@@ -3,7 +3,7 @@ import { TIERS } from '../access/tiers'
 import { ALL_CHANNELS } from '../channels/routing'
 import type { AppEnv } from '../http/context'
 import type { Services } from '../services'
-import { DEADLINE_ERROR, ErrorSchema } from './schemas'
+import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 
 export const HealthSchema = z
   .object({

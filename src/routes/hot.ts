@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastmoney/hot-rank'
-import { fetchLiveQuotes } from '../channels/live-quotes'
+import { fetchLiveQuotes } from '../services/live-quotes'
 import { fetchThsHotList } from '../channels/ths/hot-list'
 import type { Attempt } from '../channels/router'
 import type { Quote } from '../domain/bar'
@@ -14,9 +14,10 @@ import { envelope } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import { sharedAnswer } from '../http/market-cache'
 import type { Services } from '../services'
-import { failureBody } from './market-failure'
-import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
-import { describeAttempts } from './series-response'
+import { upstreamFailureBody } from '../http/outcome'
+import { IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { describeAttempts } from '../http/outcome'
 
 /** Rows computed once and shared: the largest `limit`. */
 const MAX_LIMIT = 100
@@ -98,7 +99,7 @@ async function rankList(services: Services, list: HotList) {
 /** Both lists joined with quotes, the top {@link MAX_LIMIT} rows. */
 async function computeHot(services: Services): Promise<HotBody> {
   const [cn, us] = await Promise.all(LISTS.map((l) => rankList(services, l)))
-  if (!cn.ok) return failureBody('popularity rank', cn.attempts, [] as HotRow[])
+  if (!cn.ok) return upstreamFailureBody(cn.attempts, 'popularity rank', [] as HotRow[])
   const notices: string[] = []
   if (!us.ok) notices.push(`US list unavailable (${describeAttempts(us.attempts)}); A-shares and ETFs only`)
   const tagged = [
@@ -114,7 +115,7 @@ async function computeHot(services: Services): Promise<HotBody> {
   const { quotes, failed } = await fetchLiveQuotes(services, top.map((t) => t.e.instrument))
   if (quotes.size === 0) {
     const attempts: Attempt[] = failed.flatMap((f) => f.attempts)
-    return failureBody('quotes for the hot list', attempts, [] as HotRow[])
+    return upstreamFailureBody(attempts, 'quotes for the hot list', [] as HotRow[])
   }
   if (failed.length) notices.push(`no quotes for ${failed.map((f) => f.group).join(', ')}: ${failed.map((f) => describeAttempts(f.attempts)).join('; ')}`)
 

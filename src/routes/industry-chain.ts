@@ -14,7 +14,7 @@ import { MEMBERS_KEY, type MembersDoc } from '../jobs/industry-chain'
 import type { Services } from '../services'
 import { referenceCached } from '../store/reference-cache'
 import { notThisMarket } from './per-stock'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it (DESIGN §12: pro group, trial and above). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }

@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Context } from 'hono'
-import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 /** SPEC: unlimited tier; calls are rate-limited like any other but cost no usage units. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'unlimited', cost: 0, counted: true }

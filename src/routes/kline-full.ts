@@ -6,7 +6,7 @@ import { FQ_MODES } from '../domain/adjust'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
-import { during } from '../http/deadline'
+import { during } from '../runtime/request-scope'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
@@ -14,7 +14,8 @@ import { numDate, readHistory, type History } from '../store/history'
 import { readUniverse } from '../store/meta'
 import { fullRows } from './kline-full-rows'
 import { oneStockOrIssue } from './one-stock'
-import { BuildProgressSchema, COMMON_ERRORS, DateParam, envelopeSchema } from './schemas'
+import { DateParam } from './schemas'
+import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: standard and above, trial excluded (SPEC Authentication 4). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }

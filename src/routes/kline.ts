@@ -1,15 +1,17 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
-import type { AccessPolicy } from '../access/tiers'
-import { fetchSeries } from '../channels/bars'
+import { callerCaps, type AccessPolicy } from '../access/tiers'
+import { fetchSeries } from '../services/bars'
 import { mapLimit } from '../domain/concurrency'
-import { callerCaps, KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
+import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
+import { planOr422 } from '../http/validation'
 import type { Services } from '../services'
-import { CODE_EXAMPLES, COMMON_ERRORS, DateParam, envelopeSchema, IntParam, SeriesDataSchema } from './schemas'
+import { CODE_EXAMPLES, DateParam, IntParam, SeriesDataSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { seriesBody, type SymbolOutcome } from './series-response'
 
 const KlineQuery = z.object({
@@ -78,18 +80,18 @@ const route = guardedRoute(POLICY, {
   anonCache: true,
   // Periods a code's kind never has (futures, forex and US-index minute bars, Beijing minute bars),
   // ranges it never takes, the keyed caps: a 422 for every tier, before the minute periods' 403.
-  check: (_c, q) => void planKline(q),
+  check: (_c, q) => void planOr422(planKline(q)),
   // Then an anonymous caller's lower caps (5 symbols, 250 bars).
   tierCheck: (c, q) => {
     const caps = callerCaps(c.get('tier'))
-    if (caps !== KEYED_CAPS) planKline(q, caps)
+    if (caps !== KEYED_CAPS) planOr422(planKline(q, caps))
   },
 })
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const plan = planKline(c.req.valid('query'), callerCaps(c.get('tier')))
+    const plan = planOr422(planKline(c.req.valid('query'), callerCaps(c.get('tier'))))
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await fetchSeries(services, { ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }

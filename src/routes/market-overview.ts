@@ -6,8 +6,8 @@ import { ChannelError } from '../channels/errors'
 import { fetchMarketMargin } from '../channels/eastmoney/margin-market'
 import { fetchMarketValuation } from '../channels/eastmoney/market-valuation'
 import { fetchUpDown, type UpDownCounts } from '../channels/eastmoney/updown'
-import { fetchLiveQuotes } from '../channels/live-quotes'
-import { fetchQuoteSeries } from '../channels/quote-series'
+import { fetchLiveQuotes } from '../services/live-quotes'
+import { fetchQuoteSeries } from '../services/quote-series'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
 import { changePct } from '../domain/change-distribution'
@@ -22,13 +22,13 @@ import { sharedAnswer, type Freshness } from '../http/market-cache'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { sharedChangedist, sharedMarketList } from './changedist'
-import { failureBody } from './market-failure'
+import { upstreamFailureBody } from '../http/outcome'
 import { withLastGood } from './reference-fetch'
 import { technicalBreadth } from '../domain/technical-breadth'
 import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
 import { readFactorTable } from '../store/factor-table'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
-import { describeAttempts } from './series-response'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { describeAttempts } from '../http/outcome'
 
 export const OVERVIEW_TYPES = ['summary', 'trade', 'interval', 'technical', 'margin', 'valuation', 'rotation', 'updown'] as const
 type OverviewType = (typeof OVERVIEW_TYPES)[number]
@@ -335,7 +335,7 @@ async function lastSessionFigures(services: Services, inst: ReturnType<typeof pa
 
 async function summary(services: Services): Promise<OverviewBody> {
   const [{ quotes, failed }, counted] = await Promise.all([fetchLiveQuotes(services, INDEXES), sharedChangedist(services)])
-  if (quotes.size === 0) return failureBody('index quotes', failed.flatMap((f) => f.attempts), null)
+  if (quotes.size === 0) return upstreamFailureBody(failed.flatMap((f) => f.attempts), 'index quotes', null)
   const channels = new Set<string>()
   let asOf = ''
   const figures = await Promise.all(INDEXES.map(async (inst): Promise<IndexFigures | null> => {
@@ -372,7 +372,7 @@ async function summary(services: Services): Promise<OverviewBody> {
 
 async function trade(services: Services): Promise<OverviewBody> {
   const r = await sharedMarketList(services)
-  if (!r.ok) return failureBody('whole-market list', r.attempts, null)
+  if (!r.ok) return upstreamFailureBody(r.attempts, 'whole-market list', null)
   const rows = r.value
   const traded = rows.filter((x) => x.traded)
   if (traded.length === 0) return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: 'no A-share stock has traded in the current session yet' }
@@ -410,7 +410,7 @@ async function interval(services: Services): Promise<OverviewBody> {
   })
   if (indexes.length === 0) {
     const all = series.flatMap(({ r }) => (r.ok ? [] : r.attempts))
-    return failureBody('index series', all, null)
+    return upstreamFailureBody(all, 'index series', null)
   }
   return {
     ok: true,
@@ -450,7 +450,7 @@ function upDownData(u: UpDownCounts): OverviewData {
 async function updown(services: Services): Promise<OverviewBody> {
   const date = lastSettledDay(services.now())
   const r = await services.router.run('updown', ['eastmoney'], () => fetchUpDown(services.channelContext, date))
-  if (!r.ok) return failureBody(`up/down distribution of ${date}`, r.attempts, null)
+  if (!r.ok) return upstreamFailureBody(r.attempts, `up/down distribution of ${date}`, null)
   return { ok: true, source: services.sourcePrefix + r.channel, data: upDownData(r.value), as_of: date }
 }
 
@@ -462,7 +462,7 @@ function ranking(rows: readonly BoardRow[], by: (r: BoardRow) => number | null) 
 
 async function rotation(services: Services): Promise<OverviewBody> {
   const r = await services.router.run('industry-boards', ['eastmoney'], () => fetchIndustryBoards(services.channelContext))
-  if (!r.ok) return failureBody('industry board list', r.attempts, null)
+  if (!r.ok) return upstreamFailureBody(r.attempts, 'industry board list', null)
   const date = r.value.map((b) => b.date).sort().pop()!
   const now = beijing(services.now())
   return {
@@ -475,7 +475,7 @@ async function rotation(services: Services): Promise<OverviewBody> {
 
 async function valuation(services: Services, store: R2Bucket): Promise<OverviewBody> {
   const r = await services.router.run('market-valuation', ['eastmoney'], () => fetchMarketValuation(services.channelContext))
-  if (!r.ok) return storedValuation(store, failureBody('valuation list', r.attempts, null))
+  if (!r.ok) return storedValuation(store, upstreamFailureBody(r.attempts, 'valuation list', null))
   const date = r.value.map((v) => v.date).sort().pop()!
   const { all, boards } = valuationByBoard(r.value)
   const now = beijing(services.now())
@@ -487,7 +487,7 @@ async function valuation(services: Services, store: R2Bucket): Promise<OverviewB
  * factor table the after-close job wrote (that session's close), with a notice saying so; the
  * upstream's failure when no table is built yet.
  */
-async function storedValuation(store: R2Bucket, failed: ReturnType<typeof failureBody<null>>): Promise<OverviewBody> {
+async function storedValuation(store: R2Bucket, failed: ReturnType<typeof upstreamFailureBody<null>>): Promise<OverviewBody> {
   const table = await readFactorTable(store, 'hs')
   const rows = table ? valuedFromFactors(table) : []
   if (!table || rows.every((v) => v.marketCap === null)) return failed
@@ -511,7 +511,7 @@ async function margin(services: Services): Promise<OverviewBody> {
     if (days.length === 0) throw new ChannelError('empty', 'eastmoney', `no market margin figures since ${from}`)
     return days
   })
-  if (!r.ok) return failureBody('market margin', r.attempts, null)
+  if (!r.ok) return upstreamFailureBody(r.attempts, 'market margin', null)
   const [last, prev] = r.value
   const diff = (a: number, b: number | undefined) => (b === undefined ? null : Math.round((a - b) * 100) / 100)
   return {

@@ -10,8 +10,9 @@ import { BOOK_LEVELS, isAuctionBook, type OrderBook } from '../domain/orderbook'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { failure, notThisMarket, oneCode, StockCodeParam } from './per-stock'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { notThisMarket, oneCode, StockCodeParam } from './per-stock'
+import { upstreamFailure } from '../http/outcome'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -114,7 +115,7 @@ export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) 
       if (name === 'sina') return fetchSinaBook(ctx, inst)
       return (await fetchStockGet(ctx, inst, services.now())).book
     })
-    if (!r.ok) return c.json(envelope(c, 'orderbook', { ok: false, source: 'none', data: [], ...failure(inst.code, r.attempts) }), 200)
+    if (!r.ok) return c.json(envelope(c, 'orderbook', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     const b = r.value
     const status = lineStatus({ ...b, date: b.time.slice(0, 10) }, isAuctionBook(b, b.traded), services.now())
     const empty = [...b.bids, ...b.asks].every(([p]) => p === null)

@@ -1,14 +1,12 @@
 /**
  * Shared by the one-stock-per-call endpoints (finance, snapshot, orderbook): the `code` rule
  * (SPEC: code-per-call), the "not this market" answer for codes that are valid but not A-share
- * stocks (DESIGN §12), and the `ok:false` body when every channel failed.
+ * stocks (DESIGN §12).
  */
 import { z } from '@hono/zod-openapi'
-import type { Attempt } from '../channels/router'
 import type { Instrument, InstrumentKind } from '../domain/instrument'
 import { parseSymbol, SymbolError } from '../domain/symbols'
 import { queryIssue, ValidationError } from '../http/validation'
-import { describeAttempts } from './series-response'
 
 /** The `code` query parameter of a one-stock endpoint. */
 export const StockCodeParam = z
@@ -34,9 +32,3 @@ export function notThisMarket(endpoint: string, inst: Instrument, kinds: readonl
 }
 
 const KIND_WORD: Partial<Record<InstrumentKind, string>> = { stock: 'stocks', etf: 'ETFs', bond: 'convertible bonds' }
-
-/** `ok:false` fields after every channel failed: NO_DATA when all said "nothing", else UPSTREAM_UNAVAILABLE. */
-export function failure(code: string, attempts: Attempt[]): { code: string; error: string } {
-  const allEmpty = attempts.length > 0 && attempts.every((a) => a.kind === 'empty')
-  return { code: allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: `${code}: ${describeAttempts(attempts)}` }
-}

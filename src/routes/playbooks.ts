@@ -7,7 +7,7 @@ import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import { readEvidence, type StoredEvidence } from '../store/playbook-evidence'
 import type { Services } from '../services'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /**
  * Pro tier and above (SPEC). A static library between job runs with "no heavy quota": an

@@ -5,7 +5,7 @@ import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import type { Services } from '../services'
 import { keepLastGoodEvery, lastGood, referenceCached, staleAllowed, type StaleClass, type StaleOptions } from '../store/reference-cache'
-import { describeAttempts } from './series-response'
+import { allSaidNothing, describeAttempts, upstreamFailure, type UpstreamFailureCode } from '../http/outcome'
 
 /**
  * The envelope fields of an answer served stale (every channel failed; the last good copy was
@@ -20,7 +20,7 @@ export interface StaleFields {
 /** What a reference route got: the value and who served it when, or why nothing came. */
 export type ReferenceResult<T> =
   | { ok: true; value: T; source: string; as_of: string; stale?: StaleFields }
-  | { ok: false; source: string; code: 'NO_DATA' | 'UPSTREAM_UNAVAILABLE'; error: string }
+  | { ok: false; source: string; code: UpstreamFailureCode; error: string }
 
 /** `YYYY-MM-DD HH:MM:SS`, Beijing time. */
 export const beijingStamp = (ms: number) => {
@@ -34,9 +34,6 @@ export function staleFields(at: number, now: number, failure: string): StaleFiel
   const as_of = beijingStamp(at)
   return { stale: true, as_of, notice: `stale: every upstream failed just now (${failure}); this is the last good answer, fetched ${as_of} Beijing time (${hours} h ago)` }
 }
-
-/** True when every channel answered "nothing" (an answer, not a failure: never replaced by a stale copy). */
-export const allEmpty = (attempts: Attempt[]) => attempts.length > 0 && attempts.every((a) => a.kind === 'empty')
 
 /**
  * One reference answer through the service-wide cache: on a miss, the channels of `chain` in turn
@@ -69,13 +66,13 @@ export async function fetchReference<T>(
     },
     undefined,
     // "Nothing" is an answer: only a failure may fall back to a stale copy.
-    stale && { ...stale, serve: () => !allEmpty(failed) }
+    stale && { ...stale, serve: () => !allSaidNothing(failed) }
   )
   if (got.value) {
     const fresh = { ok: true as const, value: got.value.value, source: services.sourcePrefix + got.value.channel, as_of: beijingStamp(got.at) }
     return got.stale ? { ...fresh, stale: staleFields(got.at, now, describeAttempts(failed)) } : fresh
   }
-  return { ok: false, source: 'none', code: allEmpty(failed) ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: describeAttempts(failed) }
+  return { ok: false, source: 'none', ...upstreamFailure(failed) }
 }
 
 /** An envelope body as a handler builds it, before {@link envelope} adds the standard fields. */

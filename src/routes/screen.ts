@@ -10,7 +10,8 @@ import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { readFactorTable } from '../store/factor-table'
-import { COMMON_ERRORS, envelopeSchema, IntParam } from './schemas'
+import { IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const MAX_LIMIT = 500
 const TRUE = ['true', '1'] as const

@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { fetchReference, staleOf } from './reference-fetch'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }

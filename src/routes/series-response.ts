@@ -2,16 +2,11 @@ import type { Bar } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import { toBarRow, type BarRow } from '../http/format'
 import type { Attempt } from '../channels/router'
+import { allSaidNothing, describeAttempts } from '../http/outcome'
 
 export type SymbolOutcome =
   | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; asOf?: string; notice?: string }
   | { instrument: Instrument; ok: false; attempts: Attempt[] }
-
-/** One line a person can read: what each channel said. */
-export function describeAttempts(attempts: Attempt[]): string {
-  if (attempts.length === 0) return 'no channel serves this request'
-  return attempts.map((a) => `${a.channel}: ${a.kind === 'skipped' ? a.message : a.message.replace(`${a.channel}: `, '')}`).join('; ')
-}
 
 /**
  * Folds per-symbol outcomes into the envelope body of quote and kline: one symbol → an array of
@@ -33,8 +28,7 @@ export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
   if (notice?.ok) body.notice = notice.notice
   const failed = outcomes.filter((o): o is Extract<SymbolOutcome, { ok: false }> => !o.ok)
   if (!ok) {
-    const allEmpty = failed.every((f) => f.attempts.length > 0 && f.attempts.every((a) => a.kind === 'empty'))
-    body.code = allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
+    body.code = failed.every((f) => allSaidNothing(f.attempts)) ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
     body.error = single
       ? `${outcomes[0].instrument.code}: ${describeAttempts(failed[0].attempts)}`
       : 'no symbol returned data; see errors'

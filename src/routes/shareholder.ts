@@ -13,7 +13,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './one-stock'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { fetchReference, staleOf } from './reference-fetch'
 
 /** Who may call it and what it costs: the pro group, trial and above. */

@@ -9,8 +9,9 @@ import { SECURITY_TYPES, type Snapshot } from '../domain/snapshot'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { failure, notThisMarket, oneCode, StockCodeParam } from './per-stock'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
+import { notThisMarket, oneCode, StockCodeParam } from './per-stock'
+import { upstreamFailure } from '../http/outcome'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro and above (SPEC Authentication 4). */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
@@ -124,7 +125,7 @@ export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
     const r = await services.router.run('snapshot:cn', SNAPSHOT_CHANNELS, async (name): Promise<Snapshot> =>
       name === 'eastmoney' ? (await fetchStockGet(ctx, inst, services.now(), true)).snapshot : (await fetchFullQuote(ctx, inst, services.now())).snapshot
     )
-    if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...failure(inst.code, r.attempts) }), 200)
+    if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     const body = envelope(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time })
     // One profile is one row (the envelope would count the book's levels).
     recordOutcome(c, { ok: true, rows: 1 })

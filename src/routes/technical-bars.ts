@@ -7,7 +7,7 @@
 import type { Bar, Quote } from '../domain/bar'
 import { factors, roundPrice } from '../domain/adjust'
 import type { Instrument } from '../domain/instrument'
-import { fetchQuoteSeries } from '../channels/quote-series'
+import { fetchQuoteSeries } from '../services/quote-series'
 import type { Attempt } from '../channels/router'
 import type { Services } from '../services'
 import { dateNum, numDate, readHistory, type History } from '../store/history'

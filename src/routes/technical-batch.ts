@@ -17,11 +17,12 @@ import type { Services } from '../services'
 import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../store/technicals'
 import { readStates } from '../store/state-shards'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
-import { fetchLiveQuotes } from '../channels/live-quotes'
+import { fetchLiveQuotes } from '../services/live-quotes'
 import { answersLive, liveOutcome } from './technical-live'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
-import { COMMON_ERRORS, DateParam, envelopeSchema, futureDateIssue } from './schemas'
-import { describeAttempts } from './series-response'
+import { DateParam, futureDateIssue } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { describeAttempts } from '../http/outcome'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
 import { technicalBars } from './technical-bars'
 import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
@@ -349,7 +350,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       requested: codes.length,
       returned,
       failed: codes.length - returned,
-      ...(returned === 0 ? { code: 'NO_DATA', error: missing ?? 'no requested symbol has a row' } : {}),
+      ...(returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
     }
     const answer = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
     recordOutcome(c, { ok: body.ok, rows: returned, units: returned })

@@ -11,8 +11,8 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { COMMON_ERRORS, envelopeSchema } from './schemas'
-import { describeAttempts } from './series-response'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { upstreamFailure } from '../http/outcome'
 import { technicalBars } from './technical-bars'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
@@ -106,8 +106,7 @@ export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) 
     const inst = instrumentOf(c.req.valid('query').code)
     const r = await technicalBars(services, c.env.STORE, inst)
     if (!r.ok) {
-      const code = r.attempts.length > 0 && r.attempts.every((a) => a.kind === 'empty') ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
-      return c.json(envelope(c, 'technical', { ok: false, source: 'none', data: [], code, error: `${inst.code}: ${describeAttempts(r.attempts)}` }), 200)
+      return c.json(envelope(c, 'technical', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     }
     const row = technicalRow(toColumns(r.bars), { code: inst.code, name: r.quote.name || null, priceDecimals: PRICE_DECIMALS[inst.kind] })
     const source = services.sourcePrefix + r.channel

@@ -7,12 +7,15 @@ import { BOOLEAN_VALUES, CALENDAR_LIMITS, planCalendar, type CalendarPlan } from
 import type { CalendarTable } from '../domain/calendar-table'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
-import { during } from '../http/deadline'
+import { during } from '../runtime/request-scope'
 import { envelope, recordOutcome, type Envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import type { Services } from '../services'
 import { loadCalendar } from '../store/calendar-source'
-import { COMMON_ERRORS, DateParam, envelopeSchema, IntParam } from './schemas'
+import { DateParam, IntParam } from './schemas'
+import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { FailureCodeSchema } from '../http/outcome'
+import { planOr422 } from '../http/validation'
 
 const { autoLimit, maxLimit, maxSpanDays, firstDate } = CALENDAR_LIMITS
 
@@ -72,7 +75,7 @@ const TradeCalendarResponse = envelopeSchema(
     published_through: z.string().openapi({ description: 'Last day of the last year whose holiday notice the service knows' }),
     refreshed: z.string().optional().openapi({ description: 'When the calendar was last refreshed from the exchange (ISO instant), if it was' }),
     unpublished_years: z.array(z.number().int()).optional().openapi({ description: 'Years of the span whose calendar is not published yet; their rows are left out' }),
-    code: z.string().optional().openapi({ description: 'With ok:false: NOT_PUBLISHED (no year of the span is published yet; not counted)' }),
+    code: FailureCodeSchema.optional().openapi({ description: 'With ok:false: NOT_PUBLISHED (no year of the span is published yet; not counted)' }),
   })
   .openapi('TradeCalendarEnvelope', {
     example: {
@@ -116,7 +119,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Calendar rows (ok:false NOT_PUBLISHED when no asked-for year is published yet)', content: { 'application/json': { schema: TradeCalendarResponse } } },
     ...COMMON_ERRORS,
   },
-}, { check: (c, q) => void planCalendar(q, beijing(c.get('services').now()).date) })
+}, { check: (c, q) => void planOr422(planCalendar(q, beijing(c.get('services').now()).date)) })
 
 /** `2027`, `2027–2029`, or `2027, 2029`. */
 function yearsText(years: number[]): string {
@@ -145,7 +148,7 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
       source,
       data: '',
       structured: [] as CalendarRow[],
-      code: 'NOT_PUBLISHED',
+      code: 'NOT_PUBLISHED' as const,
       error:
         `The trading calendar for ${unpublished} is not published yet: the exchanges announce each year's holidays late in the year before, ` +
         `and this service knows the calendar through ${publishedThrough}.`,
@@ -183,7 +186,7 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
 /** GET /v1/trade-calendar */
 export function registerTradeCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const plan = planCalendar(c.req.valid('query'), beijing(services.now()).date)
+    const plan = planOr422(planCalendar(c.req.valid('query'), beijing(services.now()).date))
     const body = calendarBody(plan, await during('store', loadCalendar(c.env.STORE)), services.sourcePrefix)
     // envelope() types its extras loosely; they are exactly `body`'s.
     const answer = envelope(c, 'trade-calendar', body) as Envelope<string> & typeof body

@@ -44,6 +44,3 @@ export const blockTradeRow = (t: BlockTrade): BlockTradeRow => ({
 /** `source` for a call served by Eastmoney. */
 export const eastmoneySource = (prefix: string) => `${prefix}eastmoney`
 
-/** One channel failure list as the `error` text of an ok:false envelope. */
-export const attemptsText = (attempts: Array<{ channel: string; kind: string; message: string }>) =>
-  attempts.map((a) => `${a.channel}: ${a.kind}: ${a.message.replace(/^\w+: \w+: /, '')}`).join('; ')

@@ -4,7 +4,7 @@ import { guardedRoute } from '../access/route'
 import { TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
-import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from './schemas'
+import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 /** Any key may read its own usage; reading it costs nothing and is not counted. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 0, counted: false }

@@ -13,7 +13,7 @@ import { previousTradingDay } from '../../domain/trading-calendar'
 import { meetingDates, planDates } from '../market/dividend-plans'
 import { rightsIssueOf } from '../market/rights-issues'
 import type { EmuInstrument, MarketModel } from '../market/types'
-import { reportDate, type Predicate, type Row } from './eastmoney-datacenter'
+import { reportDate, type Predicate, type Row } from './datacenter-rows'
 import { hashOf, round } from './format'
 
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }

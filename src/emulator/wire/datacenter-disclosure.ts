@@ -11,7 +11,7 @@ import { addDays, beijing, dayNumber } from '../../domain/dates'
 import { seasonOf } from '../../domain/report-seasons'
 import { disclosureOf } from '../market/disclosure'
 import type { EmuInstrument, MarketModel } from '../market/types'
-import type { Predicate, Row } from './eastmoney-datacenter'
+import type { Predicate, Row } from './datacenter-rows'
 
 /** `TRADE_MARKET_CODE` per board (upstreams.md §5.0). */
 export const TRADE_MARKET_CODE: Record<NonNullable<EmuInstrument['board']>, string> = {

@@ -9,7 +9,7 @@
 import { addDays, beijing } from '../../domain/dates'
 import { ipoPlans, type IpoPlan } from '../market/ipo'
 import type { MarketModel } from '../market/types'
-import type { Predicate, Row } from './eastmoney-datacenter'
+import type { Predicate, Row } from './datacenter-rows'
 import { round } from './format'
 
 const BOARD: Record<string, { marketCode: string; exchange: string; type: string; applyPrefix?: string }> = {

@@ -9,7 +9,7 @@ import { addDays, beijing } from '../../domain/dates'
 import { previousTradingDay } from '../../domain/trading-calendar'
 import { lockupsOf } from '../market/lockups'
 import type { MarketModel } from '../market/types'
-import type { Predicate, Row } from './eastmoney-datacenter'
+import type { Predicate, Row } from './datacenter-rows'
 import { round } from './format'
 
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }

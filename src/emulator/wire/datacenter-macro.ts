@@ -9,7 +9,7 @@
 import { beijing } from '../../domain/dates'
 import { observations, type MacroModel, type Observation } from '../market/macro'
 import type { MarketModel } from '../market/types'
-import type { Cell, Predicate, Row } from './eastmoney-datacenter'
+import type { Cell, Predicate, Row } from './datacenter-rows'
 
 type Params = Omit<MacroModel, 'key' | 'frequency'>
 

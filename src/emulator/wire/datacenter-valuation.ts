@@ -22,7 +22,7 @@ import { boardMembers, boardOfValuationCode, industryBoards, industryOf, valuati
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { valuationAt } from '../market/valuation'
 import { dateRange } from './eastmoney-datacenter-flow'
-import type { Predicate, Row } from './eastmoney-datacenter'
+import type { Predicate, Row } from './datacenter-rows'
 import { round } from './format'
 
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }

@@ -25,23 +25,11 @@ import { CORPORATE_REPORTS } from './datacenter-corporate'
 import { hashOf, round } from './format'
 import { balanceRows, cashflowRows, incomeRows } from './eastmoney-finance'
 import { jsonResponse } from './respond'
+import { reportDate, type Cell, type Predicate, type Report, type Row } from './datacenter-rows'
 
 /** `datacenter-web` and the older `datacenter` host answer the same v1 path. */
 export const DATACENTER_HOST = /^datacenter(-web)?\.eastmoney\.com$/
 export const DATACENTER_PATH = '/api/data/v1/get'
-
-export type Cell = string | number | null
-export type Row = Record<string, Cell>
-
-/** One `(COLUMN op value)` predicate of `filter`. */
-export interface Predicate {
-  column: string
-  op: '=' | '!=' | '>=' | '<=' | '>' | '<'
-  value: string
-}
-
-/** A report: its rows at `now`; `filter` may narrow the candidates before predicates apply. */
-export type Report = (market: MarketModel, now: number, filter: readonly Predicate[]) => Row[]
 
 const REPORTS: Record<string, Report> = {
   RPT_SHAREBONUS_DET: shareBonusRows,
@@ -172,14 +160,6 @@ function stocksOf(market: MarketModel) {
 }
 
 const datetime = (date: string) => `${date} 00:00:00`
-
-/** The financial period an ex-date's distribution belongs to: interim after August, else the last annual (Q1 ex-dates: last Q3). */
-export function reportDate(exDate: string): string {
-  const y = Number(exDate.slice(0, 4))
-  const m = Number(exDate.slice(5, 7))
-  if (m >= 9) return `${y}-06-30`
-  return m >= 4 ? `${y - 1}-12-31` : `${y - 1}-09-30`
-}
 
 /** `10送3派5.2元(含税)`: the plan per 10 shares, as Eastmoney words it. */
 function profile(cashPer10: number | null, bonusPer10: number | null): string {

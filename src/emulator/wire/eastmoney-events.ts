@@ -5,7 +5,7 @@
  */
 import { addDays, beijing } from '../../domain/dates'
 import { companyEvents } from '../market/company-events'
-import type { Predicate, Report } from './eastmoney-datacenter'
+import type { Predicate, Report } from './datacenter-rows'
 
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }
 const DEFAULT_DAYS_BACK = 730

@@ -1,6 +1,6 @@
 /**
  * Eastmoney's list-namespace fields (`f2`, `f12`, …) as the emulator prints them, shared by
- * `ulist.np/get` (quotes by secid) and `clist/get` (lists by filter), plus the `push2` envelope.
+ * `ulist.np/get` (quotes by secid) and `clist/get` (lists by filter).
  * Meanings and units: src/channels/README.md, Eastmoney section; upstreams.md §1.5.
  */
 import { hasTraded } from '../market/quote'
@@ -8,12 +8,8 @@ import type { EmuInstrument, LiveQuote } from '../market/types'
 import { isAShare, splitSecid } from './codes'
 import { pctOf, round } from './format'
 import { flowFields } from './eastmoney-flow'
+import { envelope, type Value } from './push2-envelope'
 import { exchangeInstant } from './time'
-
-export type Value = number | string
-
-/** The envelope keys Eastmoney puts around every `data`. */
-export const envelope = (rc: number, data: unknown) => ({ rc, rt: rc === 0 ? 11 : 4, svr: 181735076, lt: 1, full: 1, dlmkts: '', data })
 
 /** Volume as Eastmoney prints it: lots for sh/sz/bj, shares (contracts) elsewhere, 0 for forex. */
 export function volumeUnits(inst: EmuInstrument, shares: number): number {

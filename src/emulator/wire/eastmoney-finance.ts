@@ -6,7 +6,7 @@
  */
 import { financialReport, financialReports, hasFundamentals, type FinancialReport } from '../market/fundamentals'
 import type { EmuInstrument, MarketModel } from '../market/types'
-import type { Predicate, Row } from './eastmoney-datacenter'
+import type { Predicate, Row } from './datacenter-rows'
 import { beijing } from '../../domain/dates'
 import { Lru } from '../market/lru'
 import { round } from './format'

@@ -9,7 +9,7 @@ import { dayFlow, type DayFlow } from '../market/flow'
 import { hasTraded } from '../market/quote'
 import type { EmuInstrument, LiveQuote, MarketModel, RawBar } from '../market/types'
 import { bySecid, isAShare, splitSecid } from './codes'
-import { envelope, type Value } from './eastmoney-fields'
+import { envelope, type Value } from './push2-envelope'
 import { fixed, pctOf, round } from './format'
 import { jsonResponse } from './respond'
 

@@ -10,7 +10,7 @@ import { beijing } from '../../domain/dates'
 import { hkHolderNoticeDate, hkHolderPeriods, hkHolders } from '../market/hk-holders'
 import { hashString } from '../market/random'
 import type { MarketModel } from '../market/types'
-import type { Predicate, Report, Row } from './eastmoney-datacenter'
+import type { Predicate, Report, Row } from './datacenter-rows'
 
 /** The path of the F10 flavour of the datacenter (same protocol as `/api/data/v1/get`). */
 export const F10_DATACENTER_PATH = '/securities/api/data/v1/get'

@@ -8,7 +8,7 @@ import { beijing } from '../../domain/dates'
 import { holderCount, holderNoticeDate, holderPeriods, topFloatHolders, topHolders, type Holding } from '../market/shareholders'
 import { hashString } from '../market/random'
 import type { EmuInstrument, MarketModel } from '../market/types'
-import type { Predicate, Report, Row } from './eastmoney-datacenter'
+import type { Predicate, Report, Row } from './datacenter-rows'
 import { round } from './format'
 
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }

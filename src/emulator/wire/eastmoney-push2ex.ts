@@ -8,7 +8,7 @@ import { beijing } from '../../domain/dates'
 import { upDownDistribution } from '../market/breadth'
 import { isSessionDay } from '../market/calendars'
 import type { MarketModel } from '../market/types'
-import { envelope } from './eastmoney-fields'
+import { envelope } from './push2-envelope'
 import { jsonResponse, notFound } from './respond'
 
 export const PUSH2EX_HOST = 'push2ex.eastmoney.com'

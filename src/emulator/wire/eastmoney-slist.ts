@@ -8,7 +8,8 @@
 import { boardsOf } from '../market/business'
 import type { MarketModel } from '../market/types'
 import { bySecid } from './codes'
-import { envelope, quoteRow, requestedFields, type Value } from './eastmoney-fields'
+import { quoteRow, requestedFields } from './eastmoney-fields'
+import { envelope, type Value } from './push2-envelope'
 import { jsonResponse } from './respond'
 
 export const SLIST_PATH = '/api/qt/slist/get'

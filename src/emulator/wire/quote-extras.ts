@@ -7,11 +7,20 @@ import { limitOn, limitPrices } from '../market/limits'
 import { outerInner, volumeRatio } from '../market/trade-stats'
 import { hasTraded } from '../market/quote'
 import type { LiveQuote, MarketModel } from '../market/types'
-import { valuationAt } from '../market/valuation'
-import type { QuoteExtras } from './tencent-qt'
+import { valuationAt, type Valuation } from '../market/valuation'
 
 /** The previous close the day's limits and change refer to (the bar's reference price in every state). */
 export const referenceClose = (q: LiveQuote) => q.bar.preClose
+
+/** What the A-share record shows beyond the quote itself, computed by the market model. */
+export interface QuoteExtras {
+  valuation: Valuation
+  volumeRatio: number | null
+  outer: number
+  inner: number
+  /** `[limitDown, limitUp]`, or null for instruments without a price limit. */
+  limits: [number, number] | null
+}
 
 /** Extras of an A-share-exchange quote at `now`. */
 export function quoteExtras(market: MarketModel, q: LiveQuote, now: number): QuoteExtras {

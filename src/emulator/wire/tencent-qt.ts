@@ -6,9 +6,8 @@
 import { hasTraded } from '../market/quote'
 import type { LiveQuote } from '../market/types'
 import { tencentVolumeUnit } from './codes'
-import type { Valuation } from '../market/valuation'
 import { fixed, pctOf } from './format'
-import { NO_EXTRAS } from './quote-extras'
+import { NO_EXTRAS, type QuoteExtras } from './quote-extras'
 
 const A_SHARE_FLAG: Record<string, string> = { sh: '1', sz: '51', bj: '62' }
 
@@ -26,16 +25,6 @@ function sessionOf(q: LiveQuote) {
 
 /** Field 40: `S` for a suspended stock (fixture qt-sz002731-suspended-…), empty otherwise. */
 const statusFlag = (q: LiveQuote) => (q.state === 'suspended' ? 'S' : '')
-
-/** What the A-share record shows beyond the quote itself, computed by the market model. */
-export interface QuoteExtras {
-  valuation: Valuation
-  volumeRatio: number | null
-  outer: number
-  inner: number
-  /** `[limitDown, limitUp]`, or null for instruments without a price limit. */
-  limits: [number, number] | null
-}
 
 const ratioField = (x: number | null) => (x === null ? '' : fixed(x, 2))
 

@@ -1,10 +1,10 @@
 import type { Bar, Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import type { Services } from '../services'
-import type { RecentBarsCache } from './recent-bars'
-import { empty } from './errors'
-import type { Attempt } from './router'
-import { quoteChannels, routeGroup } from './routing'
+import type { Services } from './index'
+import type { RecentBarsCache } from '../channels/recent-bars'
+import { empty } from '../channels/errors'
+import type { Attempt } from '../channels/router'
+import { quoteChannels, routeGroup } from '../channels/routing'
 
 export type QuoteResult =
   | { ok: true; bars: Bar[]; quote: Quote; channel: string }

@@ -1,10 +1,10 @@
-import { eastmoney } from './channels/eastmoney'
-import { RecentBarsCache } from './channels/recent-bars'
-import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from './channels/router'
-import { sina } from './channels/sina'
-import { tencent } from './channels/tencent'
-import type { Channel, ChannelContext, SeriesChannelName } from './channels/types'
-import { REQUEST_DEADLINE_MS } from './http/deadline'
+import { eastmoney } from '../channels/eastmoney/index'
+import { RecentBarsCache } from '../channels/recent-bars'
+import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
+import { sina } from '../channels/sina/index'
+import { tencent } from '../channels/tencent/index'
+import type { Channel, ChannelContext, SeriesChannelName } from '../channels/types'
+import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 
 /**
  * Everything a route needs from outside the request: the channels and the fetch they use, the

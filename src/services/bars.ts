@@ -4,9 +4,9 @@ import type { Instrument } from '../domain/instrument'
 import { minuteWindowStart } from '../domain/minute-window'
 import { isMinutePeriod, type Period } from '../domain/period'
 import { tradingDaysBetween } from '../domain/trading-calendar'
-import type { Services } from '../services'
-import type { Attempt } from './router'
-import { klinePlans, routeGroup } from './routing'
+import type { Services } from './index'
+import type { Attempt } from '../channels/router'
+import { klinePlans, routeGroup } from '../channels/routing'
 
 export interface SeriesRequest {
   instrument: Instrument

@@ -1,9 +1,9 @@
 import type { Bar } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import type { Services } from '../services'
-import { unsupported } from './errors'
-import type { Attempt } from './router'
-import { klinePlans, routeGroup } from './routing'
+import type { Services } from './index'
+import { unsupported } from '../channels/errors'
+import type { Attempt } from '../channels/router'
+import { klinePlans, routeGroup } from '../channels/routing'
 
 /** A daily bar that carries its turnover rate (percent). */
 export type TurnoverBar = Bar & { turnover: number }

@@ -1,10 +1,10 @@
 import type { Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import type { Services } from '../services'
-import { empty } from './errors'
-import type { Attempt } from './router'
-import { quoteChannels, routeGroup } from './routing'
-import type { ChannelName } from './types'
+import type { Services } from './index'
+import { empty } from '../channels/errors'
+import type { Attempt } from '../channels/router'
+import { quoteChannels, routeGroup } from '../channels/routing'
+import type { ChannelName } from '../channels/types'
 
 export interface LiveQuotes {
   /** By canonical code: the quote and the channel that gave it. */

@@ -1,0 +1,3 @@
+/** zod's types and the schema builders this app calls: the `z` namespace of src/zod-lean.ts (which says why the list is short). */
+export type * from 'zod/v4'
+export { array, boolean, coerce, discriminatedUnion, enum, iso, literal, null, number, object, record, string, tuple, union, unknown, ZodType } from 'zod/v4'
