@@ -1,9 +1,9 @@
 /**
  * Today's rows of A-share stocks, for /v1/technical-batch with a blank `date` during a session and
  * for /v1/technical (stepped-row.ts, with its quote's session as today): each stock's indicator
- * state after the previous session (written beside that session's table, src/store/technicals-state.ts) stepped
- * with its live quote as today's bar, in constant time per symbol (src/domain/indicators/step.ts).
- * What a quote says decides each stock's row:
+ * state after the previous session (written beside that session's table, src/store/technicals-state.ts)
+ * stepped with its live quote as today's bar, in constant time per symbol
+ * (src/domain/indicators/step.ts). What a quote says decides each stock's row:
  *
  * - traded today, previous close = the state's last close: the stepped row, `date` today, `as_of`
  *   the quote's time; the same row /v1/technical computes over the whole history;
