@@ -4,7 +4,7 @@ import { generateKey, hashKey, kvKeyOf } from '../src/access/keys'
 import { previousTradingDay } from '../src/domain/trading-calendar'
 import { market } from '../src/emulator/market'
 import { buildHistory } from '../src/jobs/build-history'
-import { collectRows, stagedDayRows, writeDayTables } from '../src/jobs/day-tables'
+import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../src/jobs/day-tables'
 import { marketSource } from '../src/jobs/testing'
 import { writeHistory } from '../src/store/history'
 import { profilesOf } from '../src/store/meta'
@@ -81,8 +81,9 @@ export const builtSession = (at: Instant) => (Date.parse(at.clock) >= Date.parse
 
 /**
  * The store as the after-close jobs leave it by `at`, for {@link STORE_CODES}: their histories
- * through the built session and that session's technicals and factor tables (nothing later: a
- * table of a session still to come would leak the future). `built` remembers what is written.
+ * through the built session and that session's technicals and factor tables and indicator states
+ * (which /v1/technical and the live batch step from), nothing later (a table of a session still
+ * to come would leak the future). `built` remembers what is written.
  */
 export async function buildStoreFor(at: Instant, built: Set<string>) {
   const day = builtSession(at)
@@ -90,13 +91,16 @@ export async function buildStoreFor(at: Instant, built: Set<string>) {
   const now = Date.parse(at.clock)
   const source = marketSource(market, STORE_CODES, () => now)
   const rows = new Map<string, Array<string | number | null>>()
+  const states = new Map<string, string>()
   for (const code of STORE_CODES) {
     const h = (await buildHistory(source, code, day))!
     await writeHistory(env.STORE, h)
-    collectRows(stagedDayRows(h, day, day).map((l) => l.slice(l.indexOf('\t') + 1)), rows)
+    const lines = stagedDayRows(h, day, day).map((l) => l.slice(l.indexOf('\t') + 1))
+    collectRows(lines, rows)
+    collectStates(lines, states)
   }
   const names = Object.fromEntries(STORE_CODES.map((c) => [c, market.byCode(c)!.name]))
-  await writeDayTables(env.STORE, day, rows.values(), names, now, { source, profiles: profilesOf(await source.snapshot()) })
+  await writeDayTables(env.STORE, day, rows.values(), names, now, { source, profiles: profilesOf(await source.snapshot()) }, states)
   built.add(day)
 }
 

@@ -1,31 +1,10 @@
-import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { decodeState, encodeState, nextRow } from '../src/domain/indicators/step'
 import { stepStateThrough } from '../src/domain/stock-days'
 import { hasTraded, market } from '../src/emulator/market/index'
-import { buildHistory } from '../src/jobs/build-history'
-import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../src/jobs/day-tables'
-import { channelSource } from '../src/jobs/eastmoney-source'
-import { writeHistory, type History } from '../src/store/history'
-import { deletePrefix } from '../src/store/r2-json'
+import { afterClose } from './after-close'
 import { call, fault, makeKey, resetWorld, upstreamRequests } from './helpers'
-import { services, storeCall, storeJson } from './store-app'
-
-/** Histories through `through` and that session's tables with their states, as the after-close job writes them. */
-async function afterClose(codes: string[], through: string, now: number): Promise<History[]> {
-  await deletePrefix(env.STORE, 'technicals/')
-  await deletePrefix(env.STORE, 'meta/technicals-latest')
-  const source = channelSource(services)
-  const hs: History[] = []
-  for (const code of codes) {
-    const h = (await buildHistory(source, code, through))!
-    await writeHistory(env.STORE, h)
-    hs.push(h)
-  }
-  const lines = hs.flatMap((h) => stagedDayRows(h, through, through)).map((l) => l.slice(11))
-  await writeDayTables(env.STORE, through, collectRows(lines).values(), Object.fromEntries(codes.map((c) => [c, market.byCode(c)!.name])), now, undefined, collectStates(lines))
-  return hs
-}
+import { storeCall, storeJson } from './store-app'
 
 const batch = (qs: string, key: string) => storeJson(`/v1/technical-batch?${qs}`, { key })
 const single = async (code: string, key: string) => (await storeJson(`/v1/technical?code=${code}`, { key })).body

@@ -19,7 +19,7 @@ import { fetchTurnoverBars, type TurnoverBar } from '../services/turnover-bars'
 import type { Attempt } from '../channels/router'
 import type { Services } from '../services'
 import { dateNum, readHistory, type History } from '../store/history'
-import { joinHistory, storedQfq } from './technical-bars'
+import { joinHistory, storedQfq } from '../features/technical/bars'
 
 /** Channel bars fetched beside the store for the latest day: enough to check that the two agree. */
 export const CHIP_TAIL = 10

@@ -1,5 +1,5 @@
 /**
- * Today's live technical rows of A-share stocks (src/routes/technical-live.ts), kept in this
+ * Today's live technical rows of A-share stocks (src/features/technical/live-outcome.ts), kept in this
  * isolate for one quote window (`FRESHNESS_MS.liveRow`, 3 s: one exchange snapshot) and shared by
  * every caller of /v1/technical-batch, as the market-level answers are (DESIGN §12, freshness): a
  * stock's live row is the same for everyone, and a quote asked again within the window is almost

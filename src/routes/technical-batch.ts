@@ -18,13 +18,13 @@ import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../sto
 import { readStates } from '../store/state-shards'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
 import { fetchLiveQuotes } from '../services/live-quotes'
-import { answersLive, liveOutcome } from './technical-live'
+import { answersLive, liveOutcome } from '../features/technical/live-outcome'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
 import { DateParam, futureDateIssue } from './schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts } from '../http/outcome'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
-import { technicalBars } from './technical-bars'
+import { technicalBars } from '../features/technical/bars'
 import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
 import { JsonBytes } from '../http/json-bytes'
 
@@ -194,7 +194,7 @@ function fromLive(code: string, inst: Instrument, live: LiveItem, day: Technical
 }
 
 /**
- * Blank date during a session (src/routes/technical-live.ts): the A-share stocks at `stocks`
+ * Blank date during a session (src/features/technical/live-outcome.ts): the A-share stocks at `stocks`
  * (indexes into `codes`) get today's rows: kept ones from this quote window (live-items.ts), the
  * rest from the previous session's states and one batch of live quotes; those that need their whole
  * history are returned for the on-the-fly path. `now` is the service clock when the quotes are asked for.

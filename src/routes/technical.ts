@@ -1,19 +1,16 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { toColumns } from '../domain/indicators/bars'
 import { TECHNICAL_COLUMNS } from '../domain/indicators/columns'
-import { technicalRow } from '../domain/indicators/row'
 import type { Instrument, InstrumentKind } from '../domain/instrument'
 import { parseSymbol, SymbolError } from '../domain/symbols'
-import { PRICE_DECIMALS } from '../http/format'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { upstreamFailure } from '../http/outcome'
-import { technicalBars } from './technical-bars'
+import { technicalOfOne } from '../features/technical/one-row'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -104,14 +101,14 @@ function instrumentOf(code: string): Instrument {
 export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const inst = instrumentOf(c.req.valid('query').code)
-    const r = await technicalBars(services, c.env.STORE, inst)
+    const r = await technicalOfOne(services, c.env.STORE, inst)
     if (!r.ok) {
       return c.json(envelope(c, 'technical', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     }
-    const row = technicalRow(toColumns(r.bars), { code: inst.code, name: r.quote.name || null, priceDecimals: PRICE_DECIMALS[inst.kind] })
+    const row = r.row
     const source = services.sourcePrefix + r.channel
     if (!row) return c.json(envelope(c, 'technical', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: no daily bars` }), 200)
     const asOf = r.quote.time && r.quote.date === row.date ? `${r.quote.date} ${r.quote.time}` : row.date
-    return c.json(envelope(c, 'technical', { ok: true, source, data: [row], as_of: asOf, history: r.history, bars: r.bars.length }), 200)
+    return c.json(envelope(c, 'technical', { ok: true, source, data: [row], as_of: asOf, history: r.history, bars: r.bars }), 200)
   })
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { Bar } from '../domain/bar'
-import { appendBars, emptyHistory, mergeActions, type History } from '../store/history'
-import { joinHistory } from './technical-bars'
+import type { Bar } from '../../domain/bar'
+import { appendBars, emptyHistory, mergeActions, type History } from '../../store/history'
+import { joinHistory } from './bars'
 
 /** A stored history of raw closes (open = high = low = close) from 2026-11-16 on, one per day. */
 function stored(closes: number[], actions: Array<{ exDate: string; cash: number; bonus: number }> = []): History {

@@ -1,25 +1,26 @@
 /**
- * The daily qfq bars /v1/technical computes over: an A-share stock's whole stored history
- * (adjusted exactly as /v1/kline-full does) joined to the channel's live bar, or, for everything
- * else and for stocks without a usable history, the channel's 1,212 day bars with the live bar
- * laid over them (the series /v1/quote serves).
+ * The daily qfq bars a technical row is computed over (/v1/technical when its row is not stepped
+ * from a stored state, stepped-row.ts; the batch's symbols outside the table): an A-share stock's
+ * whole stored history (adjusted exactly as /v1/kline-full does) joined to the channel's live bar,
+ * or, for everything else and for stocks without a usable history, the channel's 1,212 day bars
+ * with the live bar laid over them (the series /v1/quote serves).
  */
-import type { Bar, Quote } from '../domain/bar'
-import { factors, roundPrice } from '../domain/adjust'
-import type { Instrument } from '../domain/instrument'
-import { fetchQuoteSeries } from '../services/quote-series'
-import type { Attempt } from '../channels/router'
-import type { Services } from '../services'
-import { dateNum, numDate, readHistory, type History } from '../store/history'
+import type { Bar, Quote } from '../../domain/bar'
+import { factors, roundPrice } from '../../domain/adjust'
+import type { Instrument } from '../../domain/instrument'
+import { fetchQuoteSeries, type QuoteResult } from '../../services/quote-series'
+import type { Attempt } from '../../channels/router'
+import type { Services } from '../../services'
+import { dateNum, numDate, readHistory, type History } from '../../store/history'
 
 /** The most day bars a channel serves (SPEC: count ≤ 1212). */
 export const CHANNEL_MAX_BARS = 1212
 
 /** Recent channel bars fetched beside a stored history: enough to check that the two agree. */
-const RECENT_FOR_HISTORY = 10
+export const RECENT_FOR_HISTORY = 10
 
 /** A stored qfq close and the channel's may differ by the upstream's rounding of its factor. */
-const AGREE_WITHIN = 0.011
+export const AGREE_WITHIN = 0.011
 
 export type TechnicalBars =
   | { ok: true; bars: Bar[]; quote: Quote; channel: string; history: 'store' | 'channel' }
@@ -75,13 +76,16 @@ export function storedQfq(h: History, n: number, newer: readonly Bar[] = [], cou
   return out
 }
 
-/** The bars and quote for `inst`, as described at the top of this file. */
-export async function technicalBars(services: Services, store: R2Bucket, inst: Instrument): Promise<TechnicalBars> {
+/**
+ * The bars and quote for `inst`, as described at the top of this file. `recent`: a stock's last
+ * {@link RECENT_FOR_HISTORY} channel bars with its quote, when the caller has them already.
+ */
+export async function technicalBars(services: Services, store: R2Bucket, inst: Instrument, recent?: QuoteResult): Promise<TechnicalBars> {
   if (inst.kind === 'stock') {
-    const [h, recent] = await Promise.all([readHistory(store, inst.code).catch(() => undefined), fetchQuoteSeries(services, inst, RECENT_FOR_HISTORY)])
-    if (!recent.ok) return recent
-    const joined = h && joinHistory(h, recent.bars)
-    if (joined) return { ok: true, bars: joined, quote: recent.quote, channel: recent.channel, history: 'store' }
+    const [h, tail] = await Promise.all([readHistory(store, inst.code).catch(() => undefined), recent ?? fetchQuoteSeries(services, inst, RECENT_FOR_HISTORY)])
+    if (!tail.ok) return tail
+    const joined = h && joinHistory(h, tail.bars)
+    if (joined) return { ok: true, bars: joined, quote: tail.quote, channel: tail.channel, history: 'store' }
   }
   const r = await fetchQuoteSeries(services, inst, CHANNEL_MAX_BARS)
   if (!r.ok) return r

@@ -1,8 +1,9 @@
 /**
- * Today's rows of A-share stocks during a session, for /v1/technical-batch with a blank `date`:
- * each stock's indicator state after the previous session (written beside that session's table,
- * src/store/technicals-state.ts) stepped with its live quote as today's bar, in constant time per
- * symbol (src/domain/indicators/step.ts). What a quote says decides each stock's row:
+ * Today's rows of A-share stocks, for /v1/technical-batch with a blank `date` during a session and
+ * for /v1/technical (stepped-row.ts, with its quote's session as today): each stock's indicator
+ * state after the previous session (written beside that session's table, src/store/technicals-state.ts)
+ * stepped with its live quote as today's bar, in constant time per symbol
+ * (src/domain/indicators/step.ts). What a quote says decides each stock's row:
  *
  * - traded today, previous close = the state's last close: the stepped row, `date` today, `as_of`
  *   the quote's time; the same row /v1/technical computes over the whole history;
@@ -13,12 +14,12 @@
  *   /v1/technical does;
  * - no quote at all (no channel answered for it): an error item, as today's row cannot be known.
  */
-import type { Quote } from '../domain/bar'
-import type { RowIdentity } from '../domain/indicators/row'
-import type { StepBar, StepState } from '../domain/indicators/step'
-import type { Instrument } from '../domain/instrument'
-import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
-import { PRICE_DECIMALS } from '../http/format'
+import type { Quote } from '../../domain/bar'
+import type { RowIdentity } from '../../domain/indicators/row'
+import type { StepBar, StepState } from '../../domain/indicators/step'
+import type { Instrument } from '../../domain/instrument'
+import { isTradingDay, previousTradingDay } from '../../domain/trading-calendar'
+import { PRICE_DECIMALS } from '../../http/format'
 
 export type LiveOutcome =
   /** Today's row is the bar after `state`: nextRow(state, bar, id) (the batch writes it as bytes, src/routes/technical-item-bytes.ts). */
