@@ -42,7 +42,7 @@ import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
 import type { Services } from './services'
 
-export const API_VERSION = '0.1.0'
+const API_VERSION = '0.1.0'
 
 const DESCRIPTION = `Market data for the Chinese A-share market (with HK, US, ETF, convertible-bond, futures and forex),
 served from Eastmoney, Tencent and Sina with automatic failover. Every data response is an envelope

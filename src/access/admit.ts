@@ -231,4 +231,4 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
 }
 
 /** The usage key of an endpoint: its path after /v1/ (`quote`, `kline`, `ip-whitelist`). */
-export const endpointName = (c: Context<AppEnv>) => c.req.path.replace(/^\/v1\//, '').replace(/\/+$/, '') || c.req.path
+const endpointName = (c: Context<AppEnv>) => c.req.path.replace(/^\/v1\//, '').replace(/\/+$/, '') || c.req.path

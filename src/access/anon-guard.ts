@@ -21,7 +21,7 @@ export interface AnonAdmitRequest {
   returned?: { win: number; calls: number; day: string; rows: number }
 }
 
-export type AnonRefusal = 'minute' | 'rows'
+type AnonRefusal = 'minute' | 'rows'
 
 /** The minute window an admitted anonymous call was counted in (for a refund) and its day (for rows). */
 export interface AnonReservation {
@@ -43,7 +43,7 @@ export type AnonAdmitResult =
  * 14 ms locally, a first call from a new address about a fifth of a bare route's throughput).
  * 64 objects spread the public's load while each stays warm; see DESIGN.md section 5.
  */
-export const ANON_SHARDS = 64
+const ANON_SHARDS = 64
 
 /** The shard of an address: FNV-1a over its canonical text, so the mapping is stable across isolates and deploys. */
 export function anonShardOf(ip: string): string {

@@ -38,7 +38,7 @@ export interface KeyAdmitRequest extends LeaseReport {
 }
 
 /** Calls leased to an isolate with an admitted call, and what it needs to admit them itself. */
-export interface KeyGrant {
+interface KeyGrant {
   calls: number
   /** What the minute had left for everyone else after the grant (for the rate headers). */
   guardRemaining: number
@@ -46,7 +46,7 @@ export interface KeyGrant {
   allow: string[]
 }
 
-export type KeyRefusal = 'ip' | 'minute' | 'heavy' | 'pack'
+type KeyRefusal = 'ip' | 'minute' | 'heavy' | 'pack'
 
 /**
  * What a refund needs to undo an admitted call. Handed back to the worker instead of stored, so an

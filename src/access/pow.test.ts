@@ -84,9 +84,8 @@ describe('verifyProof', () => {
   })
 
   it('refuses a tampered challenge as forged: later expiry, lower difficulty, other IP tag, other MAC', async () => {
-    const { body, header } = await solved(10)
+    const { body } = await solved(10)
     const [v, exp, bits, tag, salt, mac] = body.challenge.split('~')
-    const nonce = header.slice(header.lastIndexOf('.') + 1)
     const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1)
     const forgeries = [
       [v, Number(exp) + 3600, bits, tag, salt, mac],

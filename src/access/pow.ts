@@ -53,7 +53,7 @@ export interface ChallengeBody {
   format: '<challenge>.<nonce>'
 }
 
-export type ProofFailure = 'malformed' | 'forged' | 'expired' | 'wrong-ip' | 'too-easy' | 'unsolved'
+type ProofFailure = 'malformed' | 'forged' | 'expired' | 'wrong-ip' | 'too-easy' | 'unsolved'
 export type ProofResult = { ok: true; difficulty: number; expiresAtMs: number } | { ok: false; reason: ProofFailure }
 
 /** Test hook: tests issue and accept easy challenges so they solve fast. */

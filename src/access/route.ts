@@ -21,9 +21,9 @@ function accessErrors(policy: AccessPolicy) {
 }
 
 /** Free endpoints: anonymous (`{}`) or with a key. */
-export const FREE_SECURITY: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }, { apiKeyHeader: [] }, { queryKey: [] }]
+const FREE_SECURITY: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }, { apiKeyHeader: [] }, { queryKey: [] }]
 /** Pro-group endpoints: a key is required. */
-export const KEY_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { queryKey: [] }]
+const KEY_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { queryKey: [] }]
 
 /** The parsed query type of a route config. */
 export type QueryOf<R extends RouteConfig> = R['request'] extends { query: infer S extends z.ZodType } ? z.output<S> : Record<string, unknown>

@@ -7,7 +7,7 @@ export interface BreakerOptions {
 export type BreakerState = 'closed' | 'open' | 'half-open'
 
 /** The least time between two probes of one open circuit (see {@link CircuitBreaker.probe}). */
-export const PROBE_INTERVAL_MS = 1_000
+const PROBE_INTERVAL_MS = 1_000
 
 /**
  * A per-channel circuit breaker. After `threshold` consecutive failures the circuit opens and

@@ -26,14 +26,14 @@ export function decodeEntities(s: string): string {
 }
 
 /** Removes comments, scripts and styles, whose text could look like markup. */
-export function stripNoise(html: string): string {
+function stripNoise(html: string): string {
   return html.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
 }
 
 const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 
 /** The attributes of one start tag's attribute text, names lower-cased, values decoded. */
-export function parseAttrs(text: string): Record<string, string> {
+function parseAttrs(text: string): Record<string, string> {
   const out: Record<string, string> = {}
   for (const m of text.matchAll(ATTR)) {
     const name = m[1].toLowerCase()
@@ -59,7 +59,7 @@ export const hasClass = (attrs: Record<string, string>, cls: string) => (attrs.c
  * The `tag` elements of `html` whose attributes satisfy `match`, in document order, each with its
  * inner HTML up to its own closing tag. An element that never closes throws: the page is cut.
  */
-export function elements(html: string, tag: string, match: (attrs: Record<string, string>) => boolean): Element[] {
+function elements(html: string, tag: string, match: (attrs: Record<string, string>) => boolean): Element[] {
   const src = stripNoise(html)
   const token = new RegExp(`<(/?)${tag}\\b([^>]*)>`, 'gi')
   const out: Element[] = []

@@ -4,9 +4,9 @@ import { Flight } from '../domain/shared-flight'
 import { during } from '../runtime/request-scope'
 
 /** How long the past daily bars of an instrument are reused before asking the upstream again. */
-export const RECENT_BARS_TTL_MS = 60_000
+const RECENT_BARS_TTL_MS = 60_000
 /** A little over the channels' 4 s timeout: no live load of bars takes longer. */
-export const RECENT_BARS_JOIN_MS = 5_000
+const RECENT_BARS_JOIN_MS = 5_000
 const MAX_ENTRIES = 1_000
 
 /**

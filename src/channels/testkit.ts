@@ -34,7 +34,7 @@ export function gbk(text: string): Uint8Array {
   return new Uint8Array(out)
 }
 
-export interface RecordedCall {
+interface RecordedCall {
   url: string
   headers: Record<string, string>
 }

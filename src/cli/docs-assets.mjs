@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 /** The directory wrangler.toml's [assets] serves. */
-export const ASSETS_DIR = join(ROOT, 'public')
+const ASSETS_DIR = join(ROOT, 'public')
 /** swagger-ui-dist file → where it is served under the assets directory. */
 export const SWAGGER_FILES = {
   'swagger-ui-bundle.js': 'docs/assets/swagger-ui-bundle.js',

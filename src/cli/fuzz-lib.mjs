@@ -266,7 +266,7 @@ export function vocabularyOf(ops) {
 // Values.
 
 /** Codes the emulator knows, of every kind the API takes (A-shares, indexes, ETF, HK, US, futures, forex, boards). */
-export const KNOWN_CODES = [
+const KNOWN_CODES = [
   'sh600519', 'sz000001', 'sz300750', 'sh600000', 'sh601398', 'sh601318', 'sh600036', 'sz000002', 'sz000858', 'sh688981',
   'bj920001', 'bj830799', 'sh000001', 'sz399001', 'sz399006', 'sh000300', 'sh000688', 'bj899050', 'sh510300', 'sz159915',
   'sh110050', 'hk00700', 'hk01398', 'hk00939', 'usAAPL', 'usNIO', 'us.DJI', 'us.SPX', 'us.IXIC', 'fuRB2701', 'fuRB0', 'fuIF0',
@@ -290,7 +290,7 @@ const SEARCH_WORDS = ['600519', 'sh600519', '茅台', 'gzmt', 'AAPL', 'pt0477', 
 const DOC_IPS = ['203.0.113.7', '203.0.113.8', '198.51.100.23', '192.0.2.1', '2001:db8::1', '2001:db8::abcd', '127.0.0.1']
 
 /** Hostile strings any parameter may get. */
-export const HOSTILE_STRINGS = [
+const HOSTILE_STRINGS = [
   // long
   'a'.repeat(300), 'x'.repeat(2100), '9'.repeat(1000), '茅'.repeat(700), 'sh600519'.repeat(600), '%'.repeat(50),
   // unicode
@@ -313,7 +313,7 @@ export const HOSTILE_DATES = [
 ]
 const HOSTILE_YEARS = ['0000', '9999', '201', '20266', '２０２６', '1969', '2015', '-2026', '2026.0']
 /** Hostile codes: malformed, wrong case, unknown prefixes, lookalikes, too many. */
-export const HOSTILE_CODES = [
+const HOSTILE_CODES = [
   'sh', 'sh6', 'sh6005190', 'SH600519', 'Sh600519', 'sh600519 ', ' sh600519', 'sh 600519', 'sh600519,', ',sh600519', 'sh600519,sh600519',
   'sh600519,'.repeat(6), '600519', 'xx600519', 'shabcdef', 'sh-600519', 'sh600519.SS', '600519.SH', 'hk', 'hk0', 'hk007000', 'hkABCDE',
   'us', 'us.', 'us..DJI', 'usAAPL.', 'us' + 'A'.repeat(40), 'usaapl', 'fu', 'fuRB', 'furb0', 'fuRB9999', 'fuRB2613', 'fuRB0000', 'fuZZ0',
@@ -382,7 +382,7 @@ const DAY = 86_400_000
  * A valid value for a parameter, from its schema (enum, integer bounds, date pattern, example) and,
  * where the schema says only "string", from the parameter's name and the document's vocabulary.
  */
-export function validValue(rng, param, op, ctx) {
+function validValue(rng, param, op, ctx) {
   const s = param.schema
   const today = Date.parse(`${ctx.today}T00:00:00Z`)
   if (Array.isArray(s.enum) && s.enum.length) return String(rng.pick(s.enum))
@@ -442,7 +442,7 @@ export function validValue(rng, param, op, ctx) {
 }
 
 /** A hostile value for a parameter: out of its schema's bounds, malformed for its kind, or one of the universal hostile strings. */
-export function hostileValue(rng, param, op, ctx) {
+function hostileValue(rng, param, op, ctx) {
   if (rng.chance(0.35)) return rng.pick(HOSTILE_STRINGS)
   const s = param.schema
   if (Array.isArray(s.enum) && s.enum.length) {
@@ -552,7 +552,7 @@ export function validParams(rng, op, ctx) {
 }
 
 /** One random edit of a string: a deletion, an insertion, a swap, a duplication or a truncation. */
-export function corrupt(rng, s) {
+function corrupt(rng, s) {
   if (!s.length) return rng.pick(['(', ')', ','])
   const i = rng.int(0, s.length - 1)
   return rng.pick([
@@ -578,7 +578,7 @@ const RAW_BITS = ['%', '%zz', '%C3', '%E4%B8', '%ED%A0%80', '%00', '%FF', '%2', 
  * A badly encoded query: `pairs` with some bytes left as they are and some broken escapes spliced
  * in, kept to characters an HTTP client can put in a request line (printable ASCII; `#` escaped).
  */
-export function rawQuery(rng, pairs) {
+function rawQuery(rng, pairs) {
   const raw = (s) =>
     [...s].map((ch) => (/[\x21-\x7e]/.test(ch) && ch !== '#' ? ch : encodeURIComponent(ch))).join('')
   const parts = pairs.map(([k, v]) => (v === null ? raw(k) : `${raw(k)}=${raw(v)}`))
@@ -968,7 +968,7 @@ export function formatReport(summary) {
 }
 
 /** A shell-quoted word. */
-export const shq = (s) => `'${String(s).replaceAll("'", `'\\''`)}'`
+const shq = (s) => `'${String(s).replaceAll("'", `'\\''`)}'`
 
 /** A curl command that replays a request (`headers` already with placeholders for keys). */
 export function curlOf(origin, method, target, headers, body) {

@@ -9,7 +9,7 @@ export const KEY_TIERS = ['trial', 'standard', 'pro', 'unlimited']
 /** Hex characters of the hash that `list` shows and that identify a key in output. */
 export const SHOWN_HASH = 12
 /** Shortest hash prefix `revoke` accepts: 8 hex chars is 2^32 ways, enough for a hand-typed id. */
-export const MIN_PREFIX = 8
+const MIN_PREFIX = 8
 
 /** A usage mistake: key.mjs prints the message and exits 2. */
 export class UsageError extends Error {}

@@ -5,7 +5,7 @@
  * served (`applies: null`), never guessed.
  */
 
-export type EventGroup = 'distribution' | 'earnings' | 'trading' | 'capital' | 'holders' | 'governance' | 'corporate' | 'risk' | 'market'
+type EventGroup = 'distribution' | 'earnings' | 'trading' | 'capital' | 'holders' | 'governance' | 'corporate' | 'risk' | 'market'
 
 export interface EventTag {
   tag: string

@@ -20,8 +20,8 @@
 export type ScreenMarket = 'hs' | 'hk' | 'us'
 export const SCREEN_MARKETS: readonly ScreenMarket[] = ['hs', 'hk', 'us']
 
-export type FactorSource = 'quote' | 'finance' | 'dividend' | 'technical' | 'derived'
-export type FactorGroup = 'price' | 'volume' | 'valuation' | 'size' | 'profitability' | 'growth' | 'dividend' | 'money_flow' | 'technical'
+type FactorSource = 'quote' | 'finance' | 'dividend' | 'technical' | 'derived'
+type FactorGroup = 'price' | 'volume' | 'valuation' | 'size' | 'profitability' | 'growth' | 'dividend' | 'money_flow' | 'technical'
 
 export interface Factor {
   name: string

@@ -15,7 +15,7 @@ export type MacroRegion = (typeof MACRO_REGIONS)[number]
 
 export type MacroFrequency = 'daily' | 'monthly' | 'quarterly'
 
-export type MacroSource =
+type MacroSource =
   /** A China report: `column` of `report`, dated by `dateColumn`; `released`: the date column is the release day itself. */
   | { kind: 'report'; report: string; column: string; dateColumn: string; released?: boolean }
   /** A country report's indicator rows: `REPORT_DATE`, `PUBLISH_DATE`, `VALUE`. */

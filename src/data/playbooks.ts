@@ -16,12 +16,12 @@
  */
 
 /** One rule of the setup, named so a user can read why a stock was picked. */
-export interface PlaybookSignal {
+interface PlaybookSignal {
   name: string
   expr: string
 }
 
-export interface PlaybookExit {
+interface PlaybookExit {
   /** Sell on a close where this holds. */
   expr: string
   /** Sell on a close this far (percent, negative) below the entry price; null for none. */
@@ -53,7 +53,7 @@ export const PLAYBOOK_THEMES = [
   'dividend', 'momentum', 'breakout', 'mean-reversion', 'low-volatility', 'oversold-rebound',
   'volume-surge', 'trend-following', 'small-cap', 'large-cap', 'money-flow', 'sentiment',
 ] as const
-export type PlaybookTheme = (typeof PLAYBOOK_THEMES)[number]
+type PlaybookTheme = (typeof PLAYBOOK_THEMES)[number]
 
 /** Holding periods every playbook reports; the longest is what "losses avoided" compares with. */
 export const PERIODS = [5, 10, 20]

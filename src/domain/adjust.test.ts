@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { computedActions } from '../emulator/market/history'
 import { market, roundTo } from '../emulator/market/index'
 import type { EmuInstrument } from '../emulator/market/types'
-import { fullRows } from '../routes/kline-full-rows'
+import { fullRows } from '../features/technical/kline-full-rows'
 import { appendBars, dateNum, emptyHistory, mergeActions, type History } from '../store/history'
 import { adjustEvents, factorOn, factors, roundPrice } from './adjust'
 

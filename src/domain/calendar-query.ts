@@ -18,7 +18,7 @@ export const CALENDAR_LIMITS = {
 } as const
 
 /** Which of the SPEC's forms the query used; `month` is the no-parameter default. */
-export type CalendarMode = 'date' | 'range' | 'year' | 'month'
+type CalendarMode = 'date' | 'range' | 'year' | 'month'
 
 /** The query after zod: each field has its own type, none checked against the others yet. */
 export interface CalendarQuery {

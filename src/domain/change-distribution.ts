@@ -29,7 +29,7 @@ export interface SessionRow {
  */
 export const CHANGE_BAND_EDGES = [0, 3, 5, 7, 9] as const
 
-export interface ChangeBucket {
+interface ChangeBucket {
   /** `≤-9`, `-9~-7`, …, `-3~0`, `0`, `0~3`, …, `≥9`. */
   label: string
   /** Lowest change percent in the bucket (inclusive on the up side, exclusive on the down side); null = no bound. */

@@ -26,7 +26,7 @@ export interface ChipOptions {
 }
 
 /** One price bucket and the fraction of all chips held at it. */
-export interface ChipBucket {
+interface ChipBucket {
   price: number
   /** Fraction of all chips, 0..1; the buckets sum to 1. */
   share: number

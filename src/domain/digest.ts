@@ -15,7 +15,7 @@
 /** The longest point, in characters (code points). */
 export const MAX_POINT_CHARS = 120
 /** Points kept per summary unless told otherwise. */
-export const DEFAULT_MAX_POINTS = 5
+const DEFAULT_MAX_POINTS = 5
 
 const SENTENCE_END = /[。！？!?；;]+/
 /** Section labels a broker puts before a sentence; several may stack (`投资要点：事件：`). */

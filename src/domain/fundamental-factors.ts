@@ -51,7 +51,7 @@ const periodOf = (q: number) => `${Math.floor(q / 4)}-${QUARTER_ENDS[q % 4]}`
  * come four months after its year end, when the Q3 report (three quarter ends back) is still the
  * latest; one more allows for a late filer.
  */
-export const CANDIDATE_QUARTERS = 4
+const CANDIDATE_QUARTERS = 4
 
 /** The latest-report candidates of `date`: the quarter ends strictly before it, newest first. */
 export function candidatePeriods(date: string): string[] {

@@ -11,7 +11,7 @@ export type InstrumentKind =
   | 'future'
   | 'forex'
 
-export type Prefix = 'sh' | 'sz' | 'bj' | 'hk' | 'us' | 'pt' | 'fu' | 'fx'
+type Prefix = 'sh' | 'sz' | 'bj' | 'hk' | 'us' | 'pt' | 'fu' | 'fx'
 
 /** A-share boards; they differ in price limits and code ranges. */
 export type Board = 'sh-main' | 'star' | 'sz-main' | 'chinext' | 'bj'

@@ -45,7 +45,7 @@ export function latestSession(now: number): string {
  * The status of a stock's line (snapshot, order book), each value with what it means: the one
  * table the schema (/openapi.json) and the README read.
  */
-export const LINE_STATUS_MEANINGS = {
+const LINE_STATUS_MEANINGS = {
   trading: 'the market is in session (09:25–11:30, 13:00–15:00 Beijing) and the line carries today\'s trades',
   auction: 'the opening call auction (09:15–09:25): no trade yet; `last` is the indicative price where the upstream shows one',
   closed:

@@ -34,7 +34,7 @@ export interface RawDaily {
 export const TECHNICAL_VALUE_COLUMNS: readonly NumericColumn[] = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([name]) => name as NumericColumn)
 
 /** The day's own factors, beside the technical columns (names as in src/data/factors.ts). */
-export const DAY_FACTOR_COLUMNS = [
+const DAY_FACTOR_COLUMNS = [
   'ChangePCT', 'Amplitude', 'Change5D', 'Change20D', 'Change60D', 'Volume', 'Amount', 'VolumeRatio', 'DividendPerShare', 'DividendYield',
   // 1 when the day's (adjusted) high is the highest of the last 250 sessions, 0 if not, null with fewer bars; likewise the low.
   'NewHigh250', 'NewLow250',

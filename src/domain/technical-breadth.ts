@@ -10,7 +10,7 @@ export interface BreadthSource {
   row(code: string): { get(column: string): number | null } | undefined
 }
 
-export interface AboveAverage {
+interface AboveAverage {
   /** Stocks with the average (history long enough). */
   stocks: number
   above: number

@@ -16,7 +16,7 @@ import { Lru } from './market/lru'
 export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex']
 
 export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'] as const
-export type FaultKind = (typeof FAULT_KINDS)[number]
+type FaultKind = (typeof FAULT_KINDS)[number]
 
 /**
  * A fault on one channel. `ms` is the delay of `slow` (default {@link DEFAULT_SLOW_MS}); `count`,
@@ -29,7 +29,7 @@ export interface Fault {
 }
 
 /** Delay of a `slow` fault without `ms`. */
-export const DEFAULT_SLOW_MS = 1_000
+const DEFAULT_SLOW_MS = 1_000
 /** No emulated wait lasts longer than this, so a test cannot hang on a fault. */
 export const MAX_WAIT_MS = 30_000
 

@@ -9,7 +9,7 @@ import { clearAnonLeases } from '../access/anon-lease'
 import { keyLeases } from '../access/key-lease'
 import { clearAnonMemory } from '../http/anon-cache'
 import { clearMarketCache } from '../http/market-cache'
-import { clearLiveItems, shareLiveItems } from '../routes/live-items'
+import { clearLiveItems, shareLiveItems } from '../features/technical/live-items'
 import { scheduledHandler } from '../jobs'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
@@ -25,8 +25,8 @@ import { withHangs } from './hang'
 import { market } from './market'
 import { emulatorRoutes } from './routes'
 
-export { KeyGuard } from '../access/key-guard'
-export { AnonGuard } from '../access/anon-guard'
+
+
 
 export const services = createServices({
   fetch: createEmulatorFetch(market),

@@ -7,10 +7,10 @@ import { countRows, recordOutcome } from './envelope'
 const KV_KEY_MAX_BYTES = 512
 
 /** Anonymous data refreshes at most every five minutes (SPEC Limits). */
-export const ANON_BUCKET_MS = 5 * 60_000
+const ANON_BUCKET_MS = 5 * 60_000
 
 /** KV key of an anonymous answer: the path, the sorted query without `key`, and the 5-minute bucket. */
-export function anonCacheKey(url: URL, now: number): string {
+function anonCacheKey(url: URL, now: number): string {
   const params = [...url.searchParams].filter(([k]) => k !== 'key').sort(([a, b], [c, d]) => (a === c ? (b < d ? -1 : 1) : a < c ? -1 : 1))
   return `anon:${url.pathname}?${new URLSearchParams(params)}#${Math.floor(now / ANON_BUCKET_MS)}`
 }

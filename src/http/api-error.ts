@@ -1,5 +1,5 @@
 /** Machine codes for every non-validation error the API returns, with their HTTP status. */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   KEY_CONFLICT: 400,

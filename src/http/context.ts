@@ -5,7 +5,7 @@ import type { Services } from '../services'
 export type CallerKind = 'browser' | 'script'
 
 /** Per-request values every later stage reads. */
-export interface RequestVars {
+interface RequestVars {
   requestId: string
   startedAt: number
   clientIp: string
@@ -57,7 +57,7 @@ export type AppEnv = { Bindings: Env; Variables: RequestVars }
  * Browsers announce themselves through Fetch Metadata (`Sec-Fetch-Mode`) or an `Origin` header;
  * scripts, SDKs and agents send neither. The distinction sets the anonymous allowance (5 vs 2).
  */
-export function callerKindOf(headers: Headers): CallerKind {
+function callerKindOf(headers: Headers): CallerKind {
   return headers.get('sec-fetch-mode') || headers.get('origin') ? 'browser' : 'script'
 }
 

@@ -52,7 +52,7 @@ export const BuildProgressSchema = z
   })
   .openapi('BuildProgress')
 
-export const ValidationErrorSchema = z
+const ValidationErrorSchema = z
   .object({
     detail: z.array(
       z.object({
@@ -72,7 +72,7 @@ export const ErrorSchema = z
   .openapi('Error', { example: { error: 'no route GET /v1/nope', code: 'NOT_FOUND' } })
 
 /** The answer of a request cut off by the request deadline (src/http/deadline.ts). */
-export const DeadlineExceededSchema = z
+const DeadlineExceededSchema = z
   .object({
     ok: z.literal(false),
     endpoint: z.string().openapi({ description: 'Endpoint short name' }),

@@ -7,7 +7,7 @@ import { z } from '@hono/zod-openapi'
 import type { Attempt } from '../channels/router'
 
 /** Every `code` an `ok:false` envelope can carry. None of them is counted. */
-export const FAILURE_CODES = [
+const FAILURE_CODES = [
   /** Every channel answered, and none had data for the request. */
   'NO_DATA',
   /** At least one channel failed (timeout, HTTP error, malformed answer) and none served. */

@@ -27,7 +27,7 @@ export function planOr422<T>(r: Planned<T>): T {
 }
 
 /** Longest `input` echoed back: a 40 KB query is not worth returning whole. */
-export const ECHO_MAX_CHARS = 256
+const ECHO_MAX_CHARS = 256
 
 /** The issue as sent: an `input` string past {@link ECHO_MAX_CHARS} is cut, and says so (`input_truncated`, `input_length`). */
 function bounded(issue: ValidationIssue): ValidationIssue {

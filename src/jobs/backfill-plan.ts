@@ -9,12 +9,12 @@ import { previousTradingDay, tradingDayOnOrAfter, tradingDaysBetween } from '../
 import type { ValidationIssue } from '../http/validation'
 
 /** Staged rows one chunk may hold (about 150 bytes each): keeps a chunk near 7 MB at most. */
-export const MAX_STAGED_ROWS = 50_000
-export const MAX_CHUNK = 100
-export const MIN_CHUNK = 20
+const MAX_STAGED_ROWS = 50_000
+const MAX_CHUNK = 100
+const MIN_CHUNK = 20
 
 /** Days back from `to` when no `from` is given: about a month. */
-export const DEFAULT_SPAN_DAYS = 30
+const DEFAULT_SPAN_DAYS = 30
 
 export interface BackfillRange {
   from: string

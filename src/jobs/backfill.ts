@@ -36,14 +36,14 @@ import { keptStatements } from './fundamental-factors'
 import { nextTurn, workLane } from './pace'
 import { isStockCode, type HistorySource } from './source'
 
-export const BACKFILL_JOB = 'backfill'
+const BACKFILL_JOB = 'backfill'
 
 /**
  * Trading days at the end of the range that get technicals and factor tables. Older days would
  * stage a row of 60 values per stock and day; the tables serve the recent sessions, and the
  * after-close job adds each new day.
  */
-export const TABLE_DAYS = 20
+const TABLE_DAYS = 20
 
 /** Stocks fetched at once inside a chunk (Workers allow six simultaneous connections). */
 const CONCURRENCY = 6

@@ -20,7 +20,7 @@ export interface CalendarRefreshDeps {
 }
 
 /** What happened to one year. */
-export type YearOutcome =
+type YearOutcome =
   | { status: 'ok'; closed: number; added: string[]; removed: string[] }
   | { status: 'unpublished'; month: number }
   | { status: 'invalid'; month?: number; reason: string }

@@ -70,7 +70,7 @@ const FROM_ROW: Record<string, string> = { ClosePrice: 'closePrice' }
  * rows carry. Factors from other sources (fundamentals, share counts) are absent until a job adds
  * them, and /v1/screen says so rather than matching nothing.
  */
-export function factorTableOf(t: StoredTechnicals, builtAt: string): StoredFactorTable {
+function factorTableOf(t: StoredTechnicals, builtAt: string): StoredFactorTable {
   const codes = Object.keys(t.rows).sort()
   const columns: StoredFactorTable['columns'] = {}
   for (const name of factorNames('hs')) {
@@ -95,7 +95,7 @@ export interface FundamentalsInput {
  * Adds the fundamentals and size factors of the table's date (src/jobs/fundamental-factors.ts)
  * to `table`, from its own ClosePrice and Volume columns; returns the upstream requests spent.
  */
-export async function addFundamentals(table: StoredFactorTable, input: FundamentalsInput): Promise<number> {
+async function addFundamentals(table: StoredFactorTable, input: FundamentalsInput): Promise<number> {
   const profiles: Record<string, ShareProfile> = {}
   for (const [code, [totalShares, floatShares, listDate]] of Object.entries(input.profiles ?? {})) profiles[code] = { totalShares, floatShares, listDate }
   const { columns, requests } = await fundamentalColumns(input.source, {

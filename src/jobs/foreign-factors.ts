@@ -31,7 +31,7 @@ import { pacedContext } from './pace'
 export const FOREIGN_MARKETS: readonly ForeignMarket[] = ['hk', 'us']
 
 /** Exchange wall-clock minute from which a session's list is final: 16:30, after HK's 16:10 auction and the US 16:00 close. */
-export const LIST_SETTLED_MINUTE = 16 * 60 + 30
+const LIST_SETTLED_MINUTE = 16 * 60 + 30
 
 const cap = (v: number | null) => (v === null ? null : roundTo(v / 1e8, 4))
 
@@ -93,7 +93,7 @@ export interface ForeignFactorsOptions {
 
 export type ForeignFactorsRun = RunEntry & { market: ForeignMarket; date?: string }
 
-export const foreignJobName = (market: ForeignMarket) => `factors-${market}`
+const foreignJobName = (market: ForeignMarket) => `factors-${market}`
 
 /**
  * Builds the factor table of `market`'s latest session, once it is final (or now, with `live`);

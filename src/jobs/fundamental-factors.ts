@@ -15,7 +15,7 @@ import { getJson, putJson } from '../store/r2-json'
 import type { HistorySource } from './source'
 
 /** Statement pages of this many rows: what one subrequest brings back. */
-export const STATEMENT_PAGE_ROWS = 500
+const STATEMENT_PAGE_ROWS = 500
 
 /** Factors stored as whole numbers (share counts, days); the rest to 4 decimals. */
 const WHOLE = new Set<string>(['TotalShares', 'FloatShares', 'ListDays'])

@@ -25,11 +25,11 @@ import { getJson, putJson } from '../store/r2-json'
 import { pacedContext } from './pace'
 
 export const MEMBERS_KEY = 'chains/members.json'
-export const WORK_KEY = 'chains/work.json'
-export const COMPOSITIONS_KEY = 'chains/compositions.json'
+const WORK_KEY = 'chains/work.json'
+const COMPOSITIONS_KEY = 'chains/compositions.json'
 
 /** Upstream requests one run may spend. */
-export const DEFAULT_BUDGET = 400
+const DEFAULT_BUDGET = 400
 const BOARD_MAX_AGE_MS = 7 * 86_400_000
 const COMPOSITION_MAX_AGE_MS = 90 * 86_400_000
 /** A composition that did not add up counts as none, and is asked again after a week, not every run. */
@@ -178,7 +178,7 @@ export async function runIndustryChainJob(deps: ChainJobDeps): Promise<ChainRunS
 }
 
 /** The served document: each node's members under its rule, stamped with when they were computed. */
-export function membersDoc(themes: readonly ChainTheme[], work: Work, comps: HeldCompositions, at: string, complete: boolean, coverage: MembersDoc['coverage']): MembersDoc {
+function membersDoc(themes: readonly ChainTheme[], work: Work, comps: HeldCompositions, at: string, complete: boolean, coverage: MembersDoc['coverage']): MembersDoc {
   const byName = (kind: BoardKind) => new Map(Object.entries(work.boards[kind]).map(([n, b]) => [n, b.members]))
   const input = {
     industries: byName('industry'),

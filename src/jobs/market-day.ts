@@ -33,7 +33,7 @@ import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
 import { isStockCode, type HistorySource, type SourceAction } from './source'
 
-export const MARKET_DAY_JOB = 'market-day'
+const MARKET_DAY_JOB = 'market-day'
 
 export interface MarketDayOptions {
   /** Defaults to the Eastmoney channels through `services.channelContext`. */
@@ -50,20 +50,20 @@ export interface MarketDayOptions {
 }
 
 /** Per-run limits of step (b). */
-export interface MarketDayTuning {
+interface MarketDayTuning {
   chunk: number
   budget: number
   concurrency: number
 }
 
-export const MARKET_DAY_DEFAULTS: MarketDayTuning = { chunk: 400, budget: 900, concurrency: 6 }
+const MARKET_DAY_DEFAULTS: MarketDayTuning = { chunk: 400, budget: 900, concurrency: 6 }
 
 /**
  * Subrequests step (c) may spend: the fundamentals' statement pages (240 for the whole market,
  * src/jobs/fundamental-factors.ts) and about 65 R2 calls (the staged row files, one per 100
  * stocks, and the writes).
  */
-export const DAY_TABLES_COST = 320
+const DAY_TABLES_COST = 320
 
 /** A stock that failed this many runs in a row is given up for the day (and named in the record). */
 const MAX_FAILURES = 3

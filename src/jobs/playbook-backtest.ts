@@ -41,7 +41,7 @@ import type { HistorySource } from './source'
 export const PLAYBOOK_JOB = 'playbook-backtest'
 
 /** Stocks per chunk. Fixed, so the evidence does not depend on how the runs were cut. */
-export const BACKTEST_CHUNK = 100
+const BACKTEST_CHUNK = 100
 
 /**
  * Wall time one run spends on chunks before it leaves the rest to the next run. Measured on the
@@ -49,15 +49,15 @@ export const BACKTEST_CHUNK = 100
  * under 1 s a chunk; under vitest's instrumented modules about 3 s a chunk. Either way a run
  * stays well inside the Workers' 30 s CPU limit.
  */
-export const BACKTEST_RUN_MS = 20_000
+const BACKTEST_RUN_MS = 20_000
 
 /** Chunks one run does at most: each reads 100 histories, and an invocation has 1,000 subrequests. */
-export const BACKTEST_MAX_CHUNKS = 6
+const BACKTEST_MAX_CHUNKS = 6
 
 /** Histories read at once. */
 const CONCURRENCY = 6
 
-export interface BacktestCursor {
+interface BacktestCursor {
   through: string
   from: string
   sessions: number

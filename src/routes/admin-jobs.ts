@@ -33,7 +33,7 @@ async function sameSecret(a: string, b: string): Promise<boolean> {
 }
 
 /** Open under the emulator; else only with the admin token, 404 otherwise. */
-export function adminOnly(services: Services): MiddlewareHandler<AppEnv> {
+function adminOnly(services: Services): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (services.simulated) return next()
     const token = c.env.ADMIN_TOKEN

@@ -10,23 +10,22 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { isIssue, oneStockOrIssue } from './one-stock'
-import { EVENT_WINDOW_DAYS } from './fund'
-import { DateParam, futureDateIssue } from './schemas'
+import { isIssue, oneStockOrIssue } from './shared/one-stock'
+import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { withLastGood } from './reference-fetch'
+import { withLastGood } from '../services/reference'
 import { upstreamFailure } from '../http/outcome'
-import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow } from './trading-rows'
+import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** Block trades are reported after the close: a session's list is complete from this Beijing minute (15:30). */
-export const PUBLISHED_MINUTE = 15 * 60 + 30
+const PUBLISHED_MINUTE = 15 * 60 + 30
 /** Sessions walked back for the whole market's latest list when `date` is blank. */
 const LOOKBACK_SESSIONS = 5
 /** The earliest date served (the report's depth we rely on). */
-export const FIRST_DATE = '2015-01-05'
+const FIRST_DATE = '2015-01-05'
 
 const Query = z.object({
   code: z.string().optional().openapi({ description: 'One A-share stock with its sh, sz or bj prefix; blank = the whole A-share market', example: 'sh600519' }),

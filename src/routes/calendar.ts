@@ -8,21 +8,21 @@ import { seasonsOverlapping } from '../domain/report-seasons'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { fetchIpoWindow, IpoRowSchema, ipoRow } from './ipo'
-import { fetchReference, staleOf, type ReferenceResult } from './reference-fetch'
-import { DateParam, IntParam } from './schemas'
+import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
+import { fetchReference, staleOf, type ReferenceResult } from '../services/reference'
+import { DateParam, IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** The window: `date` and the following month. */
-export const WINDOW_DAYS = 30
+const WINDOW_DAYS = 30
 const DEFAULT_LIMIT = 100
 const MAX_LIMIT = 500
 
 /** The sections, in order (SPEC: the common slugs of /v1/calendar). */
-export const SECTIONS = [
+const SECTIONS = [
   { slug: 'financial_report', title: 'Periodic report disclosures (scheduled and published)' },
   { slug: 'dividend', title: 'Dividends and bonus shares by ex-date' },
   { slug: 'ipo', title: 'IPO subscriptions, allotments and listings' },

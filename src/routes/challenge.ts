@@ -5,7 +5,7 @@ import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { IntParam } from './schemas'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 const EXAMPLE = {
@@ -22,7 +22,7 @@ const EXAMPLE = {
 }
 
 /** The challenge body; the 429 for anonymous callers carries the same object. */
-export const ChallengeSchema = z
+const ChallengeSchema = z
   .object({
     challenge: z.string().openapi({
       description: 'Opaque signed string (letters, digits, `-`, `_`, `~`; never a `.`). Bound to your IP and valid until `expires_at`.',
@@ -50,7 +50,7 @@ const ChallengeResponse = envelopeSchema('ChallengeEnvelope', ChallengeSchema).o
 })
 
 /** Free and not counted: getting a challenge must not use up the allowance it is meant to raise. */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 0, counted: false }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 0, counted: false }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

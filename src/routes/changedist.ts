@@ -1,16 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
-import { fetchRankListMarket, type RankListRow } from '../channels/tencent/market-rank'
-import { CHANGE_BAND_EDGES, changeDistribution, type ChangeDistribution } from '../domain/change-distribution'
-import { beijing } from '../domain/dates'
-import { latestSession } from '../domain/market-phase'
+import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
-import { sharedAnswer, type SharedOptions } from '../http/market-cache'
 import type { Services } from '../services'
-import { upstreamFailureBody } from '../http/outcome'
+import { sharedChangedist } from '../services/market-breadth'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const ChangedistQuery = z.object({})
@@ -24,7 +19,7 @@ const BucketSchema = z
   })
   .openapi('ChangeBucket')
 
-export const ChangeDistributionSchema = z
+const ChangeDistributionSchema = z
   .object({
     date: z.string().openapi({ description: 'Trading date of the session counted, YYYY-MM-DD (Beijing): outside a session the latest one, whose final state the list keeps' }),
     computed_at: z.string().openapi({ description: 'When the count was made, `YYYY-MM-DD HH:MM:SS` Beijing time' }),
@@ -48,8 +43,6 @@ export const ChangeDistributionSchema = z
       .openapi({ description: 'Amount traded this session by A-share stocks (funds, bonds and B shares excluded)' }),
   })
   .openapi('ChangeDistribution')
-
-type ChangedistData = z.infer<typeof ChangeDistributionSchema>
 
 const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributionSchema.nullable().openapi({ description: 'The count; null with ok:false' })).openapi({
   example: {
@@ -81,7 +74,7 @@ const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributi
 })
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',
@@ -102,66 +95,6 @@ const route = guardedRoute(POLICY, {
     ...COMMON_ERRORS,
   },
 })
-
-type ChangedistBody = { ok: boolean; source: string; data: ChangedistData | null } & Record<string, unknown>
-
-/** The session's trade date: the date most traded rows carry. */
-function sessionDate(rows: readonly ListRow[]): string {
-  const counts = new Map<string, number>()
-  for (const r of rows) if (r.traded) counts.set(r.date, (counts.get(r.date) ?? 0) + 1)
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1))[0]?.[0] ?? ''
-}
-
-/** The whole-market list counted, or why not. Shared with /v1/market-overview (summary). */
-/** Channels of the whole-market list: Eastmoney's clist, then Tencent's rank list. */
-const MARKET_LIST_CHAIN = ['eastmoney', 'tencent'] as const
-
-/** What the counts read of a whole-market row; both channels' rows have it. */
-export type ListRow = RankListRow
-
-/**
- * The whole A-share market list, fetched at most once per 10 s for the whole service: changedist
- * and the overview's summary and trade types count the same rows.
- */
-export async function sharedMarketList(services: Services) {
-  const { value } = await sharedAnswer(
-    'market-list', 'changedist', services.now(),
-    () => services.router.run('market-list', MARKET_LIST_CHAIN, (channel): Promise<ListRow[]> => {
-      const ctx = services.channelContext
-      // The rank list has no date: its rows are the latest session's (today's from the 09:25 match).
-      if (channel === 'tencent') return fetchRankListMarket(ctx, latestSession(services.now()))
-      return fetchMarketSnapshot(ctx)
-    }),
-    (r) => r.ok
-  )
-  return value
-}
-
-
-export async function computeChangedist(services: Services): Promise<ChangedistBody> {
-  const r = await sharedMarketList(services)
-  if (!r.ok) return upstreamFailureBody(r.attempts, 'whole-market list', null)
-  const now = beijing(services.now())
-  const computedAt = `${now.date} ${now.time}`
-  const counted: ChangeDistribution = changeDistribution(r.value)
-  if (counted.traded === 0) {
-    return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: `no A-share stock has traded in the current session yet (${computedAt} Beijing)` }
-  }
-  return {
-    ok: true,
-    source: services.sourcePrefix + r.channel,
-    data: { date: sessionDate(r.value), computed_at: computedAt, ...counted },
-    as_of: computedAt,
-  }
-}
-
-/**
- * The cached count (10 s), shared by /v1/changedist and /v1/market-overview. With `waitUntil`
- * (the changedist handler), an answer up to 30 s old is served while one refresh runs.
- */
-export function sharedChangedist(services: Services, opts: SharedOptions = {}) {
-  return sharedAnswer('changedist', 'changedist', services.now(), () => computeChangedist(services), (b) => b.ok, opts)
-}
 
 /** GET /v1/changedist */
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -8,17 +8,17 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { isIssue, oneStockOrIssue } from './one-stock'
-import { DateParam, futureDateIssue } from './schemas'
+import { isIssue, oneStockOrIssue } from './shared/one-stock'
+import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { chipBars } from './chip-bars'
+import { chipBars } from '../features/technical/chip-bars'
 import { upstreamFailure } from '../http/outcome'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** Daily bars the distribution is built over: the window akshare asks Eastmoney for (upstreams.md §5.15). */
-export const CHIP_WINDOW = 210
+const CHIP_WINDOW = 210
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),

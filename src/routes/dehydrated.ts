@@ -16,26 +16,26 @@ import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { referenceCached } from '../store/reference-cache'
-import { notThisMarket } from './per-stock'
+import { notThisMarket } from './shared/per-stock'
 import { upstreamFailure } from '../http/outcome'
-import { IntParam } from './schemas'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
-export const DEFAULT_LIMIT = 30
-export const MAX_LIMIT = 100
+const DEFAULT_LIMIT = 30
+const MAX_LIMIT = 100
 /** How far back each mode looks: the market's latest month; one stock's latest year. */
-export const LIST_WINDOW_DAYS = 30
-export const DETAIL_WINDOW_DAYS = 365
+const LIST_WINDOW_DAYS = 30
+const DETAIL_WINDOW_DAYS = 365
 /** Digests are reference data (DESIGN §12): kept service-wide for three hours. */
-export const DIGEST_TTL_MS = 3 * 3600_000
+const DIGEST_TTL_MS = 3 * 3600_000
 /** Report pages fetched at once. */
 const PAGE_CONCURRENCY = 6
 
 /** Eastmoney's unified rating names in our words. */
-export const RATING_OF: Record<string, Rating> = { 买入: 'buy', 增持: 'overweight', 中性: 'neutral', 减持: 'underweight', 卖出: 'sell' }
+const RATING_OF: Record<string, Rating> = { 买入: 'buy', 增持: 'overweight', 中性: 'neutral', 减持: 'underweight', 卖出: 'sell' }
 const RATINGS = ['buy', 'overweight', 'neutral', 'underweight', 'sell'] as const
 type Rating = (typeof RATINGS)[number]
 
@@ -163,7 +163,7 @@ const route = guardedRoute(POLICY, {
 }, { check: (_c, q) => void plan(q) })
 
 /** Which channels serve research reports (Eastmoney only: no other upstream has them). */
-export const DIGEST_CHANNELS: readonly ChannelName[] = ['eastmoney']
+const DIGEST_CHANNELS: readonly ChannelName[] = ['eastmoney']
 
 /** A digest as kept: `last` and `upside_pct` are null until the live price is joined in. */
 type StoredDigest = z.infer<typeof Digest>
@@ -214,7 +214,7 @@ function median(xs: number[]): number {
 }
 
 /** Each broker's latest digest counted once (digests come newest first). */
-export function consensusOf(code: string, digests: ReadonlyArray<z.infer<typeof Digest>>, last: number | null): z.infer<typeof Consensus> {
+function consensusOf(code: string, digests: ReadonlyArray<z.infer<typeof Digest>>, last: number | null): z.infer<typeof Consensus> {
   const latest = new Map<string, z.infer<typeof Digest>>()
   for (const d of digests) if (!latest.has(d.broker)) latest.set(d.broker, d)
   const counts = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<Rating, number>

@@ -9,15 +9,15 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { oneStock } from './one-stock'
-import { IntParam } from './schemas'
+import { oneStock } from './shared/one-stock'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { fetchReference, staleOf } from './reference-fetch'
+import { fetchReference, staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
-export const DIVIDEND_YEARS = { default: 3, max: 20 } as const
+const DIVIDEND_YEARS = { default: 3, max: 20 } as const
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),
@@ -87,7 +87,7 @@ const route = guardedRoute(POLICY, {
 }, { check: (_c, q) => void oneStock(q.code, 'dividend') })
 
 /** The first day of the window: the same calendar day `years` years before `today`. */
-export function windowStart(today: string, years: number): string {
+function windowStart(today: string, years: number): string {
   return `${String(Number(today.slice(0, 4)) - years).padStart(4, '0')}${today.slice(4)}`
 }
 
@@ -108,7 +108,7 @@ const toRow = (p: DividendPlan) => ({
 })
 
 /** The channels that serve dividend plans, in order. */
-export const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
+const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 function fetchPlans(services: Services, channel: ChannelName, inst: Instrument): Promise<DividendPlan[]> {
   return channel === 'sina' ? fetchSinaDividends(services.channelContext, inst) : fetchDividendPlans(services.channelContext, inst)

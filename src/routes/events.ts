@@ -7,15 +7,15 @@ import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { oneStock } from './one-stock'
+import { oneStock } from './shared/one-stock'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { fetchReference, staleOf } from './reference-fetch'
+import { fetchReference, staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** How far back events are listed (scheduled ones ahead come as the upstream lists them). */
-export const EVENTS_DAYS_BACK = 365
+const EVENTS_DAYS_BACK = 365
 
 const TAG_NAMES = EVENT_TAGS.map((e) => e.tag) as [string, ...string[]]
 
@@ -88,7 +88,7 @@ const route = guardedRoute(POLICY, {
 }, { check: (_c, q) => void oneStock(q.code, 'events') })
 
 /** The catalogue with each tag's state given the events (newest first). */
-export function tagStates(events: readonly CompanyEvent[]) {
+function tagStates(events: readonly CompanyEvent[]) {
   return EVENT_TAGS.map((e) => {
     const served = e.types.length > 0
     const latest = events.find((ev) => e.types.includes(ev.type))

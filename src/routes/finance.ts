@@ -8,13 +8,13 @@ import { BALANCE_LINES, CASHFLOW_LINES, DEFAULT_PERIODS, INCOME_LINES, MAX_PERIO
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { notThisMarket, oneCode, StockCodeParam } from './per-stock'
+import { notThisMarket, oneCode, StockCodeParam } from './shared/per-stock'
 import { upstreamFailure } from '../http/outcome'
-import { IntParam } from './schemas'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({
   code: StockCodeParam,
@@ -79,7 +79,7 @@ const route = guardedRoute(POLICY, {
 }, { check: (_c, q) => void oneCode(q.code) })
 
 /** Which channels serve statements, in order. */
-export const FINANCE_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
+const FINANCE_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/finance */
 export function registerFinance(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -13,24 +13,22 @@ import { envelope } from '../http/envelope'
 import { sharedAnswer } from '../http/market-cache'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { isIssue, oneStockOrIssue } from './one-stock'
-import { IntParam } from './schemas'
+import { isIssue, oneStockOrIssue } from './shared/one-stock'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { withLastGood } from './reference-fetch'
+import { withLastGood } from '../services/reference'
 import { describeAttempts, upstreamFailure } from '../http/outcome'
-import { BlockTradeRowSchema, blockTradeRow, eastmoneySource } from './trading-rows'
+import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
-/** How far back the board appearances and block trades reach. */
-export const EVENT_WINDOW_DAYS = 365
 const DEFAULT_DAYS = 20
 /**
  * How long a call without `rank` waits for a ranking nobody has computed this minute. The walk
  * goes on after the answer (waitUntil), so the next call finds it; `rank=true` always waits.
  */
-export const RANK_WAIT_MS = 1500
+const RANK_WAIT_MS = 1500
 const MAX_DAYS = 120
 
 const Query = z.object({
@@ -119,7 +117,7 @@ const MarginRow = z
   })
   .openapi('MarginRow')
 
-export const FUND_SECTIONS = [
+const FUND_SECTIONS = [
   { slug: 'money_flow', title: 'Money flow by order size', row: MoneyFlowRow },
   { slug: 'top_traders', title: 'Dragon-tiger board appearances (last 365 days)', row: TopTraderRow },
   { slug: 'block_trades', title: 'Block trades (last 365 days)', row: BlockTradeRowSchema },
@@ -233,7 +231,7 @@ function todayRow(t: TodayFlow, d: DayFlowRow | undefined, rank: Rank | null): M
 type Rank = { rank: number; of: number }
 
 /** Daily rows newest first, today's replaced by the live row that carries inflows and outflows (and the rank, when asked). */
-export function moneyFlowRows(today: TodayFlow | null, days: DayFlowRow[], n: number, rank: Rank | null = null): MoneyFlow[] {
+function moneyFlowRows(today: TodayFlow | null, days: DayFlowRow[], n: number, rank: Rank | null = null): MoneyFlow[] {
   const rows = [...days].reverse().map(pastRow)
   if (today) {
     const i = rows.findIndex((r) => r.date === today.date)

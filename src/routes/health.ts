@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/context'
 import type { Services } from '../services'
 import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 
-export const HealthSchema = z
+const HealthSchema = z
   .object({
     ok: z.boolean().openapi({ description: 'The service answers' }),
     uptime_s: z.number().int().openapi({ description: 'Seconds this service instance has been running' }),

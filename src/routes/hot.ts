@@ -15,7 +15,7 @@ import { PRICE_DECIMALS } from '../http/format'
 import { sharedAnswer } from '../http/market-cache'
 import type { Services } from '../services'
 import { upstreamFailureBody } from '../http/outcome'
-import { IntParam } from './schemas'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts } from '../http/outcome'
 
@@ -62,7 +62,7 @@ const HotResponse = envelopeSchema('HotEnvelope', z.array(HotRowSchema).openapi(
 })
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

@@ -13,11 +13,11 @@ import { queryIssue, ValidationError } from '../http/validation'
 import { MEMBERS_KEY, type MembersDoc } from '../jobs/industry-chain'
 import type { Services } from '../services'
 import { referenceCached } from '../store/reference-cache'
-import { notThisMarket } from './per-stock'
+import { notThisMarket } from './shared/per-stock'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it (DESIGN §12: pro group, trial and above). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** Longest `topic` worth comparing with theme names. */
 const MAX_TOPIC = 40
@@ -141,7 +141,7 @@ const Response = envelopeSchema('IndustryChainEnvelopeBase', z.union([z.array(Th
   })
 
 /** Theme names nearest `topic`: by edit distance, then by shared characters; five at most. */
-export function suggestThemes(topic: string, themes: readonly ChainTheme[] = CHAIN_THEMES): string[] {
+function suggestThemes(topic: string, themes: readonly ChainTheme[] = CHAIN_THEMES): string[] {
   const t = topic.trim().slice(0, MAX_TOPIC)
   const shared = (name: string) => [...new Set(name)].filter((ch) => t.includes(ch)).length
   return themes

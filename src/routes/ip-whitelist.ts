@@ -11,7 +11,7 @@ import type { Context } from 'hono'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 /** SPEC: unlimited tier; calls are rate-limited like any other but cost no usage units. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'unlimited', cost: 0, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'unlimited', cost: 0, counted: true }
 
 const AllowListSchema = z
   .object({
@@ -87,7 +87,7 @@ function answer(c: Context<AppEnv>, ips: string[], kept = false) {
 }
 
 /** Parses `ips`: every entry a valid address (each bad one named), at most 50 with the caller's own. */
-export function parseAllowList(raw: string, caller: string): { ips: string[]; kept: boolean } {
+function parseAllowList(raw: string, caller: string): { ips: string[]; kept: boolean } {
   const issues: ValidationIssue[] = []
   const ips: string[] = []
   for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {

@@ -12,13 +12,13 @@ import { queryIssue, ValidationError, type ValidationIssue } from '../http/valid
 import type { Services } from '../services'
 import { numDate, readHistory, type History } from '../store/history'
 import { readUniverse } from '../store/meta'
-import { fullRows } from './kline-full-rows'
-import { oneStockOrIssue } from './one-stock'
-import { DateParam } from './schemas'
+import { fullRows } from '../features/technical/kline-full-rows'
+import { oneStockOrIssue } from './shared/one-stock'
+import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: standard and above, trial excluded (SPEC Authentication 4). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),

@@ -10,9 +10,9 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services'
-import { CODE_EXAMPLES, DateParam, IntParam, SeriesDataSchema } from './schemas'
+import { CODE_EXAMPLES, DateParam, IntParam, SeriesDataSchema } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { seriesBody, type SymbolOutcome } from './series-response'
+import { seriesBody, type SymbolOutcome } from '../http/series-body'
 
 const KlineQuery = z.object({
   code: z.string({ error: 'code is required' }).openapi({
@@ -49,7 +49,7 @@ const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi(
 })
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 /**
  * SPEC: minute periods require tier standard or above (and so a key). Only for codes that have

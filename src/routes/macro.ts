@@ -8,12 +8,12 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { fetchReference, staleOf } from './reference-fetch'
-import { IntParam } from './schemas'
+import { fetchReference, staleOf } from '../services/reference'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const CATALOGUE_TEXT = MACRO_REGIONS.map((r) => `**${r}**: ${MACRO_CATALOGUE[r].map((s) => `\`${s.name}\` (${s.title}; ${s.unit}; ${s.frequency})`).join(', ')}`).join('. ')
 
@@ -70,7 +70,7 @@ const Response = envelopeSchema('MacroEnvelope', z.array(SeriesSchema).openapi({
 })
 
 /** The specs a query asks for; throws the 422 listing the valid names when one is unknown. */
-export function macroSpecs(region: MacroRegion, names: string | undefined): MacroSeriesSpec[] {
+function macroSpecs(region: MacroRegion, names: string | undefined): MacroSeriesSpec[] {
   const all = MACRO_CATALOGUE[region]
   const asked = (names ?? '').split(',').map((n) => n.trim()).filter(Boolean)
   if (asked.length === 0) return all

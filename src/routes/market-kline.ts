@@ -14,11 +14,11 @@ import { streamEnvelope } from '../http/stream-envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { marketKlineKey } from '../store/keys'
-import { DateParam } from './schemas'
+import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro and unlimited, 500 units and one heavy call each. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 500, heavy: true, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 500, heavy: true, counted: true }
 
 const Query = z.object({
   date: DateParam('date')

@@ -21,16 +21,16 @@ import { envelope, recordOutcome } from '../http/envelope'
 import { sharedAnswer, type Freshness } from '../http/market-cache'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { sharedChangedist, sharedMarketList } from './changedist'
+import { sharedChangedist, sharedMarketList } from '../services/market-breadth'
 import { upstreamFailureBody } from '../http/outcome'
-import { withLastGood } from './reference-fetch'
+import { withLastGood } from '../services/reference'
 import { technicalBreadth } from '../domain/technical-breadth'
 import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
 import { readFactorTable } from '../store/factor-table'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts } from '../http/outcome'
 
-export const OVERVIEW_TYPES = ['summary', 'trade', 'interval', 'technical', 'margin', 'valuation', 'rotation', 'updown'] as const
+const OVERVIEW_TYPES = ['summary', 'trade', 'interval', 'technical', 'margin', 'valuation', 'rotation', 'updown'] as const
 type OverviewType = (typeof OVERVIEW_TYPES)[number]
 
 /** Types whose data the service does not have yet: a 422 naming the reason (not counted). */
@@ -276,7 +276,7 @@ const OverviewResponse = envelopeSchema('MarketOverviewEnvelope', OverviewDataSc
 })
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 function checkType(type: OverviewType | undefined) {
   const why = type && NOT_YET[type]

@@ -10,12 +10,12 @@ import { BOOK_LEVELS, isAuctionBook, type OrderBook } from '../domain/orderbook'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { notThisMarket, oneCode, StockCodeParam } from './per-stock'
+import { notThisMarket, oneCode, StockCodeParam } from './shared/per-stock'
 import { upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({
   code: StockCodeParam.openapi({ description: 'One A-share stock, ETF or convertible bond with its sh, sz or bj prefix (one code per call)', example: 'sh600519' }),
@@ -74,12 +74,12 @@ const route = guardedRoute(POLICY, {
 }, { check: (_c, q) => void oneCode(q.code) })
 
 /** Channels in order of preference. */
-export const ORDERBOOK_CHANNELS: readonly ChannelName[] = ['tencent', 'sina', 'eastmoney']
+const ORDERBOOK_CHANNELS: readonly ChannelName[] = ['tencent', 'sina', 'eastmoney']
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d
 
 /** The flat row of a book. */
-export function bookRow(b: OrderBook, status: LineStatus): Record<string, number | string | null> {
+function bookRow(b: OrderBook, status: LineStatus): Record<string, number | string | null> {
   const change = round(b.last - b.preClose, 4)
   const row: Record<string, number | string | null> = {
     code: b.code,

@@ -9,9 +9,9 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { CODE_EXAMPLES, IntParam, SeriesDataSchema } from './schemas'
+import { CODE_EXAMPLES, IntParam, SeriesDataSchema } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { seriesBody, type SymbolOutcome } from './series-response'
+import { seriesBody, type SymbolOutcome } from '../http/series-body'
 
 const QuoteQuery = z.object({
   code: z.string({ error: 'code is required' }).openapi({
@@ -53,7 +53,7 @@ function planQuote(q: z.output<typeof QuoteQuery>, tier: Tier): { instruments: I
 }
 
 /** Who may call it and what it costs. */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

@@ -10,7 +10,7 @@ import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { readFactorTable } from '../store/factor-table'
-import { IntParam } from './schemas'
+import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const MAX_LIMIT = 500
@@ -69,7 +69,7 @@ const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ descr
   })
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN section 12). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const marketsOf = (m: Partial<Record<ScreenMarket, unknown>>) => Object.keys(m).join(', ')
 

@@ -7,11 +7,11 @@ import { fetchSinaSuggest } from '../channels/sina/suggest'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { fetchReference, staleOf } from './reference-fetch'
+import { fetchReference, staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** Rows asked of the upstream; a code's prefix may then narrow them. */
 const UPSTREAM_COUNT = 20
@@ -66,7 +66,7 @@ const route = guardedRoute(POLICY, {
 })
 
 /** What to ask the upstream for `q`, and the prefix a hit must start with when `q` named one. */
-export function searchPlan(q: string): { keyword: string; prefix?: string } {
+function searchPlan(q: string): { keyword: string; prefix?: string } {
   const m = /^(sh|sz|bj|hk|pt)(\d{1,6})$/i.exec(q)
   if (!m) return { keyword: q }
   const prefix = m[1].toLowerCase()

@@ -9,20 +9,20 @@ import { standing } from '../domain/valuation-percentile'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { oneStock } from './one-stock'
-import { fetchReference, staleOf } from './reference-fetch'
+import { oneStock } from './shared/one-stock'
+import { fetchReference, staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** The percentile window: five years of daily rows back from the data date. */
-export const WINDOW_YEARS = 5
+const WINDOW_YEARS = 5
 /** How far back the latest rows are looked for (a long holiday is under two weeks). */
 const RECENT_DAYS = 20
 
 /** What the dividend yield is, since the valuation report has no column for it. */
-export const DIVIDEND_YIELD_NOTE =
+const DIVIDEND_YIELD_NOTE =
   "computed here (Eastmoney's industry valuation report has no such column): cash dividends with an ex-date in the twelve months to the data date (RPT_SHAREBONUS_DET) × the constituents' shares, over their market cap (RPT_VALUEANALYSIS_DET); for the data date only, so there is no history to rank it in"
 
 const Query = z.object({

@@ -12,15 +12,15 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { oneStock } from './one-stock'
+import { oneStock } from './shared/one-stock'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { fetchReference, staleOf } from './reference-fetch'
+import { fetchReference, staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** The A-share sections, in order (SPEC: Shareholder). */
-export const A_SHARE_SECTIONS = [
+const A_SHARE_SECTIONS = [
   { slug: 'top10_holders', title: 'Top 10 shareholders' },
   { slug: 'top10_float_holders', title: 'Top 10 float shareholders' },
   { slug: 'holder_count', title: 'Number of shareholders' },
@@ -30,7 +30,7 @@ export const A_SHARE_SECTIONS = [
  * (RPT_HKF10_EQUITYCHG_HOLDER); `holder_distribution` and `institutional_holdings` from HKEXnews'
  * CCASS Shareholding Search (src/channels/hkex/ccass.ts), the newest day's record.
  */
-export const HK_SECTIONS = [
+const HK_SECTIONS = [
   { slug: 'shareholders', title: 'Major shareholders (disclosed interests)' },
   { slug: 'holder_distribution', title: 'Holder distribution (CCASS)' },
   { slug: 'institutional_holdings', title: 'Institutional holdings (CCASS participants)' },
@@ -271,7 +271,7 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
 }
 
 /** The channels that serve an A-share stock's shareholders, in order. */
-export const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
+const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 function fetchHolders(services: Services, channel: ChannelName, inst: Instrument): Promise<Shareholders> {
   return channel === 'sina' ? fetchSinaHolders(services.channelContext, inst) : fetchShareholders(services.channelContext, inst)

@@ -9,12 +9,12 @@ import { SECURITY_TYPES, type Snapshot } from '../domain/snapshot'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { notThisMarket, oneCode, StockCodeParam } from './per-stock'
+import { notThisMarket, oneCode, StockCodeParam } from './shared/per-stock'
 import { upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro and above (SPEC Authentication 4). */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
 
 const Query = z.object({ code: StockCodeParam })
 
@@ -112,7 +112,7 @@ const route = guardedRoute(POLICY, {
 }, { check: (_c, q) => void oneCode(q.code) })
 
 /** Channels in order of preference. */
-export const SNAPSHOT_CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent']
+const SNAPSHOT_CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent']
 
 /** GET /v1/snapshot */
 export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -19,17 +19,17 @@ import { readStates } from '../store/state-shards'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
 import { fetchLiveQuotes } from '../services/live-quotes'
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
-import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from './live-items'
-import { DateParam, futureDateIssue } from './schemas'
+import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from '../features/technical/live-items'
+import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts } from '../http/outcome'
-import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './technical'
+import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
 import { technicalBars } from '../features/technical/bars'
-import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
+import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
 import { JsonBytes } from '../http/json-bytes'
 
 /** Pro and above (SPEC); billed one unit per symbol returned, so the reservation is adjusted at settle. */
-export const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
 
 /** Symbols computed from the channels at once (HK, US, indexes, ETFs: not in the precomputed table). */
 const ON_THE_FLY_CONCURRENCY = 6

@@ -12,7 +12,7 @@ import { envelope, recordOutcome, type Envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import type { Services } from '../services'
 import { loadCalendar } from '../store/calendar-source'
-import { DateParam, IntParam } from './schemas'
+import { DateParam, IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { FailureCodeSchema } from '../http/outcome'
 import { planOr422 } from '../http/validation'
@@ -99,7 +99,7 @@ const TradeCalendarResponse = envelopeSchema(
   })
 
 /** Who may call it and what it costs (SPEC: free tier, but counted in usage and rate limits). */
-export const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

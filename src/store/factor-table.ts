@@ -31,7 +31,7 @@ export interface LoadedFactorTable extends ScreenTable {
   has(factor: string): boolean
 }
 
-export function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
+function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
   const cache = new Map<string, Float64Array>()
   const column = (name: string): Float64Array => {
     let col = cache.get(name)

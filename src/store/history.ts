@@ -21,10 +21,10 @@
 import type { Bar } from '../domain/bar'
 import { historyKey } from './keys'
 
-export const HISTORY_VERSION = 1
+const HISTORY_VERSION = 1
 
 /** A corporate action as stored: ex-date, cash per share, bonus (送转) shares per share. */
-export type StoredAction = [exDate: string, cash: number, bonus: number]
+type StoredAction = [exDate: string, cash: number, bonus: number]
 
 export interface History {
   v: typeof HISTORY_VERSION

@@ -12,7 +12,7 @@
 import { lastSettledDay } from '../domain/settled-day'
 
 /** How long reference data is served before it is asked again. */
-export const REFERENCE_TTL_MS = 6 * 3_600_000
+const REFERENCE_TTL_MS = 6 * 3_600_000
 
 const DAY_MS = 86_400_000
 
@@ -58,7 +58,7 @@ export const STALE_IF_ERROR = {
 export type StaleClass = keyof typeof STALE_IF_ERROR
 
 /** How long KV keeps a last good copy: the longest `maxAgeMs` above. */
-export const LAST_GOOD_TTL_S = 7 * 86_400
+const LAST_GOOD_TTL_S = 7 * 86_400
 
 /** True when a copy fetched at `at` may be served stale at `now` under `cls`. */
 export function staleAllowed(cls: StaleClass, at: number, now: number): boolean {
@@ -140,7 +140,7 @@ export async function referenceCached<T>(
 const lastGoodKey = (key: string) => `last:${generation}:${key}`
 
 /** Keeps `stored` as the last good answer for `key` (KV only: read when every upstream fails, which is rare). */
-export async function keepLastGood(kv: KVNamespace, key: string, stored: Stored<unknown>): Promise<void> {
+async function keepLastGood(kv: KVNamespace, key: string, stored: Stored<unknown>): Promise<void> {
   await kv.put(lastGoodKey(key), JSON.stringify(stored), { expirationTtl: LAST_GOOD_TTL_S }).catch(() => undefined)
 }
 

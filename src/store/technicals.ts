@@ -137,5 +137,3 @@ export function forgetLatestTechnicals(): void {
   latestKnown = undefined
 }
 
-/** The technical columns only (what a /v1/technical row holds besides code, name, date). */
-export const TECHNICAL_ROW_COLUMNS = TECHNICAL_VALUE_COLUMNS

@@ -11,10 +11,10 @@ import type { JsonObject } from './envelope'
 import { bareCode, codeOfRow, dateOfRow, fetchReport, textOf } from './report-rows'
 import { CHANNEL } from './wire'
 
-export const BILLBOARD_REPORT = 'RPT_DAILYBILLBOARD_DETAILSNEW'
-export const SEAT_REPORTS = { buy: 'RPT_BILLBOARD_DAILYDETAILSBUY', sell: 'RPT_BILLBOARD_DAILYDETAILSSELL' } as const
+const BILLBOARD_REPORT = 'RPT_DAILYBILLBOARD_DETAILSNEW'
+const SEAT_REPORTS = { buy: 'RPT_BILLBOARD_DAILYDETAILSBUY', sell: 'RPT_BILLBOARD_DAILYDETAILSSELL' } as const
 
-export interface BoardSeat {
+interface BoardSeat {
   name: string
   buy: number
   sell: number

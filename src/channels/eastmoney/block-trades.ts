@@ -10,7 +10,7 @@ import type { JsonObject } from './envelope'
 import { bareCode, codeOfRow, dateOfRow, fetchReport, textOf } from './report-rows'
 import { CHANNEL } from './wire'
 
-export const BLOCK_TRADE_REPORT = 'RPT_DATA_BLOCKTRADE'
+const BLOCK_TRADE_REPORT = 'RPT_DATA_BLOCKTRADE'
 
 /** One block trade. Prices in CNY, volume in shares, amount in CNY, percentages in percent. */
 export interface BlockTrade {

@@ -14,10 +14,10 @@ import { MARKET_LIST_URL } from './market-list'
 import { CHANNEL, QUOTE_FIELDS as Q } from './wire'
 
 /** Industry boards, without the flag-50 entries Eastmoney hides from its own board pages. */
-export const INDUSTRY_BOARDS_FS = 'm:90 t:2 f:!50'
+const INDUSTRY_BOARDS_FS = 'm:90 t:2 f:!50'
 
 /** List-namespace ids we read, by meaning (fltt=2). */
-export const BOARD_FIELDS = { last: Q.last, changePct: Q.changePct, code: Q.code, market: Q.market, name: Q.name, tradeDate: Q.tradeDate, change5d: 'f109' } as const
+const BOARD_FIELDS = { last: Q.last, changePct: Q.changePct, code: Q.code, market: Q.market, name: Q.name, tradeDate: Q.tradeDate, change5d: 'f109' } as const
 const F = BOARD_FIELDS
 const FIELD_LIST = Object.values(F).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(',')
 

@@ -15,8 +15,8 @@ import { datacenterUrl } from './datacenter'
 import type { JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
-export const MEETING_REPORT = 'RPT_GENERALMEETING_DETAIL'
-export const RIGHTS_REPORT = 'RPT_IPO_ALLOTMENT'
+const MEETING_REPORT = 'RPT_GENERALMEETING_DETAIL'
+const RIGHTS_REPORT = 'RPT_IPO_ALLOTMENT'
 
 /** One shareholders' meeting. */
 export interface MeetingEvent {

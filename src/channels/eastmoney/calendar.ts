@@ -16,7 +16,7 @@ import { DIVIDEND_REPORT, toAction } from './dividends'
 import type { JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
-export const DISCLOSURE_REPORT = 'RPT_PUBLIC_BS_APPOIN'
+const DISCLOSURE_REPORT = 'RPT_PUBLIC_BS_APPOIN'
 /** A booked date moves by days, rarely weeks: ask this much around the window for rows that moved into it. */
 const MOVE_MARGIN_DAYS = 15
 
@@ -133,7 +133,7 @@ export async function fetchDividendsBetween(ctx: ChannelContext, from: string, t
   return { events: out.sort((a, b) => (a.exDate !== b.exDate ? (a.exDate < b.exDate ? -1 : 1) : a.code < b.code ? -1 : 1)), more }
 }
 
-export const LOCKUP_REPORT = 'RPT_LIFT_STAGE'
+const LOCKUP_REPORT = 'RPT_LIFT_STAGE'
 
 /** One batch of restricted shares becoming tradable. */
 export interface LockupEvent {

@@ -10,7 +10,7 @@ import { datacenterUrl, fetchDatacenterRows } from './datacenter'
 import type { JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
-export const COMPANY_CALENDAR_REPORT = 'RPT_ORGOP_ALL'
+const COMPANY_CALENDAR_REPORT = 'RPT_ORGOP_ALL'
 
 export interface CompanyEvent {
   date: string

@@ -16,7 +16,7 @@ export const DATACENTER_URL = 'https://datacenter-web.eastmoney.com/api/data/v1/
 /** The datacenter's "no rows" code: a valid empty answer, not a failure. */
 const EMPTY_CODE = 9201
 /** Rows asked per page, pages in flight at once after the first, and a bound no report of ours comes near. */
-export const DATACENTER_PAGE_SIZE = 500
+const DATACENTER_PAGE_SIZE = 500
 const PAGE_CONCURRENCY = 2
 const MAX_PAGES = 100
 

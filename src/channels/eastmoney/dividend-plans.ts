@@ -55,7 +55,7 @@ export interface DividendPlan {
 }
 
 /** The same report as the history store's actions (./dividends.ts), with the plan's own columns. */
-export const PLAN_COLUMNS = {
+const PLAN_COLUMNS = {
   ...DIVIDEND_COLUMNS,
   reportDate: 'REPORT_DATE',
   planNoticeDate: 'PLAN_NOTICE_DATE',

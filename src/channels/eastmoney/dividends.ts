@@ -55,7 +55,7 @@ const DECIMALS = 8
 export const perShare = (per10: number) => Math.round((per10 / 10) * 10 ** DECIMALS) / 10 ** DECIMALS
 
 /** The report filter for a query: `(SECURITY_CODE="600519")` or `(EX_DIVIDEND_DATE='2025-06-20')`. */
-export function dividendFilter(query: ActionQuery): string {
+function dividendFilter(query: ActionQuery): string {
   if ('code' in query) {
     const m = A_SHARE_CODE.exec(query.code)
     if (!m) throw unsupported(CHANNEL, `corporate actions are for sh/sz/bj stocks, not ${query.code}`)

@@ -27,7 +27,7 @@ export const businessUrl = (code: string) => `${F10}/BusinessAnalysis/PageAjax?c
 export const surveyUrl = (code: string) => `${F10}/CompanySurvey/PageAjax?code=${f10Code(code)}`
 
 /** One product line of the latest report. */
-export interface ProductLine {
+interface ProductLine {
   name: string
   /** CNY. */
   income: number

@@ -23,7 +23,7 @@ export const FINANCE_REPORTS = {
 } as const
 
 /** Our line → Eastmoney column, per statement. Columns a report lacks read as null. */
-export const FINANCE_COLUMNS: {
+const FINANCE_COLUMNS: {
   income: Record<IncomeLine, string>
   balance: Record<BalanceLine, string>
   cashflow: Record<CashflowLine, string>

@@ -28,13 +28,13 @@ export type ForeignMarket = 'hk' | 'us'
  * Each market's `fs` filter and the `f13` market numbers its rows may carry: HK is filtered as
  * market 128 but its rows print 116, the market of HK secids (`116.00700`).
  */
-export const FOREIGN_FS: Record<ForeignMarket, { fs: string; markets: readonly number[] }> = {
+const FOREIGN_FS: Record<ForeignMarket, { fs: string; markets: readonly number[] }> = {
   hk: { fs: 'm:128 t:3,m:128 t:4,m:128 t:1,m:128 t:2', markets: [116, 128] },
   us: { fs: 'm:105,m:106,m:107', markets: [105, 106, 107] },
 }
 
 /** List-namespace ids asked for, by meaning (fltt=2: plain numbers, `"-"` when none). */
-export const FOREIGN_FIELDS = {
+const FOREIGN_FIELDS = {
   close: 'f2', changePct: 'f3', volume: 'f5', amount: 'f6', amplitude: 'f7', turnover: 'f8', pe: 'f9',
   code: 'f12', market: 'f13', name: 'f14', high: 'f15', low: 'f16', open: 'f17', preClose: 'f18',
   totalCap: 'f20', floatCap: 'f21', pb: 'f23', change60d: 'f24', changeYtd: 'f25', peTtm: 'f115',

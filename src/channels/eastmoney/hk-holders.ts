@@ -19,8 +19,8 @@ import type { JsonObject } from './envelope'
 import { dateOf, text } from './shareholders'
 import { CHANNEL } from './wire'
 
-export const HK_HOLDER_REPORT = 'RPT_HKF10_EQUITYCHG_HOLDER'
-export const F10_DATACENTER_URL = 'https://datacenter.eastmoney.com/securities/api/data/v1/get'
+const HK_HOLDER_REPORT = 'RPT_HKF10_EQUITYCHG_HOLDER'
+const F10_DATACENTER_URL = 'https://datacenter.eastmoney.com/securities/api/data/v1/get'
 const COLUMNS = 'SECURITY_CODE,SECUCODE,NOTICE_DATE,REPORT_DATE,HOLDER_NAME,TOTAL_SHARES,TOTAL_SHARES_RATIO,DIRECT_SHARES,SHARES_CHG_RATIO,SHARES_TYPE,EQUITY_TYPE,HOLD_IDENTITY'
 /** Rows asked: several periods of a handful of holders each, so the newest period is whole. */
 const PAGE_SIZE = 50

@@ -25,7 +25,7 @@ export type HotList = keyof typeof HOT_RANK_URLS
 const MARKET_TYPE: Record<HotList, string> = { cn: '', us: '000004' }
 
 /** Guba serves at most this many rows per page; one page covers /v1/hot's largest `limit`. */
-export const HOT_RANK_PAGE_SIZE = 100
+const HOT_RANK_PAGE_SIZE = 100
 
 /** Any UUID-like string is accepted as `globalId` (upstreams.md §4.1). */
 const GLOBAL_ID = '786e4c21-70dc-435a-93bb-38'

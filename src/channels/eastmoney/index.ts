@@ -13,6 +13,6 @@ export const eastmoney: Channel = {
 }
 
 // Pure pieces, for tests and the emulator's round-trip checks.
-export { klineUrl, parseKline } from './kline'
-export { parseQuotes, quotesUrl } from './quotes'
-export { secids } from './secid'
+
+
+

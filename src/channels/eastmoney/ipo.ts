@@ -13,7 +13,7 @@ import { datacenterUrl, fetchDatacenterRows } from './datacenter'
 import type { JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
-export const IPO_REPORT = 'RPTA_APP_IPOAPPLY'
+const IPO_REPORT = 'RPTA_APP_IPOAPPLY'
 
 /** One IPO, in our units. Dates `YYYY-MM-DD`; null where the upstream has no value yet. */
 export interface Ipo {

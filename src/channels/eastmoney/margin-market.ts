@@ -11,7 +11,7 @@ import type { JsonObject } from './envelope'
 import { dateOfRow, fetchReport } from './report-rows'
 import { CHANNEL } from './wire'
 
-export const MARKET_MARGIN_REPORT = 'RPTA_WEB_MARGIN_DAILYTRADE'
+const MARKET_MARGIN_REPORT = 'RPTA_WEB_MARGIN_DAILYTRADE'
 
 /** CNY per unit of the report's amounts. */
 const YI = 1e8

@@ -10,7 +10,7 @@ import type { JsonObject } from './envelope'
 import { bareCode, codeOfRow, dateOfRow, fetchReport } from './report-rows'
 import { CHANNEL } from './wire'
 
-export const MARGIN_REPORT = 'RPTA_WEB_RZRQ_GGMX'
+const MARGIN_REPORT = 'RPTA_WEB_RZRQ_GGMX'
 
 export interface MarginDay {
   date: string
@@ -31,7 +31,7 @@ export interface MarginDay {
 
 const A_SHARE = /^(sh|sz|bj)\d{6}$/
 
-export function marginFilter(code: string, from: string): string {
+function marginFilter(code: string, from: string): string {
   if (!A_SHARE.test(code)) throw unsupported(CHANNEL, `margin trading is for A-share stocks, not ${code}`)
   return `(SCODE="${bareCode(code)}")(DATE>='${from}')`
 }

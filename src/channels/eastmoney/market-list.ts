@@ -53,7 +53,7 @@ export const A_SHARE_FS = 'm:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048'
  * namespace as `ulist.np`, so they come from its one table in ./wire.
  */
 const Q = QUOTE_FIELDS
-export const MARKET_FIELDS = {
+const MARKET_FIELDS = {
   close: Q.last, volume: Q.volume, amount: Q.amount, code: Q.code, market: Q.market, name: Q.name,
   high: Q.high, low: Q.low, open: Q.open, preClose: Q.preClose, time: Q.time, tradeDate: Q.tradeDate, turnover: Q.turnover,
   totalCap: 'f20', floatCap: 'f21', listDate: 'f26',
@@ -65,7 +65,7 @@ const FIELD_LIST = Object.values(F)
   .join(',')
 
 /** Rows asked per page. */
-export const MARKET_PAGE_SIZE = 100
+const MARKET_PAGE_SIZE = 100
 /** A total beyond this is not the A-share market (about 5,500 stocks): refuse rather than walk it. */
 const MAX_TOTAL = 20_000
 

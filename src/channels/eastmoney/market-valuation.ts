@@ -13,7 +13,7 @@ import { fetchAllPages, type ListPage } from './list-pages'
 import { A_SHARE_FS, MARKET_LIST_URL } from './market-list'
 import { CHANNEL, QUOTE_FIELDS as Q } from './wire'
 
-export const VALUATION_FIELDS = { code: Q.code, market: Q.market, name: Q.name, tradeDate: Q.tradeDate, marketCap: 'f20', pb: 'f23', peTtm: 'f115' } as const
+const VALUATION_FIELDS = { code: Q.code, market: Q.market, name: Q.name, tradeDate: Q.tradeDate, marketCap: 'f20', pb: 'f23', peTtm: 'f115' } as const
 const F = VALUATION_FIELDS
 const FIELD_LIST = Object.values(F).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(',')
 

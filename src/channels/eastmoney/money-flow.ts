@@ -20,10 +20,10 @@ import { MIRRORS, withMirrors } from './mirrors'
 import { CHANNEL } from './wire'
 
 export const ORDER_CLASSES = ['super', 'large', 'medium', 'small'] as const
-export type OrderClass = (typeof ORDER_CLASSES)[number]
+type OrderClass = (typeof ORDER_CLASSES)[number]
 
 /** One order class today, CNY; ratio = net ÷ the day's amount, percent. */
-export interface ClassFlow {
+interface ClassFlow {
   inflow: number
   outflow: number
   net: number
@@ -53,7 +53,7 @@ export interface DayFlowRow {
 }
 
 /** List-namespace ids: per class inflow, outflow, net, ratio; main net and ratio. */
-export const FLOW_FIELDS = {
+const FLOW_FIELDS = {
   super: ['f64', 'f65', 'f66', 'f69'],
   large: ['f70', 'f71', 'f72', 'f75'],
   medium: ['f76', 'f77', 'f78', 'f81'],
@@ -64,12 +64,12 @@ const IDENTITY_FIELDS = ['f2', 'f6', 'f12', 'f13', 'f124', 'f297'] as const
 const TODAY_FIELD_LIST = [...IDENTITY_FIELDS, ...Object.values(FLOW_FIELDS).flat()].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(',')
 
 /** The daykline's columns f51..f65, in order. */
-export const DAY_COLUMNS = ['date', 'mainNet', 'smallNet', 'mediumNet', 'largeNet', 'superNet', 'mainRatio', 'smallRatio', 'mediumRatio', 'largeRatio', 'superRatio', 'close', 'changePct', 'f64', 'f65'] as const
+const DAY_COLUMNS = ['date', 'mainNet', 'smallNet', 'mediumNet', 'largeNet', 'superNet', 'mainRatio', 'smallRatio', 'mediumRatio', 'largeRatio', 'superRatio', 'close', 'changePct', 'f64', 'f65'] as const
 const DAY_FIELDS2 = DAY_COLUMNS.map((_, i) => `f${51 + i}`).join(',')
 
 /** Tolerance for "adds up": a cent per addend is what rounding explains; we allow a yuan, and 2% for the day's total. */
 const YUAN = 1
-export const AMOUNT_TOLERANCE = 0.02
+const AMOUNT_TOLERANCE = 0.02
 
 const A_SHARE = /^(sh|sz|bj)(\d{6})$/
 
@@ -164,10 +164,10 @@ export async function fetchDayFlow(ctx: ChannelContext, inst: Instrument): Promi
 // Rank by today's main net inflow
 
 /** Rows per rank page, and a bound on pages no A-share market comes near (about 56 pages). */
-export const RANK_PAGE_SIZE = 100
+const RANK_PAGE_SIZE = 100
 const MAX_RANK_PAGES = 200
 
-export const rankUrl = (page: number, host: string = MIRRORS.push2[0]) =>
+const rankUrl = (page: number, host: string = MIRRORS.push2[0]) =>
   `https://${host}/api/qt/clist/get?pn=${page}&pz=${RANK_PAGE_SIZE}&po=1&np=1&fltt=2&invt=2&fid=f62&fs=${encodeURIComponent(A_SHARE_FS)}&fields=f12,f13,f62`
 
 /** Every ranked stock's place by today's main net inflow: secid → rank (1 = the largest inflow), and how many were ranked. */

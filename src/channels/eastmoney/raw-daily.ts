@@ -13,7 +13,7 @@ import { secids } from './secid'
 import { CHANNEL } from './wire'
 
 /** `lmt` of a raw-daily request: more bars than any A-share has (about 8,500 since 1990). */
-export const RAW_DAILY_LIMIT = 10_000
+const RAW_DAILY_LIMIT = 10_000
 
 const FQT = /([?&]fqt=)\d+/
 

@@ -19,8 +19,8 @@ import { isObject, type JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 import { decodeEntities } from '../html'
 
-export const REPORT_LIST_URL = 'https://reportapi.eastmoney.com/report/list'
-export const REPORT_PAGE_URL = 'https://data.eastmoney.com/report/info/'
+const REPORT_LIST_URL = 'https://reportapi.eastmoney.com/report/list'
+const REPORT_PAGE_URL = 'https://data.eastmoney.com/report/info/'
 
 /** One report as the list gives it, checked. Prices CNY, EPS CNY per share. */
 export interface ResearchRow {

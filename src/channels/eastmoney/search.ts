@@ -13,11 +13,11 @@ import type { ChannelContext } from '../types'
 import { isObject, type JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
-export const SEARCH_URL = 'https://searchapi.eastmoney.com/api/suggest/get'
+const SEARCH_URL = 'https://searchapi.eastmoney.com/api/suggest/get'
 /** The public web token every client sends (upstreams.md §5.10). */
 const TOKEN = 'D43BF722C8E33BDC906FB84D85E326E8'
 
-export function searchUrl(keyword: string, count: number): string {
+function searchUrl(keyword: string, count: number): string {
   return `${SEARCH_URL}?input=${encodeURIComponent(keyword)}&type=14&token=${TOKEN}&count=${count}`
 }
 

@@ -25,10 +25,10 @@ import { DIVIDEND_REPORT, toAction } from './dividends'
 import type { JsonObject } from './envelope'
 import { CHANNEL } from './wire'
 
-export const INDUSTRY_VALUATION_REPORT = 'RPT_VALUEINDUSTRY_DET'
-export const STOCK_VALUATION_REPORT = 'RPT_VALUEANALYSIS_DET'
+const INDUSTRY_VALUATION_REPORT = 'RPT_VALUEINDUSTRY_DET'
+const STOCK_VALUATION_REPORT = 'RPT_VALUEANALYSIS_DET'
 /** Rows asked in one page of a board's history: five years of trading days fit. */
-export const HISTORY_PAGE = 1500
+const HISTORY_PAGE = 1500
 /** Boards times days in one page of the latest-days scan (about 500 boards exist). */
 const SCAN_PAGE = 2000
 
@@ -175,7 +175,7 @@ export function toConstituent(row: JsonObject, boardCode: string, date: string):
  * per-stock rows are asked by the industry report's board number: should the two reports number
  * boards differently, nothing comes back and the yield is null with that reason, not a guess.
  */
-export async function fetchConstituents(ctx: ChannelContext, boardCode: string, date: string): Promise<Constituent[]> {
+async function fetchConstituents(ctx: ChannelContext, boardCode: string, date: string): Promise<Constituent[]> {
   const url = (p: number) => datacenterUrl({ report: STOCK_VALUATION_REPORT, filter: `(BOARD_CODE="${boardCode}")(TRADE_DATE='${date}')`, sortColumns: 'SECURITY_CODE', sortTypes: '1', page: p })
   const rows = await fetchDatacenterRows(ctx, url)
   if (rows.length === 0) throw empty(CHANNEL, `no valuation rows of board ${boardCode} constituents on ${date}`)

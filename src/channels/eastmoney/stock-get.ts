@@ -20,11 +20,11 @@ import { secids } from './secid'
 import { CHANNEL } from './wire'
 import { securityName } from '../names'
 
-export const STOCK_GET_URL = 'https://push2.eastmoney.com/api/qt/stock/get'
+const STOCK_GET_URL = 'https://push2.eastmoney.com/api/qt/stock/get'
 const SPEED_URL = 'https://push2.eastmoney.com/api/qt/ulist.np/get'
 
 /** stock/get ids by meaning (§1.6). Book levels best first: bid1 is f19/f20, ask1 f39/f40. */
-export const STOCK_FIELDS = {
+const STOCK_FIELDS = {
   bids: [['f19', 'f20'], ['f17', 'f18'], ['f15', 'f16'], ['f13', 'f14'], ['f11', 'f12']],
   asks: [['f39', 'f40'], ['f37', 'f38'], ['f35', 'f36'], ['f33', 'f34'], ['f31', 'f32']],
   last: 'f43', high: 'f44', low: 'f45', open: 'f46', volume: 'f47', amount: 'f48', outer: 'f49', volumeRatio: 'f50',
@@ -37,7 +37,7 @@ const F = STOCK_FIELDS
 type Scalar = Exclude<keyof typeof F, 'bids' | 'asks'>
 
 /** Every id above, ascending, for `fields=`. */
-export const STOCK_FIELD_LIST = [...F.bids.flat(), ...F.asks.flat(), ...Object.entries(F).filter(([k]) => k !== 'bids' && k !== 'asks').map(([, v]) => v as string)]
+const STOCK_FIELD_LIST = [...F.bids.flat(), ...F.asks.flat(), ...Object.entries(F).filter(([k]) => k !== 'bids' && k !== 'asks').map(([, v]) => v as string)]
   .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
   .join(',')
 

@@ -11,7 +11,7 @@ import type { ChannelContext } from '../types'
 import { isObject, readData } from './envelope'
 import { CHANNEL } from './wire'
 
-export const UPDOWN_URL = 'https://push2ex.eastmoney.com/getTopicZDFenBu'
+const UPDOWN_URL = 'https://push2ex.eastmoney.com/getTopicZDFenBu'
 /** The public token and page id every client sends (upstreams.md §4.4, §4.5). */
 const UT = '7eea3edcaed734bea9cbfc24409ed989'
 

@@ -34,14 +34,14 @@ import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { byClass, byId, byTag, hasClass, inputs, textOf, type Element } from '../html'
 
-export const CHANNEL = 'hkex'
+const CHANNEL = 'hkex'
 export const CCASS_URL = 'https://www3.hkexnews.hk/sdw/search/searchsdw.aspx'
 
 /** The summary's categories, by what their label says (English or Chinese page). */
-export type CcassCategoryKey = 'market_intermediaries' | 'consenting_investor_participants' | 'non_consenting_investor_participants' | 'total'
+type CcassCategoryKey = 'market_intermediaries' | 'consenting_investor_participants' | 'non_consenting_investor_participants' | 'total'
 
 /** One summary row as printed; null where the page leaves the value blank. */
-export interface CcassCategory {
+interface CcassCategory {
   key: CcassCategoryKey
   /** The label as the page prints it. */
   label: string
@@ -52,10 +52,10 @@ export interface CcassCategory {
 }
 
 /** A category that is a part of the Total. */
-export type PartCategory = CcassCategory & { key: Exclude<CcassCategoryKey, 'total'> }
+type PartCategory = CcassCategory & { key: Exclude<CcassCategoryKey, 'total'> }
 
 /** One listed participant. */
-export interface CcassParticipant {
+interface CcassParticipant {
   /** Participant ID (a letter and five digits); null when the page prints none. */
   id: string | null
   name: string

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import type { Bar } from '../../domain/bar'
-import { ChannelError } from '../errors'
 import { fakeContext, failureKind } from '../testkit'
 import { applyFactors, fetchFactors, parseFactors, priceDecimals } from './factors'
 

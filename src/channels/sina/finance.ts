@@ -16,14 +16,14 @@ import { isObject, parseJson } from '../json'
 import type { ChannelContext } from '../types'
 import { CHANNEL, sinaText } from './fetch'
 
-export const SINA_FINANCE_URL = 'https://quotes.sina.cn/cn/api/openapi.php/CompanyFinanceService.getFinanceReport2022'
+const SINA_FINANCE_URL = 'https://quotes.sina.cn/cn/api/openapi.php/CompanyFinanceService.getFinanceReport2022'
 
 type StatementName = 'income' | 'balance' | 'cashflow'
 const SOURCE: Record<StatementName, string> = { income: 'lrb', balance: 'fzb', cashflow: 'llb' }
 const LINES = { income: INCOME_LINES, balance: BALANCE_LINES, cashflow: CASHFLOW_LINES }
 
 /** Our line → Sina's item title. */
-export const SINA_TITLES: {
+const SINA_TITLES: {
   income: Record<IncomeLine, string>
   balance: Record<BalanceLine, string>
   cashflow: Record<CashflowLine, string>

@@ -10,9 +10,9 @@ export const sina: Channel = {
 }
 
 // Pure pieces, for tests and the emulator's round-trip checks.
-export { quoteCode } from './codes'
-export { applyFactors, parseFactors } from './factors'
-export { SINA_HEADERS } from './fetch'
-export { parseKline } from './kline'
-export { parseFuturesDaily } from './futures-kline'
-export { parseQuotes, QUOTE_LAYOUTS } from './quotes'
+
+
+
+
+
+

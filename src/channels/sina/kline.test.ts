@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
-import { ChannelError } from '../errors'
 import { fakeContext, failureKind } from '../testkit'
 import type { KlineRequest } from '../types'
 import { sina } from './index'

@@ -14,10 +14,10 @@ import { isObject } from '../json'
 const KLINE = 'https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData'
 
 /** getKLineData serves at most this many bars a request. */
-export const MAX_DATALEN = 1023
+const MAX_DATALEN = 1023
 
 /** `scale` per native period; 240 minutes is one A-share session, i.e. a day bar. */
-export const SCALES: Partial<Record<NativePeriod, number>> = { m1: 1, m5: 5, m15: 15, m30: 30, m60: 60, day: 240 }
+const SCALES: Partial<Record<NativePeriod, number>> = { m1: 1, m5: 5, m15: 15, m30: 30, m60: 60, day: 240 }
 const DAY_SCALE = 240
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/

@@ -16,7 +16,7 @@ import { isAShare } from './codes'
 import { CHANNEL, sinaText } from './fetch'
 import { statements } from './quotes'
 
-export const BOOK_FIELDS = { open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, bids: 10, asks: 20, date: 30, time: 31, status: 32 } as const
+const BOOK_FIELDS = { open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, bids: 10, asks: 20, date: 30, time: 31, status: 32 } as const
 const MIN_FIELDS = BOOK_FIELDS.time + 1
 
 /** Shares to lots; Sina's book volumes are whole lots in shares. */

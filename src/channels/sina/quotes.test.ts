@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
-import { ChannelError } from '../errors'
 import { fakeContext, gbk, failureKind } from '../testkit'
 import { fetchQuotes, parseQuotes, QUOTE_BATCH, statements } from './quotes'
 

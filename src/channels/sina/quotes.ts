@@ -38,7 +38,7 @@ interface Layout {
 }
 
 /** Field positions per line layout (README "Sina → Real-time quotes"). */
-export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us' | 'commodity' | 'cffex', Layout> = {
+const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us' | 'commodity' | 'cffex', Layout> = {
   // Volume already in shares, amount in CNY; no turnover in this feed.
   ashare: { name: 0, open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, amount: 9, date: 30, time: 31, dateForm: 'ymd', timeForm: 'hms', status: 32, minFields: 32 },
   hk: { name: 1, open: 2, preClose: 3, high: 4, low: 5, last: 6, amount: 11, volume: 12, date: 17, time: 18, dateForm: 'ymd', timeForm: 'hms', status: null, minFields: 19 },

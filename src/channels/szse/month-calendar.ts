@@ -13,7 +13,7 @@ import { datesOfMonth, isValidDate, weekday } from '../../domain/dates'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 
-export const SZSE_MONTH_URL = 'http://www.szse.cn/api/report/exchange/onepersistenthour/monthList'
+const SZSE_MONTH_URL = 'http://www.szse.cn/api/report/exchange/onepersistenthour/monthList'
 
 /** The month URL; SZSE writes the month without a leading zero (`2025-1`). */
 export const szseMonthUrl = (year: number, month: number) => `${SZSE_MONTH_URL}?month=${year}-${month}`

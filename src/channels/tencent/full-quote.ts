@@ -22,7 +22,7 @@ import { securityName } from '../names'
 const CHANNEL = 'tencent'
 
 /** Positions in the `~`-separated A-share record. */
-export const FULL = {
+const FULL = {
   name: 1, code: 2, last: 3, preClose: 4, open: 5, volume: 6, outer: 7, inner: 8, book: 9, time: 30,
   change: 31, changePct: 32, high: 33, low: 34, amount: 37, turnover: 38, peTtm: 39, status: 40, amplitude: 43,
   floatCap: 44, totalCap: 45, pb: 46, limitUp: 47, limitDown: 48, volumeRatio: 49, avgPrice: 51,

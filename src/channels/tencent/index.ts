@@ -10,6 +10,6 @@ export const tencent: Channel = {
 }
 
 // Pure pieces, for tests and the emulator's round-trip checks.
-export { klineCodes, quoteCode } from './codes'
-export { parseFqkline, parseMkline } from './kline-parse'
-export { parseQuotes, QUOTE_LAYOUTS } from './quotes'
+
+
+

@@ -1,6 +1,5 @@
 import { failureKind } from '../testkit'
 import { describe, expect, it } from 'vitest'
-import { ChannelError } from '../errors'
 import { codeData, parseFqkline, parseMkline } from './kline-parse'
 import csi300 from '../../../test/fixtures/tencent/fqkline-sh000300-day-2026-09-30.json?raw'
 import csi300Eastmoney from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'

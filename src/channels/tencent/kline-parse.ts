@@ -10,8 +10,8 @@ const CHANNEL = 'tencent'
  * rows is an object (`{}` or dividend info) and is never read; turnover and amount exist only in
  * newfqkline rows for sh/sz/bj.
  */
-export const FQ_ROW = { date: 0, open: 1, close: 2, high: 3, low: 4, volume: 5, turnover: 7, amount: 8 } as const
-export const M_ROW = { time: 0, open: 1, close: 2, high: 3, low: 4, volume: 5 } as const
+const FQ_ROW = { date: 0, open: 1, close: 2, high: 3, low: 4, volume: 5, turnover: 7, amount: 8 } as const
+const M_ROW = { time: 0, open: 1, close: 2, high: 3, low: 4, volume: 5 } as const
 
 /**
  * Units of a series: sh/sz/bj rows carry lots and 10k CNY, STAR-market stocks' rows shares and

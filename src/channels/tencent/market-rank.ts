@@ -17,7 +17,7 @@ import { num } from '../validate'
 import { securityName } from '../names'
 
 const CHANNEL = 'tencent'
-export const RANK_LIST_URL = 'https://proxy.finance.qq.com/cgi/cgi-bin/rank/hs/getBoardRankList'
+const RANK_LIST_URL = 'https://proxy.finance.qq.com/cgi/cgi-bin/rank/hs/getBoardRankList'
 const PAGE = 200
 const MAX_TOTAL = 20_000
 /** How far `zdf` may sit from the change percent recomputed from `zxj` and `zd` (2-decimal rounding of both). */

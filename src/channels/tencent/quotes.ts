@@ -40,7 +40,7 @@ interface Layout {
 const COMMON = { name: 1, last: 3, preClose: 4, open: 5, volume: 6, time: 30, high: 33, low: 34, amount: 37 }
 
 /** Field positions per record layout (README "Tencent → Real-time quotes"). */
-export const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us', Layout> = {
+const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us', Layout> = {
   // Volume in lots (shares for STAR-market stocks: volumeInShares), amount in 10k CNY.
   ashare: { ...COMMON, turnover: 38, status: 40, minFields: 39, volumeUnit: 100, amountUnit: 10_000 },
   hk: { ...COMMON, turnover: 59, status: null, minFields: 60, volumeUnit: 1, amountUnit: 1 },

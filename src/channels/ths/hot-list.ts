@@ -21,7 +21,7 @@ import { fetchText } from '../http'
 import { isObject, parseJsonObject } from '../json'
 import type { ChannelContext } from '../types'
 
-export const CHANNEL = 'ths'
+const CHANNEL = 'ths'
 
 export const THS_HOT_URL = 'https://dq.10jqka.com.cn/fuyao/hot_list_data/out/hot_list/v1/stock?stock_type=a&type=hour&list_type=normal'
 

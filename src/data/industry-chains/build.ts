@@ -19,7 +19,7 @@ export interface NodeRule {
   keywords: string[]
 }
 
-export interface ChainNode {
+interface ChainNode {
   /** Unique within its theme: position letter and ordinal (`u1`, `m1`, `d2`). */
   id: string
   name: string

@@ -173,9 +173,9 @@ export function runStock(c: CompiledPlaybook, s: StockSeries, index: IndexPrices
 }
 
 /** Figures of the same trades' windows on the benchmark index (no costs: an index is not traded). */
-export type IndexSummary = ReturnSummary
+type IndexSummary = ReturnSummary
 
-export interface PeriodEvidence extends ReturnSummary {
+interface PeriodEvidence extends ReturnSummary {
   sessions: number
   index: IndexSummary
 }

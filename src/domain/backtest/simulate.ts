@@ -36,7 +36,7 @@ export interface Costs {
   stampDuty: number
 }
 
-export interface Sale {
+interface Sale {
   /** Row of the sale's open. */
   at: number
   /** Net return, a fraction. */
@@ -45,7 +45,7 @@ export interface Sale {
   waited: number
 }
 
-export interface Trade {
+interface Trade {
   /** Row of the signal close and of the buy's open. */
   signal: number
   entry: number

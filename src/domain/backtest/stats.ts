@@ -35,7 +35,7 @@ export function mergeStats(a: ReturnStats, b: ReturnStats): void {
 export const pct = (x: number) => Math.round(x * 10_000) / 100 || 0
 
 /** The median in percent (mean of the middle two for an even count), from the histogram. */
-export function medianPct(s: ReturnStats): number | null {
+function medianPct(s: ReturnStats): number | null {
   if (s.n === 0) return null
   const keys = Object.keys(s.bins).map(Number).sort((a, b) => a - b)
   const at = (rank: number) => {

@@ -9,7 +9,7 @@
 export type Series = Float64Array
 
 /** A series of `n` undefined values. */
-export const undefinedSeries = (n: number): Series => new Float64Array(n).fill(Number.NaN)
+const undefinedSeries = (n: number): Series => new Float64Array(n).fill(Number.NaN)
 
 /** REF(X, k): the value `k` bars back. */
 export function ref(x: Series, k: number): Series {

@@ -29,7 +29,7 @@ import { ratio } from './series'
 /** One daily bar (qfq to its own date = the prices that traded). Volume in shares. */
 export type StepBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume'>
 
-export const STEP_VERSION = 1
+const STEP_VERSION = 1
 
 /** What carries a stock's indicators from one session to the next. JSON-safe via {@link encodeState}. */
 export interface StepState {
@@ -86,7 +86,7 @@ type SmoothName = (typeof SMOOTHS)[number][0]
 const SMOOTH = Object.fromEntries(SMOOTHS.map(([name], k) => [name, k])) as Record<SmoothName, number>
 
 /** The state before the first bar. */
-export function emptyState(): StepState {
+function emptyState(): StepState {
   return {
     v: STEP_VERSION, date: '', i: 0, o: [], h: [], l: [], c: [], vol: [],
     sums: SUMS.map(() => 0), miss: SUMS.map(() => 0), ys: SMOOTHS.map(() => Number.NaN), obv: 0,

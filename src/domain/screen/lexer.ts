@@ -2,7 +2,7 @@
  * Tokens of the factor language (DESIGN section 12). Every token keeps its offset in the
  * expression, so an error can point at the character where it starts.
  */
-export type TokenKind = 'number' | 'name' | 'op' | 'punct' | 'end'
+type TokenKind = 'number' | 'name' | 'op' | 'punct' | 'end'
 
 export interface Token {
   kind: TokenKind

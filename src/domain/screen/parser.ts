@@ -6,7 +6,7 @@ import { nearest } from './suggest'
 export const EXPRESSION_LIMITS = { maxLength: 2000, maxDepth: 16, maxComparisons: 64, maxTop: 5000 } as const
 
 /** The set functions of the language. */
-export const SET_FUNCTIONS = ['intersect', 'union', 'exclude', 'top', 'bottom'] as const
+const SET_FUNCTIONS = ['intersect', 'union', 'exclude', 'top', 'bottom'] as const
 
 const COMPARE_OPS = new Set(['<', '<=', '>', '>=', '==', '!='])
 

@@ -3,7 +3,7 @@ import { evaluate, type ScreenTable } from './evaluate'
 import type { ScreenPlan } from './plan'
 
 /** One result row: every value a string, as the SPEC says (empty where the factor has no value). */
-export type ScreenRow = Record<string, string>
+type ScreenRow = Record<string, string>
 
 export interface ScreenResult {
   rows: ScreenRow[]
@@ -38,7 +38,7 @@ export function runScreen(plan: ScreenPlan, table: ScreenTable): ScreenResult {
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** A factor value as text: prices to 2 decimals, counts as integers, the rest to 4; null as ''. */
-export function formatFactor(name: string, v: number | null): string {
+function formatFactor(name: string, v: number | null): string {
   if (v === null) return ''
   const unit = factorByName(name)?.unit ?? ''
   if (unit === 'shares' || unit === 'days') return String(Math.round(v))

@@ -9,16 +9,16 @@ import { hashString, uniform } from './random'
 import { seatName } from './seats'
 import type { EmuInstrument, RawBar } from './types'
 
-export const RISE_REASON = '日涨幅偏离值达到7%的前5只证券'
-export const FALL_REASON = '日跌幅偏离值达到7%的前5只证券'
-export const TURNOVER_REASON = '日换手率达到20%的前5只证券'
+const RISE_REASON = '日涨幅偏离值达到7%的前5只证券'
+const FALL_REASON = '日跌幅偏离值达到7%的前5只证券'
+const TURNOVER_REASON = '日换手率达到20%的前5只证券'
 
 /** Move (percent) and turnover (percent) that put a stock on the board. */
 export const LISTING_MOVE_PCT = 7
-export const LISTING_TURNOVER_PCT = 20
+const LISTING_TURNOVER_PCT = 20
 
 /** One seat on one listing: CNY bought and sold through it. */
-export interface Seat {
+interface Seat {
   name: string
   buy: number
   sell: number

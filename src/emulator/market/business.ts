@@ -16,7 +16,7 @@ import { financialReport, hasFundamentals } from './fundamentals'
 import { hashString, pickIndex, uniform } from './random'
 import type { EmuInstrument, MarketModel } from './types'
 
-export type BoardKind = 'industry' | 'concept'
+type BoardKind = 'industry' | 'concept'
 
 export interface BusinessBoard {
   /** `BK` + four digits. */
@@ -36,8 +36,6 @@ const BY_NAME = new Map([...INDUSTRY_BOARDS, ...CONCEPTS].map((b) => [b.name, b]
 
 /** Every concept board, in catalogue order. */
 export const conceptBoards = (): readonly BusinessBoard[] => CONCEPTS
-/** A board (industry or concept) by `BK` code. */
-export const boardByCode = (code: string): BusinessBoard | undefined => BY_CODE.get(code)
 
 /** One product line of a composition: its share of revenue, a fraction. */
 interface Line {

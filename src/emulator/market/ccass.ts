@@ -16,7 +16,7 @@ import { hashString, uniform } from './random'
 import type { EmuInstrument } from './types'
 
 /** One listed CCASS participant's holding. */
-export interface CcassHolding {
+interface CcassHolding {
   /** Participant ID as CCASS prints it: a letter and five digits. */
   id: string
   name: string
@@ -25,7 +25,7 @@ export interface CcassHolding {
 }
 
 /** An aggregate category of the summary (shares and the number of participants). */
-export interface CcassCategory {
+interface CcassCategory {
   shares: number
   participants: number
 }

@@ -10,10 +10,10 @@ import { bnorm, hashString, uniform } from './random'
 import type { EmuInstrument, RawBar } from './types'
 
 export const ORDER_CLASSES = ['super', 'large', 'medium', 'small'] as const
-export type OrderClass = (typeof ORDER_CLASSES)[number]
+type OrderClass = (typeof ORDER_CLASSES)[number]
 
 /** Inflow and outflow of one order class, CNY (cents). */
-export interface ClassFlow {
+interface ClassFlow {
   inflow: number
   outflow: number
 }

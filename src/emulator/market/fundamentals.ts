@@ -19,7 +19,7 @@ import { profileOf } from './universe'
 import { anchors } from './walk'
 
 /** Income statement, cumulative from January 1 to the period end (CNY; EPS in CNY per share). */
-export interface IncomeStatement {
+interface IncomeStatement {
   /** 营业总收入 */
   revenue: number
   /** 营业成本 */
@@ -49,7 +49,7 @@ export interface IncomeStatement {
 }
 
 /** Balance sheet at the period end (CNY). */
-export interface BalanceSheet {
+interface BalanceSheet {
   /** 货币资金 */
   cash: number
   /** 应收账款 */
@@ -79,7 +79,7 @@ export interface BalanceSheet {
 }
 
 /** Cash-flow statement, cumulative from January 1 (CNY). */
-export interface CashFlowStatement {
+interface CashFlowStatement {
   /** 销售商品、提供劳务收到的现金 */
   salesCash: number
   /** 经营活动产生的现金流量净额 */

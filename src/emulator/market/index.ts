@@ -4,8 +4,8 @@
  */
 import { createMarket } from './model'
 
-export type { Book, CorporateAction, EmuInstrument, LiveQuote, MarketModel, RawBar } from './types'
-export { limitOn, limitPrices, roundTo } from './limits'
+export type { EmuInstrument } from './types'
+export { limitPrices, roundTo } from './limits'
 export { hasTraded } from './quote'
 
 /** The one market every emulated upstream reads. */

@@ -14,7 +14,7 @@ export function roundTo(x: number, decimals: number): number {
 const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000]
 
 /** ChiNext moved from 10% to 20% limits on this day (the registration reform). */
-export const CHINEXT_20PCT_FROM = dayNumber('2020-08-24')
+const CHINEXT_20PCT_FROM = dayNumber('2020-08-24')
 
 /** The limit fraction in force on a day (`day` = day number); null where there is none. */
 export function limitOn(inst: EmuInstrument, day: number): number | null {

@@ -219,8 +219,6 @@ const BY_SYLLABLE: Record<string, string> = {
 const SYLLABLE = new Map<string, string>()
 for (const [syllable, chars] of Object.entries(BY_SYLLABLE)) for (const ch of chars) SYLLABLE.set(ch, syllable)
 
-/** True when the table knows the character's initial. */
-export const hasInitial = (ch: string) => SYLLABLE.has(ch)
 
 /**
  * The pinyin initials of a name: one capital per Chinese character, Latin letters and digits

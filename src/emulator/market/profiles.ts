@@ -8,7 +8,7 @@ import type { CalendarKind } from './calendars'
 import { hashString } from './random'
 
 /** How daily volume is generated. */
-export type VolumeMode =
+type VolumeMode =
   /** floatShares × a turnover rate (stocks, ETFs, bonds, HK, US). */
   | 'float'
   /** A level typical of the index (sum over members); amount = volume × amountPx. */

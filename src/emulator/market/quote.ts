@@ -115,7 +115,7 @@ const emptyLevels = (): Array<[number, number]> => Array.from({ length: LEVELS }
  * strictly below it, asks at or above it, all inside the day's limits (levels past a limit are
  * [0, 0]: at limit-up no asks, at limit-down no bids).
  */
-export function book(inst: EmuInstrument, bar: RawBar, day: number, minute: number): Book {
+function book(inst: EmuInstrument, bar: RawBar, day: number, minute: number): Book {
   const empty = emptyLevels
   if (bar.close <= 0) return { bids: empty(), asks: empty() }
   const p = profileOf(inst)

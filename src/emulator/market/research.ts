@@ -18,9 +18,9 @@ import type { EmuInstrument, MarketModel } from './types'
 
 /** Eastmoney's unified rating names, best first. */
 export const RATINGS = ['买入', '增持', '中性', '减持', '卖出'] as const
-export type RatingName = (typeof RATINGS)[number]
+type RatingName = (typeof RATINGS)[number]
 
-export interface Broker {
+interface Broker {
   /** Eastmoney's 8-digit organisation code. */
   code: string
   name: string
@@ -28,7 +28,7 @@ export interface Broker {
 }
 
 /** The brokers that publish in the simulated market (invented names). */
-export const BROKERS: readonly Broker[] = [
+const BROKERS: readonly Broker[] = [
   ['80000001', '华川证券股份有限公司', '华川证券'],
   ['80000002', '东岳证券股份有限公司', '东岳证券'],
   ['80000003', '国瑞证券股份有限公司', '国瑞证券'],
@@ -95,7 +95,7 @@ function seedOf(inst: EmuInstrument): number {
 const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** True for the stocks brokers cover: A-share stocks with statements. */
-export const isCovered = (inst: EmuInstrument) => inst.kind === 'stock' && hasFundamentals(inst)
+const isCovered = (inst: EmuInstrument) => inst.kind === 'stock' && hasFundamentals(inst)
 
 /** Chance of a report on a trading day: most stocks a few a year, the best covered about twenty. */
 function dailyChance(inst: EmuInstrument): number {
@@ -105,7 +105,7 @@ function dailyChance(inst: EmuInstrument): number {
 }
 
 /** True when `inst` has a report dated `date` (a trading day at least 60 days after listing). */
-export function hasReportOn(inst: EmuInstrument, date: string): boolean {
+function hasReportOn(inst: EmuInstrument, date: string): boolean {
   if (!isCovered(inst) || date < addDays(inst.listDate, 60) || !isSessionDay('cn', date)) return false
   return uniform(seedOf(inst), S.day, dayNumber(date)) < dailyChance(inst)
 }

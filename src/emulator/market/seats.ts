@@ -4,7 +4,7 @@
  */
 import { pickIndex } from './random'
 
-export const INSTITUTION_SEAT = '机构专用'
+const INSTITUTION_SEAT = '机构专用'
 
 const BRANCHES = [
   '中信证券股份有限公司上海分公司',

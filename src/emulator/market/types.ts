@@ -65,7 +65,7 @@ export interface Book {
  * - `unlisted`: the line's day is before the instrument's first session.
  * In the last four `bar` is flat at the reference price (the previous close) with no volume.
  */
-export type QuoteState = 'trading' | 'closed' | 'preopen' | 'auction' | 'suspended' | 'unlisted'
+type QuoteState = 'trading' | 'closed' | 'preopen' | 'auction' | 'suspended' | 'unlisted'
 
 /** The opening call auction as the hosts show it: the indicative price with the volume matched and left over. */
 export interface AuctionView {

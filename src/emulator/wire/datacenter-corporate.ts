@@ -49,7 +49,7 @@ function meetingWords(exDate: string): { title: string; proposal: string } {
   return { title: `${Number(year) + (period.endsWith('09-30') ? 1 : 0)}年第一次临时股东大会`, proposal: `关于${year}年${which}利润分配方案的议案` }
 }
 
-export function meetingRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
+function meetingRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const today = beijing(now).date
   const [from, to] = bounds(filter, 'START_ADJUST_DATE', today)
   const rows: Row[] = []
@@ -78,7 +78,7 @@ export function meetingRows(market: MarketModel, now: number, filter: readonly P
   return rows
 }
 
-export function allotmentRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
+function allotmentRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const today = beijing(now).date
   const [from, to] = bounds(filter, 'EQUITY_RECORD_DATE', today)
   const rows: Row[] = []

@@ -14,7 +14,7 @@ import type { EmuInstrument, MarketModel } from '../market/types'
 import type { Predicate, Row } from './datacenter-rows'
 
 /** `TRADE_MARKET_CODE` per board (upstreams.md §5.0). */
-export const TRADE_MARKET_CODE: Record<NonNullable<EmuInstrument['board']>, string> = {
+const TRADE_MARKET_CODE: Record<NonNullable<EmuInstrument['board']>, string> = {
   'sh-main': '069001001001',
   star: '069001001006',
   'sz-main': '069001002001',

@@ -37,7 +37,7 @@ const equalTo = (filter: readonly Predicate[], column: string) => filter.find((p
  */
 const boardColumns = (bk: string, bkColumn: 'ORIGINALCODE' | 'ORIG_BOARD_CODE'): Row => ({ BOARD_CODE: valuationBoardCode(bk), [bkColumn]: String(Number(bk)), BOARD_NAME: SECTORS[bk] })
 
-export function industryValuationRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
+function industryValuationRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const code = equalTo(filter, 'BOARD_CODE')
   const original = equalTo(filter, 'ORIGINALCODE')
   const boards =
@@ -105,7 +105,7 @@ function stockRow(market: MarketModel, inst: EmuInstrument, day: string, now: nu
   }
 }
 
-export function stockValuationRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
+function stockValuationRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const code = equalTo(filter, 'SECURITY_CODE')
   const last = lastValuationDay(now)
   const range = dateRange(filter, 'TRADE_DATE', last, 45)

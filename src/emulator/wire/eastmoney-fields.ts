@@ -8,7 +8,7 @@ import type { EmuInstrument, LiveQuote } from '../market/types'
 import { isAShare, splitSecid } from './codes'
 import { pctOf, round } from './format'
 import { flowFields } from './eastmoney-flow'
-import { envelope, type Value } from './push2-envelope'
+import type { Value } from './push2-envelope'
 import { exchangeInstant } from './time'
 
 /** Volume as Eastmoney prints it: lots for sh/sz/bj, shares (contracts) elsewhere, 0 for forex. */
@@ -17,7 +17,7 @@ export function volumeUnits(inst: EmuInstrument, shares: number): number {
   return isAShare(inst) ? Math.round(shares / 100) : Math.round(shares)
 }
 
-export const DEFAULT_QUOTE_FIELDS = 'f2,f3,f4,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f124,f297'
+const DEFAULT_QUOTE_FIELDS = 'f2,f3,f4,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f124,f297'
 /** Fields that carry prices, and percentages: scaled to integers unless `fltt=2`. */
 const PRICE_FIELDS = new Set(['f2', 'f4', 'f15', 'f16', 'f17', 'f18'])
 const PERCENT_FIELDS = new Set(['f3', 'f7', 'f8'])

@@ -16,19 +16,19 @@ import { jsonResponse } from './respond'
 export const FFLOW_DAY_PATH = '/api/qt/stock/fflow/daykline/get'
 
 /** Sessions the day-flow history reaches back (the real one holds a few months). */
-export const FFLOW_DAYS = 120
+const FFLOW_DAYS = 120
 
 const net = (f: DayFlow['super']) => f.inflow - f.outflow
 
 /** List-namespace ids per order class: inflow, outflow, net, net ratio (% of the day's amount). */
-export const FLOW_FIELD_IDS = {
+const FLOW_FIELD_IDS = {
   super: ['f64', 'f65', 'f66', 'f69'],
   large: ['f70', 'f71', 'f72', 'f75'],
   medium: ['f76', 'f77', 'f78', 'f81'],
   small: ['f82', 'f83', 'f84', 'f87'],
 } as const
 /** Main force (super-large + large): net, net ratio. */
-export const MAIN_FLOW_IDS = ['f62', 'f184'] as const
+const MAIN_FLOW_IDS = ['f62', 'f184'] as const
 
 /** The session's flow fields of an A-share stock quote; nothing for other kinds, `"-"` without a trade in it. */
 export function flowFields(q: LiveQuote): Record<string, Value> {

@@ -12,7 +12,7 @@
  */
 import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
-import type { EmuInstrument, LiveQuote, MarketModel } from '../market/types'
+import type { EmuInstrument, MarketModel } from '../market/types'
 import { conceptBoards, inBoard } from '../market/business'
 import { foreignValuation, isForeignStock } from '../market/foreign-valuation'
 import { changeOverSessions, changeSinceYearStart } from '../market/period-change'

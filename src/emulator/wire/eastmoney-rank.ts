@@ -13,7 +13,7 @@ import type { EmuInstrument, MarketModel } from '../market/types'
 import { jsonResponse, notFound } from './respond'
 
 export const RANK_HOST = 'emappdata.eastmoney.com'
-export const RANK_PATHS = { cn: '/stockrank/getAllCurrentList', hkus: '/stockrank/getAllCurrHkUsList' } as const
+const RANK_PATHS = { cn: '/stockrank/getAllCurrentList', hkus: '/stockrank/getAllCurrHkUsList' } as const
 
 /** Guba's market type codes in the HK/US list body. */
 const MARKET_TYPE: Record<string, PopularityList | null> = { '000003': null, '000004': 'us' }

@@ -28,7 +28,7 @@ const BID_IDS = [[19, 20], [17, 18], [15, 16], [13, 14], [11, 12]] as const
 const ASK_IDS = [[39, 40], [37, 38], [35, 36], [33, 34], [31, 32]] as const
 
 /** Every stock/get field the emulator models, for one quote. */
-export function stockGetFields(q: LiveQuote, market: MarketModel, now: number): Record<string, Value> {
+function stockGetFields(q: LiveQuote, market: MarketModel, now: number): Record<string, Value> {
   const inst = q.instrument
   const d = inst.decimals
   const b = q.bar

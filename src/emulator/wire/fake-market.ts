@@ -30,7 +30,7 @@ const SPECS: Spec[] = [
 ]
 
 /** The fake's universe, in a stable order. */
-export const FAKE_INSTRUMENTS: readonly EmuInstrument[] = SPECS.map(({ base: _base, ...s }) => ({
+const FAKE_INSTRUMENTS: readonly EmuInstrument[] = SPECS.map(({ base: _base, ...s }) => ({
   listDate: '2023-01-03',
   currency: 'CNY',
   floatShares: null,
@@ -41,7 +41,7 @@ export const FAKE_INSTRUMENTS: readonly EmuInstrument[] = SPECS.map(({ base: _ba
 const BASE = new Map(SPECS.map((s) => [s.code, s.base]))
 
 /** Corporate actions of the fake: 贵州茅台 pays cash twice, 艾融软件 pays cash and bonus shares. */
-export const FAKE_ACTIONS: Record<string, Array<CorporateAction & { factor: number }>> = {
+const FAKE_ACTIONS: Record<string, Array<CorporateAction & { factor: number }>> = {
   sh600519: [
     { exDate: '2024-06-19', cash: 30.876, bonus: 0, factor: 0.98 },
     { exDate: '2025-06-26', cash: 27.673, bonus: 0, factor: 0.985 },

@@ -27,7 +27,6 @@ import { CCASS_RETENTION_DAYS, ccassRecord, ccassRecordDate, type CcassRecord } 
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { notFound, textResponse } from './respond'
 
-export const HKEX_HOSTS = ['www3.hkexnews.hk', 'www.hkexnews.hk']
 export const CCASS_PATH = '/sdw/search/searchsdw.aspx'
 
 /** What this site issues as view state and event validation; any other `__VIEWSTATE` fails its MAC check. */

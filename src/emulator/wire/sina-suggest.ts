@@ -9,7 +9,7 @@ import type { EmuInstrument, MarketModel } from '../market/types'
 import { isAShare } from './codes'
 import { gbkResponse } from './respond'
 
-export const SUGGEST_HOST = 'suggest3.sinajs.cn'
+const SUGGEST_HOST = 'suggest3.sinajs.cn'
 const SUGGEST_PATH = /^\/suggest\/(.*)$/
 const CONTENT_TYPE = 'application/x-javascript; charset=GBK'
 const MAX_ITEMS = 10

@@ -32,7 +32,7 @@ const PUBLISHED: Record<number, ReadonlySet<string>> = Object.fromEntries(
 )
 
 /** One month as SZSE lists it: every calendar day, weekends closed. */
-export function monthList(year: number, month: number): Array<{ jyrq: string; jybz: string; zrxh: number }> {
+function monthList(year: number, month: number): Array<{ jyrq: string; jybz: string; zrxh: number }> {
   const closed = PUBLISHED[year]
   if (!closed) return []
   return datesOfMonth(year, month).map((d) => {

@@ -13,7 +13,6 @@ import { hasTraded } from '../market/quote'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { jsonResponse, notFound } from './respond'
 
-export const THS_HOST = 'dq.10jqka.com.cn'
 const STOCK_PATH = '/fuyao/hot_list_data/out/hot_list/v1/stock'
 
 /** Rows THS serves. */

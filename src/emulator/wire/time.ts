@@ -20,7 +20,7 @@ export function easternOffset(date: string): number {
 }
 
 /** UTC offset in hours of the instrument's exchange clock on `date`. */
-export function exchangeOffset(inst: Instrument, date: string): number {
+function exchangeOffset(inst: Instrument, date: string): number {
   return inst.prefix === 'us' ? easternOffset(date) : 8
 }
 

@@ -14,7 +14,7 @@ import type { Services } from '../../services'
 import { dateNum, numDate, readHistory, type History } from '../../store/history'
 
 /** The most day bars a channel serves (SPEC: count ≤ 1212). */
-export const CHANNEL_MAX_BARS = 1212
+const CHANNEL_MAX_BARS = 1212
 
 /** Recent channel bars fetched beside a stored history: enough to check that the two agree. */
 export const RECENT_FOR_HISTORY = 10

@@ -3,7 +3,7 @@ import type { Attempt } from '../channels/router'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
-import type { Services } from '../services'
+import type { Services } from './index'
 import { keepLastGoodEvery, lastGood, referenceCached, staleAllowed, type StaleClass, type StaleOptions } from '../store/reference-cache'
 import { allSaidNothing, describeAttempts, upstreamFailure, type UpstreamFailureCode } from '../http/outcome'
 
@@ -11,7 +11,7 @@ import { allSaidNothing, describeAttempts, upstreamFailure, type UpstreamFailure
  * The envelope fields of an answer served stale (every channel failed; the last good copy was
  * served instead): `stale`, `as_of` = when that copy was fetched, and a `notice` naming the failure.
  */
-export interface StaleFields {
+interface StaleFields {
   stale: true
   as_of: string
   notice: string
@@ -23,13 +23,13 @@ export type ReferenceResult<T> =
   | { ok: false; source: string; code: UpstreamFailureCode; error: string }
 
 /** `YYYY-MM-DD HH:MM:SS`, Beijing time. */
-export const beijingStamp = (ms: number) => {
+const beijingStamp = (ms: number) => {
   const b = beijing(ms)
   return `${b.date} ${b.time}`
 }
 
 /** The fields of an answer served stale: fetched at `at`, served because of `failure`. */
-export function staleFields(at: number, now: number, failure: string): StaleFields {
+function staleFields(at: number, now: number, failure: string): StaleFields {
   const hours = Math.max(0, Math.round((now - at) / 360_000) / 10)
   const as_of = beijingStamp(at)
   return { stale: true, as_of, notice: `stale: every upstream failed just now (${failure}); this is the last good answer, fetched ${as_of} Beijing time (${hours} h ago)` }
@@ -79,7 +79,7 @@ export async function fetchReference<T>(
 type Body = { ok: boolean; source: string; data: unknown } & Record<string, unknown>
 
 /** A route answered on every call keeps its last good copy at most this often per isolate. */
-export const KEEP_LAST_GOOD_EVERY_MS = 10 * 60_000
+const KEEP_LAST_GOOD_EVERY_MS = 10 * 60_000
 
 /**
  * Stale-if-error for a body a route computes on every call (not through the reference cache): an

@@ -4,10 +4,10 @@
  * (technical-item-bytes.test.ts), written with src/http/json-bytes.ts, which is several times faster
  * for the live batch's 1,000 rows.
  */
-import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from '../domain/indicators/columns'
-import { roundedUnits, type RowIdentity } from '../domain/indicators/row'
-import { nextValuesInto, type StepBar, type StepState } from '../domain/indicators/step'
-import { jsonFragment, type JsonBytes } from '../http/json-bytes'
+import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from '../../domain/indicators/columns'
+import { roundedUnits, type RowIdentity } from '../../domain/indicators/row'
+import { nextValuesInto, type StepBar, type StepState } from '../../domain/indicators/step'
+import { jsonFragment, type JsonBytes } from '../../http/json-bytes'
 
 /** The numeric columns in row order (a step's values' order): the key fragment written before each value, and whether it is a price level. */
 const NUMERIC = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([name, kind]) => ({

@@ -1,8 +1,8 @@
 import type { Bar } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import { toBarRow, type BarRow } from '../http/format'
+import { toBarRow, type BarRow } from './format'
 import type { Attempt } from '../channels/router'
-import { allSaidNothing, describeAttempts } from '../http/outcome'
+import { allSaidNothing, describeAttempts } from './outcome'
 
 export type SymbolOutcome =
   | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; asOf?: string; notice?: string }

@@ -1,6 +1,6 @@
-import type { Instrument, InstrumentKind } from '../domain/instrument'
-import { parseSymbol, SymbolError } from '../domain/symbols'
-import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
+import type { Instrument, InstrumentKind } from '../../domain/instrument'
+import { parseSymbol, SymbolError } from '../../domain/symbols'
+import { queryIssue, ValidationError, type ValidationIssue } from '../../http/validation'
 
 /** What a refused code is, in the words of the 422. */
 const KIND_NAME: Record<InstrumentKind, string> = {

@@ -4,9 +4,9 @@
  * stocks (DESIGN §12).
  */
 import { z } from '@hono/zod-openapi'
-import type { Instrument, InstrumentKind } from '../domain/instrument'
-import { parseSymbol, SymbolError } from '../domain/symbols'
-import { queryIssue, ValidationError } from '../http/validation'
+import type { Instrument, InstrumentKind } from '../../domain/instrument'
+import { parseSymbol, SymbolError } from '../../domain/symbols'
+import { queryIssue, ValidationError } from '../../http/validation'
 
 /** The `code` query parameter of a one-stock endpoint. */
 export const StockCodeParam = z

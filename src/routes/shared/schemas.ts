@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
-import { isValidDate } from '../domain/dates'
-import { queryIssue, type ValidationIssue } from '../http/validation'
+import { isValidDate } from '../../domain/dates'
+import { queryIssue, type ValidationIssue } from '../../http/validation'
 
 /** A `YYYY-MM-DD` query parameter that must name a real calendar day. */
 export const DateParam = (name: string) =>
@@ -26,7 +26,7 @@ export const IntParam = (name: string, min: number, max: number) =>
     .min(min, { error: `${name} must be at least ${min}` })
     .max(max, { error: `${name} must be at most ${max}` })
 
-export const BarRowSchema = z
+const BarRowSchema = z
   .object({
     date: z.string().openapi({ description: 'Bar date `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM` (bar end, exchange time) for minute bars' }),
     open: z.string().openapi({ description: 'Open price' }),
@@ -39,7 +39,7 @@ export const BarRowSchema = z
   })
   .openapi('BarRow')
 
-export const BarRowsSchema = z.array(BarRowSchema).openapi({ description: 'Bars, newest first' })
+const BarRowsSchema = z.array(BarRowSchema).openapi({ description: 'Bars, newest first' })
 
 /** `data` of quote and kline: bars for one symbol, or a map from each requested code to its bars. */
 export const SeriesDataSchema = z.union([BarRowsSchema, z.record(z.string(), BarRowsSchema)])

@@ -9,20 +9,20 @@
  * rate in the window (a blob written before the rate was kept and not yet rewritten by a backfill),
  * does not reach back far enough, or does not join its tail.
  */
-import { HISTORY_START } from '../data/holidays'
-import { beijing } from '../domain/dates'
-import { isSettled, lastSettledDay } from '../domain/settled-day'
-import { isTradingDay } from '../domain/trading-calendar'
-import type { Instrument } from '../domain/instrument'
-import type { Bar } from '../domain/bar'
-import { fetchTurnoverBars, type TurnoverBar } from '../services/turnover-bars'
-import type { Attempt } from '../channels/router'
-import type { Services } from '../services'
-import { dateNum, readHistory, type History } from '../store/history'
-import { joinHistory, storedQfq } from '../features/technical/bars'
+import { HISTORY_START } from '../../data/holidays'
+import { beijing } from '../../domain/dates'
+import { isSettled, lastSettledDay } from '../../domain/settled-day'
+import { isTradingDay } from '../../domain/trading-calendar'
+import type { Instrument } from '../../domain/instrument'
+import type { Bar } from '../../domain/bar'
+import { fetchTurnoverBars, type TurnoverBar } from '../../services/turnover-bars'
+import type { Attempt } from '../../channels/router'
+import type { Services } from '../../services'
+import { dateNum, readHistory, type History } from '../../store/history'
+import { joinHistory, storedQfq } from './bars'
 
 /** Channel bars fetched beside the store for the latest day: enough to check that the two agree. */
-export const CHIP_TAIL = 10
+const CHIP_TAIL = 10
 
 export type ChipBars =
   | { ok: true; bars: TurnoverBar[]; history: 'store' | 'channel'; channel?: string }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { nextRow, stateThrough, type StepBar } from '../domain/indicators/step'
-import { JsonBytes } from '../http/json-bytes'
-import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './technical-item-bytes'
+import { nextRow, stateThrough, type StepBar } from '../../domain/indicators/step'
+import { JsonBytes } from '../../http/json-bytes'
+import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './item-bytes'
 
 /** A wandering daily history of `n` bars from `start`, prices on a 0.01 grid (a stock) or 0.001 (an ETF). */
 function history(n: number, start: number, decimals: number): StepBar[] {

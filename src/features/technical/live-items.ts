@@ -16,8 +16,8 @@
  * quote waits for that call's result instead of asking again, so a burst of callers at the start of
  * a window costs the upstream one round of quotes, as the market cache's misses do.
  */
-import { Flight } from '../domain/shared-flight'
-import { FRESHNESS_MS } from '../http/market-cache'
+import { Flight } from '../../domain/shared-flight'
+import { FRESHNESS_MS } from '../../http/market-cache'
 
 /**
  * A row is kept as its item's bytes for the canonical code (src/routes/technical-item-bytes.ts), not

@@ -2,8 +2,8 @@
  * The rows of /v1/kline-full: a stored history, adjusted as asked, cut to [start, end], as the
  * 7 string columns `time, open, high, low, close, volume, amount`, oldest first.
  */
-import { factors, roundPrice, type Fq } from '../domain/adjust'
-import { dateNum, indexOnOrAfter, numDate, type History } from '../store/history'
+import { factors, roundPrice, type Fq } from '../../domain/adjust'
+import { dateNum, indexOnOrAfter, numDate, type History } from '../../store/history'
 
 /** One row of /v1/kline-full. */
 export interface FullRow {

@@ -1,0 +1,77 @@
+/**
+ * The layers of src/, checked by `npm run lint:deps` (part of `npm test`); a violation fails with
+ * the rule's name. From the top down:
+ *
+ *   app.ts → routes/ → features/, services/, jobs/ → channels/, store/ → domain/, data/, runtime/
+ *
+ * http/ and access/ are the request pipeline beside the routes; the emulator stands for the
+ * upstreams and reads the domain, never our own clients of them.
+ */
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'No import cycles, type imports included.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'domain-is-pure',
+      comment: 'domain/ is pure logic: no HTTP, no access tiers, no I/O layers. It returns issues; routes turn them into 422s.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/(http|access|channels|store|routes|services|jobs|emulator|features|runtime)/' },
+    },
+    {
+      name: 'runtime-is-the-floor',
+      comment: 'runtime/ (the request scope) sits below every layer that does I/O.',
+      severity: 'error',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/(?!runtime/)' },
+    },
+    {
+      name: 'channels-take-a-narrow-context',
+      comment: 'An upstream client gets a ChannelContext (fetch, timeout), never Services, the store or HTTP.',
+      severity: 'error',
+      from: { path: '^src/channels/' },
+      to: { path: '^src/(http|access|routes|services|jobs|features|store)/|^src/(services|app)\\.ts$' },
+    },
+    {
+      name: 'store-below-services',
+      comment: 'store/ reads and writes R2 and KV objects; it knows nothing of requests or routes.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(http|access|routes|services|jobs|features)/' },
+    },
+    {
+      name: 'services-below-features',
+      comment: 'services/ (failover fetches, shared answers, the reference cache) serve features and routes, not the other way round.',
+      severity: 'error',
+      from: { path: '^src/services/' },
+      to: { path: '^src/(routes|features|jobs)/' },
+    },
+    {
+      name: 'emulator-not-channels',
+      comment: 'The emulator speaks the upstreams\' formats from its own model; reading our clients would test them against themselves.',
+      severity: 'error',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/channels/' },
+    },
+    {
+      name: 'only-app-imports-routes',
+      comment: 'A route is registered by app.ts; what two modules share lives outside routes/.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/app\\.ts$', '^src/routes/'] },
+      to: { path: '^src/routes/' },
+    },
+    {
+      name: 'no-route-imports-a-route',
+      comment: 'Route files import only routes/shared/ (schemas and rows two routes share), never another route.',
+      severity: 'error',
+      from: { path: '^src/routes/' },
+      to: { path: '^src/routes/[^/]+$' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    // Tests may reach across layers to set up what they check.
+    exclude: { path: '\\.test\\.ts$' },
+  },
+}
