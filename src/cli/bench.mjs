@@ -49,7 +49,7 @@ const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen
 const BARE_BATCH_SIZE = { name: 'bare route, a copy of the batch answer', path: '' }
 /**
  * The same codes without a date: during the session, live rows stepped from the day before's states
- * with one batch of quotes. The rows are shared for one quote window (3 s, src/routes/live-items.ts)
+ * with one batch of quotes. The rows are shared for one quote window (3 s, src/features/technical/live-items.ts)
  * and the bench's clock stands still, so this row measures callers within a window; for the cold row
  * the worker shares nothing between calls (PUT /__bench/live-sharing): what a call costs when nobody
  * asked for those stocks in the last 3 s and nobody is asking for them at the same time.

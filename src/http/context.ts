@@ -15,7 +15,7 @@ interface RequestVars {
   keyHash?: string
   /** The key's buyout-pack cap, when it has one. */
   packUnits?: number | null
-  /** Channels, clock and labels of this deployment (see src/services.ts). */
+  /** Channels, clock and labels of this deployment (see src/services/index.ts). */
   services: Services
   /** The anonymous cache key of this request, once computed. */
   anonKey?: string

@@ -30,7 +30,7 @@ export const FRESHNESS_MS = {
    */
   flowRank: 60_000,
   /**
-   * Per-stock live technical rows in /v1/technical-batch (src/routes/live-items.ts): one exchange
+   * Per-stock live technical rows in /v1/technical-batch (src/features/technical/live-items.ts): one exchange
    * snapshot. The exchanges publish quotes as snapshots every 3 seconds (e.g.
    * https://dev.to/san_siwu_f08e7c406830469/practical-guide-to-a-share-level-2-market-data-api-1b32),
    * so a quote fetched again within 3 s is almost always the same one.

@@ -187,7 +187,7 @@ async function onTheFly(services: Services, store: R2Bucket, code: string, inst:
   return r.quote.time && r.quote.date === row.date && r.quote.traded ? { code, ok: true, data: row, as_of: `${r.quote.date} ${r.quote.time}` } : { code, ok: true, data: row }
 }
 
-/** A kept live item (src/routes/live-items.ts) as this request's item. */
+/** A kept live item (src/features/technical/live-items.ts) as this request's item. */
 function fromLive(code: string, inst: Instrument, live: LiveItem, day: TechnicalsDay | undefined): ItemOut {
   if (live.kind === 'previous') return day ? fromTable(code, inst, day) : { code, ok: false, error: `${inst.code}: not traded today` }
   return { code, ok: true, bytes: code === inst.code ? live.bytes : respelledItem(live.bytes, inst.code, code), as_of: live.asOf }

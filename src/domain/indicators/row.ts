@@ -81,7 +81,7 @@ export function roundTo(x: number, places: number): number {
 
 /**
  * |x| rounded as {@link roundTo} rounds it, counted in units of 10^−places (an integer): what a
- * writer of the decimal digits needs (src/routes/technical-item-bytes.ts).
+ * writer of the decimal digits needs (src/features/technical/item-bytes.ts).
  */
 export const roundedUnits = (x: number, places: number): number => Math.round(Math.abs(x) * (SCALE[places] ?? 10 ** places) + 1e-7)
 

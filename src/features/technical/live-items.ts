@@ -20,7 +20,7 @@ import { Flight } from '../../domain/shared-flight'
 import { FRESHNESS_MS } from '../../http/market-cache'
 
 /**
- * A row is kept as its item's bytes for the canonical code (src/routes/technical-item-bytes.ts), not
+ * A row is kept as its item's bytes for the canonical code (src/features/technical/item-bytes.ts), not
  * as an object: 1,000 rows of 52 numbers kept for seconds would be 50,000 small objects for the
  * garbage collector to carry; bytes live outside its heap.
  */

@@ -22,7 +22,7 @@ import { isTradingDay, previousTradingDay } from '../../domain/trading-calendar'
 import { PRICE_DECIMALS } from '../../http/format'
 
 export type LiveOutcome =
-  /** Today's row is the bar after `state`: nextRow(state, bar, id) (the batch writes it as bytes, src/routes/technical-item-bytes.ts). */
+  /** Today's row is the bar after `state`: nextRow(state, bar, id) (the batch writes it as bytes, src/features/technical/item-bytes.ts). */
   | { kind: 'row'; state: StepState; bar: StepBar; id: RowIdentity; asOf: string }
   | { kind: 'previous' }
   | { kind: 'full' }

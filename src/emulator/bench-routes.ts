@@ -1,0 +1,108 @@
+/**
+ * The routes `npm run bench` and `npm run profile` drive inside the emulator's worker: the bare
+ * baselines (a constant, a copy of a large answer, R2 objects streamed as they lie), the store the
+ * analytics rows need, and a loop that serves a path n times through the worker's own fetch handler.
+ * Only the emulator's worker mounts them.
+ */
+import type { Hono } from 'hono'
+import type { AppEnv } from '../http/context'
+import { clearLiveItems, shareLiveItems } from '../features/technical/live-items'
+import { marketDayRows, marketSource } from '../jobs/testing'
+import { buildHistory } from '../jobs/build-history'
+import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../jobs/day-tables'
+import { profilesOf } from '../store/meta'
+import { writeHistory } from '../store/history'
+import { historyKey, marketKlineKey } from '../store/keys'
+import { clock } from './control'
+import { market } from './market'
+
+/** Adds the `/__bench/*` routes to the emulator's app. */
+export function registerBenchRoutes(app: Hono<AppEnv>): void {
+  let benchIp = 1
+  // Baseline for `npm run bench`: the cheapest possible route in the same worker.
+  app.get('/__bench/constant', (c) => c.json({ ok: true }))
+  // A copy of a large answer (the bench POSTs it once), served as a constant: what carrying those
+  // very bytes costs each view (compressing them too, where the client asks for gzip) with no route
+  // work beside it. Padding would not do: a run of one letter compresses far faster than JSON.
+  let constantCopy = new Uint8Array(new ArrayBuffer(0))
+  app.post('/__bench/constant-copy', async (c) => {
+    constantCopy = new Uint8Array(await c.req.arrayBuffer())
+    return c.json({ bytes: constantCopy.length })
+  })
+  app.get('/__bench/constant-copy', (c) => c.body(constantCopy, 200, { 'content-type': 'application/json; charset=UTF-8' }))
+  // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
+  // and the baseline that streams the same R2 object with no envelope, checks or admission.
+  app.get('/__bench/market-kline-blob', (c) => {
+    const rows = marketDayRows(market, c.req.query('date') ?? '', clock.now())
+    return c.body(JSON.stringify(rows), 200, { 'content-type': 'application/json', 'x-rows': String(rows.length) })
+  })
+  // `npm run bench`, analytics rows: the first `n` stocks' histories and the day's technicals and
+  // factor tables, built as the jobs build them (histories from the model through the jobs' source);
+  // `codes=a,b` builds those stocks instead of the first `n`.
+  app.post('/__bench/day-tables', async (c) => {
+    const date = c.req.query('date') ?? ''
+    const n = Math.min(Number(c.req.query('n')) || 1000, 6000)
+    const asked = c.req.query('codes')?.split(',')
+    const codes = market.instruments().filter((i) => i.kind === 'stock' && i.listDate <= date && (!asked || asked.includes(i.code))).slice(0, n).map((i) => i.code)
+    const source = marketSource(market, codes, () => clock.now())
+    const lines: string[] = []
+    for (const code of codes) {
+      const h = await buildHistory(source, code, date)
+      if (!h) continue
+      await writeHistory(c.env.STORE, h)
+      for (const l of stagedDayRows(h, date, date)) lines.push(l.slice(11))
+    }
+    const names = Object.fromEntries(codes.map((code) => [code, market.byCode(code)!.name]))
+    const fundamentals = { source, profiles: profilesOf(await source.snapshot()) }
+    return c.json(await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals, collectStates(lines)))
+  })
+  app.get('/__bench/market-kline-raw', (c) => streamObject(c.env.STORE, marketKlineKey(c.req.query('date') ?? '')))
+  // The physical limit under /v1/kline-full: the stock's stored history object, streamed as it lies.
+  app.get('/__bench/history-raw', (c) => streamObject(c.env.STORE, historyKey(c.req.query('code') ?? '')))
+  // `npm run bench`'s cold rows: live technical rows shared between calls or not (src/features/technical/live-items.ts).
+  app.put('/__bench/live-sharing', async (c) => {
+    const on = ((await c.req.json().catch(() => ({}))) as { on?: unknown }).on
+    if (typeof on !== 'boolean') return c.json({ error: 'on must be true or false', code: 'BAD_REQUEST' }, 422)
+    shareLiveItems(on)
+    clearLiveItems()
+    return c.json({ on })
+  })
+  // `npm run bench` times this from outside: the worker serves `path` n times through its own
+  // fetch handler, so per-request transport to workerd is paid once per batch, not per request.
+  app.get('/__bench/loop', async (c) => {
+    const path = c.req.query('path') ?? '/__bench/constant'
+    const n = Math.min(Math.max(Number(c.req.query('n')) || 100, 1), 10_000)
+    // The caller's key is forwarded; rotate_ip=1 gives every inner request its own client address
+    // (many different anonymous users, each admitted by its own AnonGuard).
+    const authorization = c.req.header('authorization')
+    const rotateIp = c.req.query('rotate_ip') === '1'
+    // x-bench-pool: [[ip, X-PoW], …] — repeat anonymous callers that solved a proof-of-work, in turn.
+    const pool = JSON.parse(c.req.header('x-bench-pool') ?? '[]') as Array<[string, string]>
+    let failed = 0
+    let firstFailure: string | undefined
+    for (let i = 0; i < n; i++) {
+      const headers = new Headers()
+      if (authorization) headers.set('authorization', authorization)
+      if (rotateIp) headers.set('cf-connecting-ip', `10.${(benchIp >> 16) & 255}.${(benchIp >> 8) & 255}.${benchIp++ & 255}`)
+      if (pool.length) {
+        const [ip, pow] = pool[benchIp++ % pool.length]
+        headers.set('cf-connecting-ip', ip)
+        headers.set('x-pow', pow)
+      }
+      const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env, c.executionCtx)
+      const body = await res.text()
+      if (res.status !== 200 || body.startsWith('{"ok":false')) {
+        failed++
+        firstFailure ??= `${res.status} ${body.slice(0, 300)}`
+      }
+    }
+    return c.json({ n, failed, firstFailure })
+  })
+}
+
+/** An R2 object's body as the answer, with no envelope, checks or admission (the bench's anchors). */
+async function streamObject(bucket: R2Bucket, key: string): Promise<Response> {
+  const obj = await bucket.get(key)
+  if (!obj) return new Response('{"ok":false}', { status: 404, headers: { 'content-type': 'application/json' } })
+  return new Response(obj.body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+}
