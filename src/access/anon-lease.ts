@@ -1,5 +1,6 @@
 import type { RateWindow } from './rate-window'
 import { LeaseBook, leaseCalls, minuteOf, type MinuteLease } from './lease'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /**
  * Calls an AnonGuard shard granted this isolate ahead of time for one address, so the next ones
@@ -66,3 +67,4 @@ export function keepLease(ip: string, lease: AnonLease): void {
 export function clearAnonLeases(): void {
   book.clear()
 }
+registerIsolateCache('anonymous minutes leased to this isolate', clearAnonLeases)

@@ -5,15 +5,9 @@
  */
 import '../env'
 import { createApp } from '../app'
-import { clearAnonLeases } from '../access/anon-lease'
 import { keyLeases } from '../access/key-lease'
-import { clearAnonMemory } from '../http/anon-cache'
-import { clearMarketCache } from '../http/market-cache'
-import { clearLiveItems } from '../features/technical/live-items'
 import { scheduledHandler } from '../jobs'
 import { createServices } from '../services'
-import { clearReferenceMemory } from '../store/reference-cache'
-import { forgetLatestTechnicals } from '../store/technicals'
 import { clock, createEmulatorFetch } from './control'
 import { withHangs } from './hang'
 import { market } from './market'
@@ -33,18 +27,10 @@ const app = createApp(services)
 // Usage from leased slices is sent as each call ends (src/access/key-lease.ts: tests wait for it).
 keyLeases.reportAfter(0)
 
-// Forget what this isolate remembers between requests (breakers and failover, recent daily bars,
-// anonymous answers and the slices of anonymous and keyed minutes leased to it, shared market answers, live technical rows, the latest technicals date), so a test starts from the channel table's order and fresh data.
+// Forget what this isolate remembers between requests (Services.reset), so a test starts from the
+// channel table's order and fresh data.
 app.delete('/__emulator/router', (c) => {
-  services.router.reset()
-  services.recentBars.clear()
-  clearAnonMemory()
-  clearAnonLeases()
-  keyLeases.clearSlices()
-  clearMarketCache()
-  clearLiveItems()
-  forgetLatestTechnicals()
-  clearReferenceMemory()
+  services.reset()
   return c.json({ ok: true })
 })
 app.route('/', emulatorRoutes)

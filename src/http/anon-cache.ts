@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, CachedAnswer } from './context'
 import { during } from '../runtime/request-scope'
 import { countRows, recordOutcome } from './envelope'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** The longest key KV takes. */
 const KV_KEY_MAX_BYTES = 512
@@ -44,10 +45,11 @@ function remember(key: string, answer: CachedAnswer): void {
   memory.set(key, answer)
 }
 
-/** Forgets the in-memory copies (tests that start from an empty cache). */
-export function clearAnonMemory(): void {
+/** Forgets the in-memory copies (Services.reset). */
+function clearAnonMemory(): void {
   memory.clear()
 }
+registerIsolateCache('anonymous answers in memory', clearAnonMemory)
 
 /** The cache key of this request, computed once per request. */
 function keyOf(c: Context<AppEnv>): string {

@@ -13,6 +13,7 @@
  * The answer's own `as_of` / `computed_at` still say when its data was true.
  */
 import { Flight } from '../domain/shared-flight'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** How long a computed answer may be served, per kind of answer, in milliseconds (DESIGN §12). */
 export const FRESHNESS_MS = {
@@ -145,3 +146,4 @@ async function refresh<T>(key: string, stale: Entry, now: number, compute: () =>
 export function clearMarketCache(): void {
   entries.clear()
 }
+registerIsolateCache('shared market answers', clearMarketCache)

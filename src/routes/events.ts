@@ -7,7 +7,7 @@ import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { oneStock } from './shared/one-stock'
+import { oneStock } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { fetchReference, staleOf } from '../services/reference'
 

@@ -8,7 +8,7 @@ import { BALANCE_LINES, CASHFLOW_LINES, DEFAULT_PERIODS, INCOME_LINES, MAX_PERIO
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { notThisMarket, oneCode, StockCodeParam } from './shared/per-stock'
+import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'

@@ -13,7 +13,7 @@ import { queryIssue, ValidationError } from '../http/validation'
 import { MEMBERS_KEY, type MembersDoc } from '../jobs/industry-chain'
 import type { Services } from '../services'
 import { referenceCached } from '../store/reference-cache'
-import { notThisMarket } from './shared/per-stock'
+import { notThisMarket } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it (DESIGN §12: pro group, trial and above). */

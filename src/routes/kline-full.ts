@@ -13,7 +13,7 @@ import type { Services } from '../services'
 import { numDate, readHistory, type History } from '../store/history'
 import { readUniverse } from '../store/meta'
 import { fullRows } from '../features/technical/kline-full-rows'
-import { oneStockOrIssue } from './shared/one-stock'
+import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 

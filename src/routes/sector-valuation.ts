@@ -9,7 +9,7 @@ import { standing } from '../domain/valuation-percentile'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { oneStock } from './shared/one-stock'
+import { oneStock } from './shared/stock-code'
 import { fetchReference, staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 

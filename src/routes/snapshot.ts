@@ -9,7 +9,7 @@ import { SECURITY_TYPES, type Snapshot } from '../domain/snapshot'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { notThisMarket, oneCode, StockCodeParam } from './shared/per-stock'
+import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 

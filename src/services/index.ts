@@ -4,6 +4,7 @@ import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
 import { sina } from '../channels/sina/index'
 import { tencent } from '../channels/tencent/index'
 import type { Channel, ChannelContext, SeriesChannelName } from '../channels/types'
+import { clearIsolateCaches } from '../runtime/isolate-caches'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 
 /**
@@ -26,6 +27,13 @@ export interface Services {
   simulated: boolean
   /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
   deadlineMs: number
+  /**
+   * Forgets everything this isolate remembers between requests: breakers and failover, recent
+   * daily bars, and every cache registered in src/runtime/isolate-caches.ts (anonymous answers and
+   * leases, keyed leases, shared market answers, live technical rows, the latest technicals date,
+   * reference answers). The emulator's reset; production never calls it.
+   */
+  reset(): void
 }
 
 export interface ServiceOptions {
@@ -49,5 +57,10 @@ export function createServices(opts: ServiceOptions): Services {
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
+    reset() {
+      this.router.reset()
+      this.recentBars.clear()
+      clearIsolateCaches()
+    },
   }
 }

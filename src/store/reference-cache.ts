@@ -10,6 +10,7 @@
  * how old a copy may then be is {@link STALE_IF_ERROR}, the one table of that policy.
  */
 import { lastSettledDay } from '../domain/settled-day'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** How long reference data is served before it is asked again. */
 const REFERENCE_TTL_MS = 6 * 3_600_000
@@ -86,6 +87,7 @@ export function clearReferenceMemory(): void {
   keptAt.clear()
   generation++
 }
+registerIsolateCache('reference answers in memory', clearReferenceMemory)
 
 const fresh = (s: Stored<unknown> | undefined | null, now: number, ttl: number) => !!s && s.at <= now && now - s.at < ttl
 

@@ -10,6 +10,7 @@ import { STOCK_DAY_COLUMNS, TECHNICAL_VALUE_COLUMNS } from '../domain/stock-days
 import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { getJson, putJson } from './r2-json'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 export const TECHNICALS_VERSION = 1
 
@@ -136,4 +137,5 @@ export async function latestTechnicalsDate(bucket: R2Bucket, now = Date.now()): 
 export function forgetLatestTechnicals(): void {
   latestKnown = undefined
 }
+registerIsolateCache('the latest technicals date', forgetLatestTechnicals)
 

@@ -18,6 +18,7 @@
  */
 import { Flight } from '../../domain/shared-flight'
 import { FRESHNESS_MS } from '../../http/market-cache'
+import { registerIsolateCache } from '../../runtime/isolate-caches'
 
 /**
  * A row is kept as its item's bytes for the canonical code (src/features/technical/item-bytes.ts), not
@@ -113,6 +114,7 @@ export function clearLiveItems(): void {
   kept.clear()
   sweptAt = 0
 }
+registerIsolateCache('live technical rows', clearLiveItems)
 
 /**
  * Whether calls share kept items and pending requests (on, always, in the service). `npm run bench`
