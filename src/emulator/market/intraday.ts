@@ -27,7 +27,12 @@ export interface MinuteDay {
   amount: Float64Array
 }
 
-const cache = new Lru<string, MinuteDay>(256)
+/**
+ * Room for every stock's day: a whole-market list in a session quotes each stock's bar as it stands,
+ * and a smaller cache was emptied by every walk of the list (56 pages), so each walk rebuilt every
+ * stock's minutes. About 13 KB a day, so 80 MB at most, in the emulator only.
+ */
+const cache = new Lru<string, MinuteDay>(6000)
 
 /** The one-minute bars of the daily bar `i` of `block`. */
 export function minuteDay(inst: EmuInstrument, block: MonthBars, i: number): MinuteDay {
