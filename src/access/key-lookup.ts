@@ -1,5 +1,6 @@
 import { SharedFlights } from '../domain/shared-flight'
 import { KeyRecordSchema, hashKey, kvKeyOf, type KeyRecord } from './keys'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 const POSITIVE_TTL_MS = 60_000
 /** Short, so a key created a moment ago is accepted at once. */
@@ -41,12 +42,13 @@ export async function lookupKey(kv: KVNamespace, key: string, now = Date.now()):
   return { hash, record }
 }
 
-/** Forgets cached records (tests that revoke a key and expect the next call to see it). */
+/** Forgets cached records (Services.reset; tests that revoke a key and expect the next call to see it). */
 export function clearKeyCache(): void {
   cache.clear()
   hashes.clear()
   reads.clear()
 }
+registerIsolateCache('API key records', clearKeyCache)
 
 /** Where a key was presented, as named in the 400 when several disagree. */
 export interface PresentedKeys {

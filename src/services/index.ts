@@ -29,9 +29,12 @@ export interface Services {
   deadlineMs: number
   /**
    * Forgets everything this isolate remembers between requests: breakers and failover, recent
-   * daily bars, and every cache registered in src/runtime/isolate-caches.ts (anonymous answers and
-   * leases, keyed leases, shared market answers, live technical rows, the latest technicals date,
-   * reference answers). The emulator's reset; production never calls it.
+   * daily bars, and every cache registered in src/runtime/isolate-caches.ts (API key records,
+   * anonymous answers and leases, keyed leases, shared market answers, live technical rows, the
+   * latest technicals date, parsed state shards and factor tables, the refreshed calendar,
+   * reference answers). The
+   * emulator's reset; production never calls it. Not caches, so not forgotten: proof-of-work
+   * proofs already accepted (replay protection) and pure memos (parsed IPs, trading-day walks).
    */
   reset(): void
 }
@@ -47,19 +50,21 @@ export interface ServiceOptions {
 
 export function createServices(opts: ServiceOptions): Services {
   const now = opts.now ?? Date.now
+  const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
+  const recentBars = new RecentBarsCache()
   return {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
-    router: new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now }),
-    recentBars: new RecentBarsCache(),
+    router,
+    recentBars,
     now,
     sourcePrefix: opts.sourcePrefix ?? '',
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
-    reset() {
-      this.router.reset()
-      this.recentBars.clear()
+    reset: () => {
+      router.reset()
+      recentBars.clear()
       clearIsolateCaches()
     },
   }

@@ -15,6 +15,7 @@
 import { SSE_HOLIDAYS } from '../data/holidays'
 import { CalendarTable } from '../domain/calendar-table'
 import { isValidDate, weekday } from '../domain/dates'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** R2 key of the refreshed calendar. */
 export const CALENDAR_KEY = 'meta/calendar.json'
@@ -109,3 +110,4 @@ export async function loadCalendar(store: R2Bucket, now: number = Date.now()): P
 export function forgetCachedCalendar(): void {
   cached = undefined
 }
+registerIsolateCache('the refreshed trading calendar', forgetCachedCalendar)

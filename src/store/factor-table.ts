@@ -2,6 +2,7 @@ import type { ScreenMarket } from '../data/factors'
 import type { ScreenTable } from '../domain/screen'
 import { getJson, putJson } from './r2-json'
 import { factorTableKey, latestFactorsKey } from './keys'
+import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /**
  * One market's screening factors on one date, as the after-close job stores it: columns, not rows,
@@ -63,6 +64,7 @@ function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
 
 /** Parsed tables kept per isolate: a table changes once a day, and parsing one costs tens of milliseconds. */
 const memo = new Map<string, { etag: string; table: LoadedFactorTable }>()
+registerIsolateCache('parsed factor tables', () => memo.clear())
 
 /**
  * The latest factor table of `market` (or the one of `date`), parsed once per isolate and version.

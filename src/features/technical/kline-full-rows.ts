@@ -4,17 +4,10 @@
  */
 import { factors, roundPrice, type Fq } from '../../domain/adjust'
 import { dateNum, indexOnOrAfter, numDate, type History } from '../../store/history'
+import type { MarketKlineRow } from '../../store/market-kline'
 
-/** One row of /v1/kline-full. */
-export interface FullRow {
-  time: string
-  open: string
-  high: string
-  low: string
-  close: string
-  volume: string
-  amount: string
-}
+/** One row of /v1/kline-full: a /v1/market-kline row without its code. */
+export type FullRow = Omit<MarketKlineRow, 'code'>
 
 /** Adjusted rows of `h` with start ≤ date ≤ end (both optional), oldest first. */
 export function fullRows(h: History, fq: Fq, start?: string, end?: string): FullRow[] {
