@@ -14,10 +14,9 @@ import { envelope } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import { sharedAnswer } from '../http/market-cache'
 import type { Services } from '../services'
-import { upstreamFailureBody } from '../http/outcome'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { describeAttempts } from '../http/outcome'
+import { describeAttempts, upstreamFailureBody } from '../http/outcome'
 
 /** Rows computed once and shared: the largest `limit`. */
 const MAX_LIMIT = 100

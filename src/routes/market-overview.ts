@@ -22,13 +22,12 @@ import { sharedAnswer, type Freshness } from '../http/market-cache'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { sharedChangedist, sharedMarketList } from '../services/market-breadth'
-import { upstreamFailureBody } from '../http/outcome'
 import { withLastGood } from '../services/reference'
 import { technicalBreadth } from '../domain/technical-breadth'
 import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
 import { readFactorTable } from '../store/factor-table'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { describeAttempts } from '../http/outcome'
+import { describeAttempts, upstreamFailureBody } from '../http/outcome'
 
 const OVERVIEW_TYPES = ['summary', 'trade', 'interval', 'technical', 'margin', 'valuation', 'rotation', 'updown'] as const
 type OverviewType = (typeof OVERVIEW_TYPES)[number]

@@ -28,13 +28,14 @@ export interface Services {
   /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
   deadlineMs: number
   /**
-   * Forgets everything this isolate remembers between requests: breakers and failover, recent
+   * Forgets what this isolate caches between requests: breakers and failover, recent
    * daily bars, and every cache registered in src/runtime/isolate-caches.ts (API key records,
    * anonymous answers and leases, keyed leases, shared market answers, live technical rows, the
-   * latest technicals date, parsed state shards and factor tables, the refreshed calendar,
-   * reference answers). The
-   * emulator's reset; production never calls it. Not caches, so not forgotten: proof-of-work
-   * proofs already accepted (replay protection) and pure memos (parsed IPs, trading-day walks).
+   * latest technicals date, parsed factor tables, the refreshed calendar, reference answers). The
+   * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
+   * accepted (replay protection), pure memos (parsed IPs, trading-day walks), and the parsed
+   * indicator-state shards, kept by session as production keeps them (tests that rewrite a
+   * session's states call forgetStateShards).
    */
   reset(): void
 }

@@ -16,7 +16,6 @@ import type { StepState } from '../domain/indicators/step'
 import { statesIndexKey, statesPrefix, statesShardKey, technicalsStateKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { pickStateLines, statesDay, statesText, type StatesDay } from './technicals-state'
-import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** Codes per shard: some 1 MB of text. */
 export const SHARD_ROWS = 250
@@ -238,8 +237,7 @@ export async function readStates(bucket: R2Bucket, date: string, codes: readonly
   return { date, size: index.rows, state: (code) => out.get(code) }
 }
 
-/** Forgets the parsed shards (Services.reset, tests). */
+/** Forgets the parsed shards (tests that rewrite a session's states). */
 export function forgetStateShards() {
   kept.clear()
 }
-registerIsolateCache('parsed indicator-state shards', forgetStateShards)
