@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-export const ROOT = resolve(import.meta.dirname, '../..')
+const ROOT = resolve(import.meta.dirname, '../..')
 /** The directory wrangler.toml's [assets] serves. */
 const ASSETS_DIR = join(ROOT, 'public')
 /** Package → its file → where it is served under the assets directory. */
