@@ -2,63 +2,21 @@
 // does (UPSTREAM=emulator, on a free port), Chromium loads /docs, every /v1 path of /openapi.json
 // must be listed on the page, no request may go to another origin and the page's
 // Content-Security-Policy must not have blocked anything (it would mean the UI wanted something
-// from elsewhere). Needs Debian's chromium (`apt-get install -y chromium`; CHROMIUM overrides the
-// path), which is why it is not part of `npm test`.
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { join } from 'node:path'
+// from elsewhere). Needs Debian's chromium (test/browser/service.mjs).
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { chromium } from 'playwright-core'
-
-const ROOT = join(import.meta.dirname, '../..')
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
-
-/** A port nothing listens on right now. */
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
+import { startService } from './service.mjs'
 
 let service
 let browser
 let base
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM)`)
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  // Its own process group, so the wrangler and workerd under it stop with it.
-  service = spawn(process.execPath, [join(ROOT, 'src/cli/start.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, UPSTREAM: 'emulator', PORT: String(port), BUILD_HISTORY: '0' },
-    stdio: 'ignore',
-    detached: true,
-  })
-  for (let i = 0; i < 240; i++) {
-    if (await fetch(`${base}/v1/health`).then((r) => r.ok, () => false)) break
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  assert.ok(await fetch(`${base}/v1/health`).then((r) => r.ok, () => false), 'the service did not start')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  service = await startService()
+  ;({ base, browser } = service)
 })
 
-after(async () => {
-  await browser?.close()
-  if (service?.pid) {
-    try {
-      process.kill(-service.pid, 'SIGTERM')
-    } catch {
-      // already gone
-    }
-  }
-})
+after(() => service?.stop())
 
 test('/docs lists every /v1 path, runs a call, loads nothing from another origin and breaks no CSP rule', async () => {
   const document = await (await fetch(`${base}/openapi.json`)).json()
