@@ -3,20 +3,13 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildWorker, ROOT, startWorker } from './harness.mjs'
+import { ROOT } from './harness.mjs'
+import { OUT, openApiText, withEmulatorWorker } from './openapi-doc.mjs'
 
-const out = join(ROOT, '.bench')
-mkdirSync(out, { recursive: true })
-const mf = startWorker(buildWorker('src/emulator/worker.ts', join(out, 'build')))
+mkdirSync(OUT, { recursive: true })
+writeFileSync(join(OUT, 'openapi.json'), await withEmulatorWorker('build', openApiText))
 try {
-  const res = await mf.dispatchFetch('http://127.0.0.1:8787/openapi.json')
-  if (!res.ok) throw new Error(`/openapi.json answered ${res.status}`)
-  writeFileSync(join(out, 'openapi.json'), await res.text())
-} finally {
-  await mf.dispose()
-}
-try {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', join(out, 'openapi.json'), '--format', 'stylish'], {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', join(OUT, 'openapi.json'), '--format', 'stylish'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
