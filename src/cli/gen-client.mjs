@@ -6,6 +6,6 @@ import { generateClientSchema, SCHEMA_FILE } from './client-schema.mjs'
 import { ROOT } from './harness.mjs'
 import { openApiText, withEmulatorWorker } from './openapi-doc.mjs'
 
-const schema = await generateClientSchema(await withEmulatorWorker('client-build', openApiText))
+const schema = await generateClientSchema(await withEmulatorWorker('openapi-build', openApiText))
 writeFileSync(join(ROOT, SCHEMA_FILE), schema)
 console.log(`wrote ${SCHEMA_FILE} (${(schema.length / 1024).toFixed(0)} KB)`)
