@@ -24,8 +24,12 @@ export interface MarketApiOptions {
   headers?: Record<string, string>
 }
 
-/** The client: `GET`, `POST`, `DELETE` … with each path's parameters and answers typed. */
-export type MarketApiClient = Client<paths>
+/**
+ * The client: `GET`, `POST`, `DELETE` … with each path's parameters and answers typed. Answers are
+ * typed as their JSON (the service's default); a path that can also answer CSV (`format=csv`) gives
+ * its text with `parseAs: 'text'`.
+ */
+export type MarketApiClient = Client<paths, 'application/json'>
 
 /**
  * A client of the service at `baseUrl`. Each call resolves to `{ data, error, response }`: `data`
@@ -33,7 +37,7 @@ export type MarketApiClient = Client<paths>
  * body of any other status (a 422's `detail`, a 401/403/429's `error` and `code`).
  */
 export function createClient({ baseUrl, key, fetch, headers }: MarketApiOptions): MarketApiClient {
-  return createFetchClient<paths>({
+  return createFetchClient<paths, 'application/json'>({
     baseUrl,
     ...(fetch ? { fetch } : {}),
     headers: { ...headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
