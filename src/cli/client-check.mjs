@@ -1,6 +1,6 @@
 // The typed client's check (clients/typescript), on a running emulator worker:
 //   1. clients/typescript/src/schema.d.ts equals a fresh generation from its /openapi.json;
-//   2. tsc type-checks the client and its example (and emits them to .bench/client-js);
+//   2. tsc type-checks the client, its example and its type tests (and emits them to .bench/client-js);
 //   3. the example, compiled, runs as a program against the worker over HTTP with a trial key and
 //      prints a quote, a technical row and a screen of a day's factor table.
 import { execFile, execFileSync } from 'node:child_process'

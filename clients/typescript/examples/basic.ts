@@ -1,10 +1,12 @@
 // A quote, the technical indicators and a screen, typed end to end: paths, parameters and every
 // field of the answers are checked by tsc (`npm run check:client` compiles this file and runs it
-// against the built worker). Against `npm start`, with a key from `npm run key -- create --tier trial`:
+// against the built worker). Against `npm start`, with a key from `npm run key -- create --tier trial`,
+// from the repository's root (API_BASE_URL moves it to another origin):
 //
-//   API_KEY=mk_… npx tsx clients/typescript/examples/basic.ts
+//   npx tsc -p clients/typescript --noEmit false --outDir .bench/client-js
+//   API_KEY=mk_… node .bench/client-js/examples/basic.js
 //
-// (or compile it with tsc and run it with node; API_BASE_URL moves it to another origin).
+// or, with tsx, `API_KEY=mk_… npx tsx clients/typescript/examples/basic.ts`.
 import { createClient, type Schema } from '../src/index.js'
 
 declare const process: { env: Record<string, string | undefined>; exitCode?: number }
