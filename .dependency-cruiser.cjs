@@ -5,7 +5,8 @@
  *   app.ts → routes/ → features/, services/, jobs/ → channels/, store/ → domain/, data/, runtime/
  *
  * http/ and access/ are the request pipeline beside the routes; the emulator stands for the
- * upstreams and reads the domain, never our own clients of them.
+ * upstreams and reads the domain, never our own clients of them. clients/typescript, the typed
+ * client generated from /openapi.json, stands apart from src/.
  */
 module.exports = {
   forbidden: [
@@ -65,6 +66,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/routes/' },
       to: { path: '^src/routes/[^/]+$' },
+    },
+    {
+      name: 'client-stands-alone',
+      comment: 'clients/typescript is a package of its own: it knows the API only through its generated schema.d.ts, and needs nothing from npm but openapi-fetch.',
+      severity: 'error',
+      from: { path: '^clients/typescript/' },
+      to: { path: '^(?!clients/typescript/)', pathNot: '^node_modules/openapi-fetch/' },
+    },
+    {
+      name: 'service-not-client',
+      comment: 'The service never imports the typed client, which is generated from it.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^clients/' },
     },
   ],
   options: {
