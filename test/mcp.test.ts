@@ -70,6 +70,17 @@ describe('POST /mcp: session', () => {
     expect(text.length).toBeLessThan(24_000)
   })
 
+  it('lets an MCP client in a browser send its headers (CORS preflight) and read the auth challenge', async () => {
+    const res = await call('/mcp', { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' } })
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('mcp-protocol-version')
+    const refused = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    expect(refused.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate')
+    const answered = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer(await makeKey('trial')).headers)
+    expect(answered.status).toBe(200)
+    expect(answered.headers.get('access-control-allow-origin')).toBe('*')
+    expect(answered.headers.get('content-type')).toBe('application/json')
+  })
+
   it('answers GET and DELETE with 405 JSON (no sessions, no event stream)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await call('/mcp', { method })

@@ -91,7 +91,7 @@ function headline(body: JsonObject): string {
  * A copy of `value` whose lists hold at most `limit` items, with the original length of each list
  * that was cut (by the list itself, so the tables can say it).
  */
-export function capLists(value: Json, limit: number): { value: Json; totals: Map<Json[], number> } {
+function capLists(value: Json, limit: number): { value: Json; totals: Map<Json[], number> } {
   const totals = new Map<Json[], number>()
   const cap = (v: Json): Json => {
     if (Array.isArray(v)) {
@@ -110,8 +110,8 @@ export function capLists(value: Json, limit: number): { value: Json; totals: Map
 }
 
 /**
- * The tables of an answer's `data`: each list of objects is a table; the scalar fields of an object
- * are one `field,value` table; a list of lists (sections) gives a table per section; text is kept
+ * The tables of an answer's `data`: each list of objects is a table; the other fields of an object
+ * are one `field,value` table (a nested object's fields named `outer.inner`); a list of lists (sections) gives a table per section; text is kept
  * as it is. An object with `tables: [{title, rows}]` (and the same rows again under `data`) shows
  * its tables once.
  */
@@ -133,6 +133,7 @@ function collect(value: Json, name: string, tables: Table[], texts: string[], to
       if (titled && (k === 'tables' || k === 'data')) continue
       if (Array.isArray(v) && v.length > 0 && v.every((x) => isObject(x) || Array.isArray(x))) collect(v, path, tables, texts, totals)
       else if (isObject(v) && Object.values(v).some((x) => Array.isArray(x) && x.length > 0 && x.every(isObject))) collect(v, path, tables, texts, totals)
+      else if (isObject(v)) for (const [k2, v2] of Object.entries(v)) fields[`${k}.${k2}`] = isObject(v2) ? JSON.stringify(v2) : v2
       else fields[k] = v
     }
     if (titled) for (const t of value.tables as JsonObject[]) collect(t.rows, String(t.title ?? t.slug ?? ''), tables, texts, totals)

@@ -19,7 +19,9 @@ export function registerMcp(app: Hono<AppEnv>, version: string): void {
     const server = createMcpServer(version, { fetch, request: c.req.raw, key: caller.key })
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
-    return transport.handleRequest(c.req.raw)
+    const answer = await transport.handleRequest(c.req.raw)
+    // Through the context, so the answer carries the headers the middleware set (CORS, request id).
+    return c.newResponse(answer.body, answer)
   })
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: `/mcp is stateless Streamable HTTP: send JSON-RPC messages with POST, not ${c.req.method}`, code: 'METHOD_NOT_ALLOWED' }, 405, { Allow: 'POST' })

@@ -70,7 +70,7 @@ function namedIssues(issue: Issue, spec: ToolSpec): Issue[] {
 }
 
 /** One tool call: its arguments checked, its request dispatched, its answer formatted. Never throws. */
-export async function callTool(call: CallContext, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+async function callTool(call: CallContext, name: string, args: Record<string, unknown>): Promise<ToolResult> {
   const entry = described.get(name)
   if (!entry) return errorResult({ status: 404, body: { error: `no tool ${JSON.stringify(name)}; tools/list names them (call_endpoint reaches any GET /v1 endpoint)`, code: 'NOT_FOUND' } }, 'tool')
   const parsed = entry.schema.safeParse(args)
