@@ -14,10 +14,10 @@ const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } }
 
 const clients: Client[] = []
 
-/** An MCP client (the SDK's own) whose HTTP requests go to the Worker, with `key` as its Bearer token. */
-async function connect(key: string): Promise<Client> {
+/** An MCP client (the SDK's own) whose HTTP requests go to the Worker, with `key` as its Bearer token (from `ip` when given). */
+async function connect(key: string, ip?: string): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    requestInit: { headers: { authorization: `Bearer ${key}`, ...(ip ? { 'cf-connecting-ip': ip } : {}) } },
     fetch: (input, init) => worker.fetch(new Request(input, init)),
   })
   const client = new Client({ name: 'mcp-test', version: '1.0.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
@@ -251,6 +251,20 @@ describe('POST /mcp: errors are tool results, never protocol errors', () => {
     expect(r.isError).toBe(true)
     expect(textOf(r)).toMatch(/^HTTP 429 RATE_LIMITED: .* retry_after: \d+ s$/)
     expect(r.structuredContent).toMatchObject({ status: 429, code: 'RATE_LIMITED', retry_after: expect.any(Number) })
+  })
+})
+
+describe('POST /mcp: the key\'s IP allow-list', () => {
+  it('holds for tool calls: the call is made from the MCP caller\'s address', async () => {
+    const key = await makeKey('unlimited')
+    const set = await call('/v1/ip-whitelist?ips=198.51.100.7', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'cf-connecting-ip': '198.51.100.7' } })
+    expect(set.status).toBe(200)
+    const allowed = await connect(key, '198.51.100.7')
+    expect((await toolCall(allowed, 'kline', { code: 'sh600519', count: 1 })).isError).toBeFalsy()
+    const elsewhere = await connect(key, '192.0.2.99')
+    const r = await toolCall(elsewhere, 'kline', { code: 'sh600519', count: 1 })
+    expect(r.isError).toBe(true)
+    expect(r.structuredContent).toMatchObject({ status: 403, code: 'IP_NOT_ALLOWED', ip: '192.0.2.99' })
   })
 })
 
