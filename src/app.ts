@@ -40,6 +40,7 @@ import { registerTechnicalBatch } from './routes/technical-batch'
 import { registerSearch } from './routes/search'
 import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
+import { registerMcp } from './mcp/route'
 import type { Services } from './services'
 
 const API_VERSION = '0.1.0'
@@ -132,6 +133,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerIndustryChain(app, services)
   registerSectorValuation(app, services)
   registerPlaybooks(app, services)
+  // POST /mcp: the API for AI agents; each tool call runs as one of the routes above.
+  registerMcp(app, API_VERSION)
 
   // The document only changes with the code, so it is generated on first request and kept.
   let openapi: string | undefined

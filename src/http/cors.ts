@@ -5,8 +5,9 @@ import { cors } from 'hono/cors'
 const OPTIONS = {
   origin: '*',
   allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'X-API-Key', 'X-PoW', 'Content-Type'],
-  exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+  // Mcp-Protocol-Version: what an MCP client in a browser sends to POST /mcp after initializing.
+  allowHeaders: ['Authorization', 'X-API-Key', 'X-PoW', 'Content-Type', 'Mcp-Protocol-Version'],
+  exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'WWW-Authenticate'],
   maxAge: 86400,
 }
 

@@ -1,0 +1,43 @@
+/**
+ * Who is calling /mcp: the same API keys as the HTTP API (`Authorization: Bearer`, `X-API-Key`,
+ * `?key=`). MCP needs a key: without one, or with an unknown, revoked or conflicting one, the
+ * answer is the HTTP API's error (JSON `{error, code}`) with a `WWW-Authenticate` challenge, before
+ * any MCP message is read. Admission itself (tier, limits, counting) is the dispatched route's.
+ */
+import type { Context } from 'hono'
+import { lookupKey, presentedKey } from '../access/key-lookup'
+import type { AppEnv } from '../http/context'
+
+/** RFC 6750's challenge; `error` only when a key was presented. */
+const challenge = (error?: string) => `Bearer realm="mcp"${error ? `, error="${error}"` : ''}`
+
+const HOW_TO_GET_A_KEY = 'create one with `npm run key -- create --tier trial` (README: Access)'
+
+/** The caller's key, or the answer refusing the request. */
+export async function mcpCaller(c: Context<AppEnv>): Promise<{ key: string } | { refusal: Response }> {
+  const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.queries('key') })
+  if (key === null) {
+    return refuse(c, 401, challenge(), {
+      error: `an API key is required for /mcp: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>); ${HOW_TO_GET_A_KEY}`,
+      code: 'KEY_REQUIRED',
+    })
+  }
+  if (typeof key === 'object') {
+    return refuse(c, 400, challenge('invalid_request'), {
+      error: `different API keys in ${key.conflict.join(' and ')}; send one key, in one place (Authorization: Bearer is recommended)`,
+      code: 'KEY_CONFLICT',
+    })
+  }
+  const { record } = await lookupKey(c.env.KEYS, key)
+  if (!record || record.status !== 'active') {
+    return refuse(c, 401, challenge('invalid_token'), {
+      error: record ? 'this API key has been revoked' : `unknown API key; check it, or ${HOW_TO_GET_A_KEY}`,
+      code: 'KEY_INVALID',
+    })
+  }
+  return { key }
+}
+
+function refuse(c: Context<AppEnv>, status: 400 | 401, wwwAuthenticate: string, body: { error: string; code: string }) {
+  return { refusal: c.json(body, status, { 'WWW-Authenticate': wwwAuthenticate }) }
+}

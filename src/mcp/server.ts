@@ -1,0 +1,83 @@
+/**
+ * The MCP server of one request (stateless: a fresh server per POST /mcp): `tools/list` from the
+ * table in src/mcp/tools.ts, and `tools/call` dispatched as the tool's `/v1` request and answered
+ * as a compact table.
+ *
+ * Built on the SDK's protocol-level `Server` rather than its `McpServer`: McpServer converts input
+ * schemas through a compatibility layer that also bundles zod 3 and zod-to-json-schema (some 25 KB
+ * of gzip in a Worker already at its size cap), and answers a bad argument with its own wording.
+ * Here the schemas are converted with the zod already in the bundle, and a bad argument gets the
+ * same FastAPI-style issue (field, message, input) as the route's 422.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+import { toJSONSchema } from 'zod/v4'
+import { z } from 'zod'
+import { fromZodIssues, validationBody } from '../http/validation'
+import { dispatch, routeRequest, type AppFetch } from './dispatch'
+import { errorResult, toolResult, type ToolResult } from './format'
+import { DEFAULT_ROW_LIMIT, limitArg, TOOLS, type ToolSpec } from './tools'
+
+const INSTRUCTIONS =
+  'Market data for Chinese A-shares (with HK, US, ETFs, futures, forex). Codes carry a market prefix (sh600519, sz000001, hk00700, usAAPL); ' +
+  'search finds one. Each tool call is the /v1 HTTP call it makes and counts against your key as that call does. ' +
+  'Answers are CSV tables of at most `limit` rows; structuredContent holds the JSON.'
+
+/** What a tool call needs from the request that carried it. */
+export interface CallContext {
+  /** The application's fetch, bound to this request's bindings and execution context. */
+  fetch: AppFetch
+  /** The POST /mcp request (its URL and client address). */
+  request: Request
+  /** The caller's API key. */
+  key: string
+}
+
+/** A tool's argument schema: its own fields and the shared `limit`, nothing else (an unknown argument is named in the error). */
+const argumentsOf = (spec: ToolSpec) => z.object({ limit: limitArg, ...spec.input }).strict()
+
+/** The tools as `tools/list` describes them, converted once per isolate. */
+const described = new Map<string, { spec: ToolSpec; schema: z.ZodType; tool: Tool }>()
+for (const spec of TOOLS) {
+  const schema = argumentsOf(spec)
+  const { $schema: _, ...inputSchema } = toJSONSchema(schema, { io: 'input' }) as Tool['inputSchema'] & { $schema?: string }
+  described.set(spec.name, { spec, schema, tool: { name: spec.name, title: spec.title, description: spec.description, inputSchema, annotations: { readOnlyHint: true } } })
+}
+
+/**
+ * The server never asks the client for input (elicitation), the only use the SDK's Server makes of
+ * a JSON Schema validator; this one says so, instead of bundling one (src/mcp/no-ajv.ts).
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'this server does not ask for input (no elicitation)' }),
+}
+
+export function createMcpServer(version: string, call: CallContext): Server {
+  const server = new Server({ name: 'a-share-market-api', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...described.values()].map((d) => d.tool) }))
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(call, request.params.name, request.params.arguments ?? {}))
+  return server
+}
+
+type Issue = z.core.$ZodIssue
+
+/** An unknown argument as an issue of its own name (zod reports them together, without a path). */
+function namedIssues(issue: Issue, spec: ToolSpec): Issue[] {
+  if (issue.code !== 'unrecognized_keys') return [issue]
+  const known = ['limit', ...Object.keys(spec.input)].join(', ')
+  return issue.keys.map((key) => ({ ...issue, path: [key], message: `Unknown argument; ${spec.name} takes ${known}` }))
+}
+
+/** One tool call: its arguments checked, its request dispatched, its answer formatted. Never throws. */
+async function callTool(call: CallContext, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const entry = described.get(name)
+  if (!entry) return errorResult({ status: 404, body: { error: `no tool ${JSON.stringify(name)}; tools/list names them (call_endpoint reaches any GET /v1 endpoint)`, code: 'NOT_FOUND' } }, 'tool')
+  const parsed = entry.schema.safeParse(args)
+  if (!parsed.success) return errorResult({ status: 422, body: validationBody(fromZodIssues(parsed.error.issues.flatMap((i) => namedIssues(i, entry.spec)), 'body', args)) }, 'tool')
+  const valid = parsed.data as Parameters<ToolSpec['request']>[0]
+  const request = entry.spec.request(valid)
+  if ('refused' in request) return errorResult({ status: 422, body: { error: request.refused, code: 'BAD_ARGUMENTS' } }, 'tool')
+  const answer = await dispatch(call.fetch, routeRequest(call.request, call.key, request.path, request.query))
+  return toolResult(answer, valid.limit ?? DEFAULT_ROW_LIMIT)
+}
