@@ -19,7 +19,7 @@ import { CSV_CONTENT_TYPE, preferredFormat } from './csv-negotiate'
 import { queryIssue, ValidationError } from './validation'
 
 /** A table of an answer: its rows, and its columns when the rows alone cannot say them (no rows, a fixed order). */
-export interface CsvRows {
+interface CsvRows {
   rows: readonly CsvRow[]
   columns?: readonly string[]
 }
