@@ -8,8 +8,8 @@ import type { AppEnv } from './context'
 import { csvHeader, csvLine, type CsvRow } from './csv'
 import { CSV_CONTENT_TYPE } from './csv-negotiate'
 
-/** Lines per chunk: some 20 KB of K-line rows, few enough chunks that the per-chunk cost stays small. */
-const LINES_PER_CHUNK = 256
+/** Lines per chunk: some 60 KB of K-line rows (a whole history in three chunks), so the per-chunk cost stays small and memory stays bounded. */
+const LINES_PER_CHUNK = 1024
 
 const utf8 = new TextEncoder()
 
