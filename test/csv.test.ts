@@ -173,6 +173,19 @@ describe('asking for CSV', () => {
     expect((await usageOf(k)).endpoints).toEqual({})
   })
 
+  it('answers an HK code’s own sections, and a 422 listing them for an A-share section (not counted)', async () => {
+    const k = await makeKey('pro')
+    const { json } = await pair('/v1/shareholder?code=hk00700', k)
+    expect(json.body.ok).toBe(true)
+    const wrong = await storeJson('/v1/shareholder?code=hk00700&format=csv&section=top10_holders', { key: k })
+    expect(wrong.status).toBe(422)
+    expect(wrong.body.detail[0].loc).toEqual(['query', 'section'])
+    expect(wrong.body.detail[0].msg).toBe('this answer has no section top10_holders; it has shareholders, holder_distribution, institutional_holdings')
+    const before = (await usageOf(k)).endpoints.shareholder
+    await expectCsvOf('/v1/shareholder?code=hk00700&section=holder_distribution', (b) => b.data.data.holder_distribution)
+    expect(before).toEqual({ units: 1, calls: 1 })
+  })
+
   it('keeps errors JSON with their status: 401, 403, 422 and an ok:false answer (not counted)', async () => {
     const noKey = await storeCall('/v1/technical?code=sh600519&format=csv')
     expect(noKey.status).toBe(401)
