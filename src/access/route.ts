@@ -31,6 +31,11 @@ const KEY_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { api
 /** The parsed query type of a route config. */
 export type QueryOf<R extends RouteConfig> = R['request'] extends { query: infer S extends z.ZodType } ? z.output<S> : Record<string, unknown>
 
+/**
+ * `createRoute` with the route's access policy enforced (admission middleware) and documented.
+ * With `opts.csv` the route is tabular: it also takes `format` (and `section` when sectioned),
+ * documents `text/csv` beside its JSON, and answers CSV when asked (src/http/csv-answer.ts).
+ */
 export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions<QueryOf<R>> = {}) {
   const { csv } = opts
   const query = csv ? withCsvParams(config.request?.query, csv) : config.request?.query
