@@ -20,6 +20,7 @@ const value = fc.oneof(
   fc.constantFrom(
     'sh600519', 'sz000001,hk00700', 'bj920001', 'us.DJI', 'usAAPL', 'fuRB2701', 'pt0477', 'hk00700', 'm5', 'm120', 'season', 'summary', 'updown', 'technical',
     'detail', 'list', 'graph', 'hs', 'us', 'cn', 'gzmt', '茅台', 'cpi,pmi', 'LowPE', 'intersect([PE_TTM < 15, ROETTM > 15])', 'PE_TTM <', '('.repeat(40),
+    'csv', 'json', 'money_flow', 'top10_holders', 'income',
     '2016-01-01', '2025-01-01', '2026-11-20', '2026-02-30', '9999-12-31', '0', '-1', '1212', '99999', 'true', '1e3', 'NaN', ',,,', '%', "'\"()", 'sh600519,'.repeat(20)
   ),
   fc.integer({ min: -10, max: 70000 }).map(String)
@@ -53,7 +54,8 @@ export function fuzzRoutes(part: number, parts: number, runs = 25) {
           const res = await call(`${route}?${qs}`)
           const text = await res.text()
           expect(res.status, `${route}?${qs} → ${text.slice(0, 200)}`).toBeLessThan(500)
-          if (res.status === 200 && route.startsWith('/v1/') && route !== '/v1/health') expect(typeof JSON.parse(text).ok, `${route}?${qs}`).toBe('boolean')
+          // A CSV answer (format=csv) is a table; every other 200 is an envelope.
+          if (res.status === 200 && route.startsWith('/v1/') && route !== '/v1/health' && !res.headers.get('content-type')?.startsWith('text/csv')) expect(typeof JSON.parse(text).ok, `${route}?${qs}`).toBe('boolean')
         }),
         { numRuns: runs }
       )

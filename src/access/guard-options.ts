@@ -1,6 +1,7 @@
 /** What a guarded route may add to its access policy: refinements, checks, the anonymous cache, a prefetch. */
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
+import type { CsvTable } from '../http/csv-answer'
 import type { AccessPolicy } from './tiers'
 
 /**
@@ -32,6 +33,8 @@ export interface GuardOptions<Q = Record<string, unknown>> {
   anonCache?: boolean
   /** Work to start while the call is being admitted (see {@link Prefetch}). */
   prefetch?: Prefetch
+  /** A tabular route: the table of its answer, which `format=csv` / `Accept: text/csv` answers as CSV (src/http/csv-answer.ts). */
+  csv?: CsvTable
 }
 
 /**

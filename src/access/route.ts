@@ -1,5 +1,8 @@
 import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../http/context'
 import { anonCache } from '../http/anon-cache'
+import { csvAnswer, csvCheck, csvNegotiation, withCsvContent, withCsvParams } from '../http/csv-answer'
 import { admit } from './admit'
 import type { GuardOptions } from './guard-options'
 import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
@@ -28,18 +31,40 @@ const KEY_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { api
 /** The parsed query type of a route config. */
 export type QueryOf<R extends RouteConfig> = R['request'] extends { query: infer S extends z.ZodType } ? z.output<S> : Record<string, unknown>
 
+/**
+ * `createRoute` with the route's access policy enforced (admission middleware) and documented.
+ * With `opts.csv` the route is tabular: it also takes `format` (and `section` when sectioned),
+ * documents `text/csv` beside its JSON, and answers CSV when asked (src/http/csv-answer.ts).
+ */
 export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions<QueryOf<R>> = {}) {
-  const validate = { query: config.request?.query as z.ZodType | undefined, check: opts.check as GuardOptions['check'], tierCheck: opts.tierCheck as GuardOptions['tierCheck'] }
+  const { csv } = opts
+  const query = csv ? withCsvParams(config.request?.query, csv) : config.request?.query
+  const check = csv
+    ? async (c: Parameters<NonNullable<GuardOptions['check']>>[0], q: Record<string, unknown>) => {
+        csvCheck(c, q, csv)
+        await (opts.check as GuardOptions['check'])?.(c, q)
+      }
+    : (opts.check as GuardOptions['check'])
+  const validate = { query: query as z.ZodType | undefined, check, tierCheck: opts.tierCheck as GuardOptions['tierCheck'] }
+  const guard = opts.anonCache
+    ? [admit(policy, opts.refine, { anonCache: true, validate }), ...(csv ? [csvAnswer(csv)] : []), anonCache()]
+    : [admit(policy, opts.refine, { prefetch: opts.prefetch, validate }), ...(csv ? [csvAnswer(csv)] : [])]
   return createRoute({
     ...config,
-    responses: { ...accessErrors(policy), ...config.responses },
+    ...(csv ? { request: { ...config.request, query } } : {}),
+    responses: { ...accessErrors(policy), ...config.responses, ...(csv ? { 200: withCsv200(config.responses[200], csv) } : {}) },
     security: policy.group === 'free' ? FREE_SECURITY : KEY_SECURITY,
     'x-min-tier': policy.minTier,
     'x-cost': policy.cost,
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),
     ...(policy.heavy ? { 'x-heavy': true } : {}),
-    middleware: opts.anonCache
-      ? ([admit(policy, opts.refine, { anonCache: true, validate }), anonCache()] as const)
-      : ([admit(policy, opts.refine, { prefetch: opts.prefetch, validate })] as const),
+    // A tabular route negotiates its form first, so every answer (refusals too) carries Vary: Accept.
+    middleware: (csv ? [csvNegotiation(), ...guard] : guard) as [MiddlewareHandler<AppEnv>],
   })
+}
+
+/** A tabular route's 200 response with `text/csv` beside its JSON. */
+function withCsv200(ok: RouteConfig['responses'][number], csv: NonNullable<GuardOptions['csv']>) {
+  if (!ok || !('content' in ok) || !ok.content) throw new Error('a CSV route documents its 200 JSON answer')
+  return { ...ok, content: withCsvContent(ok.content, csv) }
 }

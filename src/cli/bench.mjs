@@ -36,6 +36,8 @@ const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '',
  */
 const CHIP = { name: '/v1/chip sh600519 (store + tail)', path: '/v1/chip?code=sh600519', keys: 'client' }
 const KLINE_FULL = { name: '/v1/kline-full sh600519 (whole history)', path: '/v1/kline-full?code=sh600519', keys: 'client' }
+/** Issue 22: the same call answered as CSV (`format=csv`, rows streamed as they are made). */
+const KLINE_FULL_CSV = { name: '/v1/kline-full sh600519 (whole history) as CSV', path: '/v1/kline-full?code=sh600519&format=csv', keys: 'client' }
 /** Issue 20's anchor for /v1/kline-full: the physical limit, the same R2 object streamed by a bare route. */
 const HISTORY_RAW = { name: '  … R2 history object bare (kline-full)', path: '/__bench/history-raw?code=sh600519' }
 const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
@@ -78,6 +80,7 @@ const IN_WORKER = [
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'turn' },
   { ...CHIP, keys: 'turn' },
   { ...KLINE_FULL, keys: 'turn' },
+  { ...KLINE_FULL_CSV, keys: 'turn' },
   HISTORY_RAW,
   TECHNICAL_IN,
   BATCH_1000_IN,
@@ -102,6 +105,7 @@ const END_TO_END = [
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' },
   CHIP,
   KLINE_FULL,
+  KLINE_FULL_CSV,
   HISTORY_RAW,
 ]
 
@@ -414,7 +418,7 @@ async function routeBench(bundle) {
       console.log(`the 1,000-symbol batch's answer is ${(answer.byteLength / 1e6).toFixed(2)} MB`)
       console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
     }
-    if (chosen([CHIP, KLINE_FULL, HISTORY_RAW]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
+    if (chosen([CHIP, KLINE_FULL, KLINE_FULL_CSV, HISTORY_RAW]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
       // The store's history of sh600519, built as the jobs build it.
       await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&codes=sh600519`, { method: 'POST' })).text()
       if (!(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) throw new Error('the bench seeding built no history of sh600519')
@@ -422,7 +426,8 @@ async function routeBench(bundle) {
     if (chosen([KLINE_FULL, HISTORY_RAW]).length) {
       const stored = (await (await mf.getR2Bucket('STORE')).head('history/sh600519.json')).size
       const answer = (await (await mf.dispatchFetch(BASE + KLINE_FULL.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()).byteLength
-      console.log(`sh600519's history: the R2 object ${(stored / 1024).toFixed(0)} KB, /v1/kline-full's answer ${(answer / 1024).toFixed(0)} KB`)
+      const csv = (await (await mf.dispatchFetch(BASE + KLINE_FULL_CSV.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()).byteLength
+      console.log(`sh600519's history: the R2 object ${(stored / 1024).toFixed(0)} KB, /v1/kline-full's answer ${(answer / 1024).toFixed(0)} KB (as CSV ${(csv / 1024).toFixed(0)} KB)`)
     }
     const solving = performance.now()
     await solvePool(mf)

@@ -10,9 +10,16 @@ const KV_KEY_MAX_BYTES = 512
 /** Anonymous data refreshes at most every five minutes (SPEC Limits). */
 const ANON_BUCKET_MS = 5 * 60_000
 
-/** KV key of an anonymous answer: the path, the sorted query without `key`, and the 5-minute bucket. */
+/**
+ * Parameters that never change the JSON answer: the key, and `format` (the cache holds JSON only; a
+ * CSV answer is made from it after the cache, src/http/csv-answer.ts, so JSON and CSV callers share
+ * one entry and neither can be served the other's form).
+ */
+const NOT_IN_KEY = new Set(['key', 'format'])
+
+/** KV key of an anonymous answer: the path, the sorted query without {@link NOT_IN_KEY}, and the 5-minute bucket. */
 function anonCacheKey(url: URL, now: number): string {
-  const params = [...url.searchParams].filter(([k]) => k !== 'key').sort(([a, b], [c, d]) => (a === c ? (b < d ? -1 : 1) : a < c ? -1 : 1))
+  const params = [...url.searchParams].filter(([k]) => !NOT_IN_KEY.has(k)).sort(([a, b], [c, d]) => (a === c ? (b < d ? -1 : 1) : a < c ? -1 : 1))
   return `anon:${url.pathname}?${new URLSearchParams(params)}#${Math.floor(now / ANON_BUCKET_MS)}`
 }
 

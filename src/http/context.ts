@@ -23,6 +23,8 @@ interface RequestVars {
   anonHit?: CachedAnswer
   /** A store read started during admission: the object under `key`, or null (see Prefetch). */
   prefetched?: { key: string; object: Promise<R2ObjectBody | null> }
+  /** The form of the answer a tabular route was asked for (src/http/csv-answer.ts); unset elsewhere. */
+  answerFormat?: 'json' | 'csv'
   /** What the handler answered, for settling the admission (refund on ok:false, anonymous rows). */
   outcome?: Outcome
 }

@@ -20,6 +20,9 @@ export interface BarRow {
   turnover: string
 }
 
+/** The columns of a {@link BarRow}, in the order the rows carry them. */
+export const BAR_ROW_COLUMNS: readonly (keyof BarRow)[] = ['date', 'open', 'last', 'high', 'low', 'volume', 'amount', 'turnover']
+
 /** Turns a domain bar into the 8-string row of /v1/kline and /v1/quote. */
 export function toBarRow(b: Bar, kind: InstrumentKind): BarRow {
   const d = PRICE_DECIMALS[kind]

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchBlockTrades, type BlockTrade, type BlockTradeQuery } from '../channels/eastmoney/block-trades'
@@ -66,7 +67,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Block trades (ok:false NO_DATA when there are none, UPSTREAM_UNAVAILABLE when the upstream failed; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (c, q) => void planOf(q, c.get('services').now()) })
+}, { check: (c, q) => void planOf(q, c.get('services').now()), csv: dataTable(schemaColumns(BlockTradeRowSchema)) })
 
 /** The latest session whose block-trade list is complete at `now`. */
 function lastPublished(now: number): string {

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { sectionTable } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchMeetingsBetween, fetchRightsIssuesBetween, type MeetingEvent, type RightsIssueEvent } from '../channels/eastmoney/calendar-corporate'
@@ -188,6 +189,8 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Sections (ok:false UPSTREAM_UNAVAILABLE when every upstream failed, NO_DATA when no section has a row; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
+}, {
+  csv: sectionTable({ financial_report: FinancialReportRow, dividend: DividendRow, ipo: IpoEventRow, meeting: MeetingRow, lockup_release: LockupRow, rights_issue: RightsIssueRow } satisfies Record<Slug, unknown>),
 })
 
 type Rows = {

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchDividendPlans, planDate, type DividendPlan } from '../channels/eastmoney/dividend-plans'
@@ -84,7 +85,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Plans (ok:false when the upstream failed or knows no plan; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void oneStock(q.code, 'dividend') })
+}, { check: (_c, q) => void oneStock(q.code, 'dividend'), csv: dataTable(schemaColumns(DividendRow)) })
 
 /** The first day of the window: the same calendar day `years` years before `today`. */
 function windowStart(today: string, years: number): string {

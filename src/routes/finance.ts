@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchFinance } from '../channels/eastmoney/finance'
@@ -35,6 +36,9 @@ function rowSchema(name: string, lines: readonly StatementLine[], title: string)
 const IncomeRow = rowSchema('IncomeStatementRow', INCOME_LINES, 'Income statement of one period, cumulative from January 1 (Q3 = January to September)')
 const BalanceRow = rowSchema('BalanceSheetRow', BALANCE_LINES, 'Balance sheet at the period end')
 const CashflowRow = rowSchema('CashFlowRow', CASHFLOW_LINES, 'Cash-flow statement of one period, cumulative from January 1')
+
+/** The statements of `data`, in order, with their row schemas (a CSV answer is one of them). */
+const STATEMENTS = [['income', IncomeRow], ['balance', BalanceRow], ['cashflow', CashflowRow]] as const
 
 const Data = z
   .union([
@@ -76,7 +80,18 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Statements (ok:false when the upstream failed or had nothing; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void oneCode(q.code) })
+}, {
+  check: (_c, q) => void oneCode(q.code),
+  // `data` is [income, balance, cashflow]: a CSV answer is one statement (`[]` for a code that has none: a header alone).
+  csv: {
+    sections: ['income', 'balance', 'cashflow'],
+    table: (body, section) => {
+      const k = STATEMENTS.findIndex(([name]) => name === section)
+      return k < 0 ? undefined : { rows: body.data[k] ?? [], columns: schemaColumns(STATEMENTS[k][1]) }
+    },
+  },
+})
+
 
 /** Which channels serve statements, in order. */
 const FINANCE_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']

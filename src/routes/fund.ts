@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { sectionTable } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchBoardDays, type BoardDay } from '../channels/eastmoney/billboard'
@@ -197,7 +198,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Sections (ok:false when the money flow upstream failed or knows no such stock; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void stockOf(q) })
+}, { check: (_c, q) => void stockOf(q), csv: sectionTable(Object.fromEntries(FUND_SECTIONS.map((s) => [s.slug, s.row]))) })
 
 function stockOf(q: z.output<typeof Query>): Instrument {
   const inst = oneStockOrIssue(q.code, 'fund')

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastmoney/hot-rank'
@@ -80,7 +81,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Hot list (ok:false when the upstreams failed; not counted)', content: { 'application/json': { schema: HotResponse } } },
     ...COMMON_ERRORS,
   },
-})
+}, { csv: dataTable(schemaColumns(HotRowSchema)) })
 
 type HotBody = { ok: boolean; source: string; data: HotRow[] } & Record<string, unknown>
 

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
@@ -58,7 +59,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'IPOs (ok:false UPSTREAM_UNAVAILABLE when the upstream failed; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-})
+}, { csv: dataTable(schemaColumns(IpoRowSchema)) })
 
 /** GET /v1/ipo */
 export function registerIpo(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -7,12 +7,14 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
 import { during } from '../runtime/request-scope'
-import { envelope } from '../http/envelope'
+import { envelope, recordOutcome } from '../http/envelope'
+import { dataTable, schemaColumns, wantsCsv } from '../http/csv-answer'
+import { csvRowStream, csvStreamResponse } from '../http/csv-stream'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
 import { numDate, readHistory, type History } from '../store/history'
 import { readUniverse } from '../store/meta'
-import { fullRows } from '../features/technical/kline-full-rows'
+import { fullRows, lazyFullRows } from '../features/technical/kline-full-rows'
 import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -41,6 +43,9 @@ const FullRowSchema = z
     amount: z.string().openapi({ description: 'Turnover amount in CNY' }),
   })
   .openapi('FullHistoryRow')
+
+/** The columns of a row, in order. */
+const FULL_COLUMNS = schemaColumns(FullRowSchema)
 
 const Response = envelopeSchema('KlineFullEnvelopeBase', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }))
   .extend({
@@ -81,7 +86,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Bars (ok:false with code NO_DATA when the history is not in the store, or BUILDING with `progress` while the history is being built, e.g. on the first `npm start`; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void checkQuery(q) })
+}, { check: (_c, q) => void checkQuery(q), csv: dataTable(FULL_COLUMNS) })
 
 /** The stock a valid query asks for; throws the 422 naming every field that is wrong. */
 function checkQuery(q: z.output<typeof Query>): Instrument {
@@ -120,6 +125,12 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, _services: Services)
       }
       const error = await during('store', noHistoryReason(c.env.STORE, code))
       return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'NO_DATA', error }), 200)
+    }
+    if (wantsCsv(c)) {
+      // Streamed a chunk of rows at a time: the answer is never held whole (src/http/csv-stream.ts).
+      const { count, rows } = lazyFullRows(h, q.fq, q.start, q.end)
+      recordOutcome(c, { ok: true, rows: count })
+      return csvStreamResponse(c, csvRowStream(FULL_COLUMNS, rows)) as never
     }
     const data = fullRows(h, q.fq, q.start, q.end)
     const notice = data.length === 0 ? `no bars of ${code} between ${q.start ?? HISTORY_START} and ${q.end ?? h.last} (history ${numRange(h)})` : undefined

@@ -1,4 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable } from '../http/csv-answer'
+import { BAR_ROW_COLUMNS } from '../http/format'
 import { guardedRoute } from '../access/route'
 import { callerCaps, type AccessPolicy } from '../access/tiers'
 import { fetchSeries } from '../services/bars'
@@ -78,6 +80,7 @@ const route = guardedRoute(POLICY, {
 }, {
   refine: minuteNeedsStandard,
   anonCache: true,
+  csv: dataTable(BAR_ROW_COLUMNS),
   // Periods a code's kind never has (futures, forex and US-index minute bars, Beijing minute bars),
   // ranges it never takes, the keyed caps: a 422 for every tier, before the minute periods' 403.
   check: (_c, q) => void planOr422(planKline(q)),

@@ -11,6 +11,9 @@ import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
 import { during } from '../runtime/request-scope'
 import { envelope, recordOutcome } from '../http/envelope'
 import { streamEnvelope } from '../http/stream-envelope'
+import { dataTable, wantsCsv } from '../http/csv-answer'
+import { csvStreamResponse, jsonArrayToCsv } from '../http/csv-stream'
+import { MARKET_KLINE_COLUMNS } from '../store/market-kline'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { marketKlineKey } from '../store/keys'
@@ -77,6 +80,7 @@ const route = guardedRoute(POLICY, {
   },
 }, {
   prefetch: prefetchDay,
+  csv: dataTable(MARKET_KLINE_COLUMNS),
   check: (c, q) => {
     const today = beijing(c.get('services').now()).date
     checkDate(q.date ?? previousTradingDay(today), today, previousTradingDay(today))
@@ -145,6 +149,11 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
     const rows = Number(obj.customMetadata?.rows)
     const count = Number.isInteger(rows) ? rows : null
     recordOutcome(c, { ok: true, rows: count ?? 0 })
+    if (wantsCsv(c)) {
+      // The blob's rows become lines as they stream by, one parsed object at a time (src/http/csv-stream.ts).
+      const csv = obj.body.pipeThrough(new TextDecoderStream()).pipeThrough(jsonArrayToCsv(MARKET_KLINE_COLUMNS)).pipeThrough(new TextEncoderStream())
+      return csvStreamResponse(c, csv) as never
+    }
     // The blob is the `data` array itself: stream it, never parse it.
     return streamEnvelope(c, { ok: true, endpoint: 'market-kline', tier: c.get('tier'), source: 'store', date, count }, obj) as never
   })

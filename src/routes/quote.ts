@@ -1,4 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable } from '../http/csv-answer'
+import { BAR_ROW_COLUMNS } from '../http/format'
 import { guardedRoute } from '../access/route'
 import { callerCaps, type AccessPolicy, type Tier } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
@@ -72,7 +74,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Quote series (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: QuoteResponse } } },
     ...COMMON_ERRORS,
   },
-}, { anonCache: true, check: (c, q) => void planQuote(q, c.get('tier')) })
+}, { anonCache: true, csv: dataTable(BAR_ROW_COLUMNS), check: (c, q) => void planQuote(q, c.get('tier')) })
 
 /** GET /v1/quote */
 export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {

@@ -122,7 +122,11 @@ const route = guardedRoute(
       ...COMMON_ERRORS,
     },
   },
-  { check: (_c, q) => void checkQuery(q) }
+  {
+    check: (_c, q) => void checkQuery(q),
+    // `data` is the Markdown table; `structured` the same rows, `tables[0].columns` their order.
+    csv: { table: (body) => ({ rows: body.structured, columns: body.tables[0]?.columns }) },
+  }
 )
 
 /** GET /v1/screen */

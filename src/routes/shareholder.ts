@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { sectionTable } from '../http/csv-answer'
 import type { Context } from 'hono'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
@@ -173,7 +174,10 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Sections (ok:false when the upstream failed or had nothing; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void oneStock(q.code, 'shareholder', ['stock', 'hk']) })
+}, {
+  check: (_c, q) => void oneStock(q.code, 'shareholder', ['stock', 'hk']),
+  csv: sectionTable({ top10_holders: HolderRow, top10_float_holders: HolderRow, holder_count: HolderCount, shareholders: HkHolderRow, holder_distribution: HkDistributionRow, institutional_holdings: HkParticipantRow }),
+})
 
 const holderRow = (h: Holder) => ({
   end_date: h.endDate,

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import { TIER_LIMITS, type AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
@@ -115,7 +116,12 @@ const route = guardedRoute(
       ...COMMON_ERRORS,
     },
   },
-  { check: (c, q) => checkQuery(q, beijing(c.get('services').now()).date), tierCheck: (c, q) => checkCap(q, c.get('tier')) }
+  {
+    check: (c, q) => checkQuery(q, beijing(c.get('services').now()).date),
+    tierCheck: (c, q) => checkCap(q, c.get('tier')),
+    // One line per item that has a row (its 55 columns); a failed item's reason is in the JSON answer.
+    csv: { table: (body) => ({ rows: (body.data as { ok: boolean; data?: Record<string, unknown> }[]).flatMap((i) => (i.ok && i.data ? [i.data] : [])), columns: schemaColumns(TechnicalRowSchema) }) },
+  }
 )
 
 type ItemOut =

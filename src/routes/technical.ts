@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
@@ -46,7 +47,7 @@ const route = guardedRoute(POLICY, {
     200: { description: 'One row (ok:false when every channel failed; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void instrumentOf(q.code) })
+}, { check: (_c, q) => void instrumentOf(q.code), csv: dataTable(schemaColumns(TechnicalRowSchema)) })
 
 /** The instrument a valid `code` names; throws the 422 saying what is supported. */
 function instrumentOf(code: string): Instrument {

@@ -119,7 +119,11 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Calendar rows (ok:false NOT_PUBLISHED when no asked-for year is published yet)', content: { 'application/json': { schema: TradeCalendarResponse } } },
     ...COMMON_ERRORS,
   },
-}, { check: (c, q) => void planOr422(planCalendar(q, beijing(c.get('services').now()).date)) })
+}, {
+  check: (c, q) => void planOr422(planCalendar(q, beijing(c.get('services').now()).date)),
+  // `data` is the Markdown table; `structured` holds the same rows as objects.
+  csv: { table: (body) => ({ rows: body.structured, columns: CALENDAR_COLUMNS }) },
+})
 
 /** `2027`, `2027–2029`, or `2027, 2029`. */
 function yearsText(years: number[]): string {

@@ -11,27 +11,49 @@ export type FullRow = Omit<MarketKlineRow, 'code'>
 
 /** Adjusted rows of `h` with start ≤ date ≤ end (both optional), oldest first. */
 export function fullRows(h: History, fq: Fq, start?: string, end?: string): FullRow[] {
+  const [from, to] = span(h, start, end)
+  const f = factors(h, fq, from, to)
+  const out = new Array<FullRow>(to - from)
+  for (let i = from; i < to; i++) out[i - from] = rowAt(h, i, f[i - from])
+  return out
+}
+
+/**
+ * The same rows made one at a time as they are read (the streamed CSV answer): only the factors
+ * (one number a bar) are computed up front. `count` is how many the iterator gives.
+ */
+export function lazyFullRows(h: History, fq: Fq, start?: string, end?: string): { count: number; rows: Iterable<FullRow> } {
+  const [from, to] = span(h, start, end)
+  const f = factors(h, fq, from, to)
+  function* rows() {
+    for (let i = from; i < to; i++) yield rowAt(h, i, f[i - from])
+  }
+  return { count: to - from, rows: rows() }
+}
+
+/** The index range [from, to) of the bars with start ≤ date ≤ end. */
+function span(h: History, start?: string, end?: string): [number, number] {
   const from = start ? indexOnOrAfter(h, start) : 0
   let to = h.t.length
   if (end) {
     const e = dateNum(end)
     while (to > from && h.t[to - 1] > e) to--
   }
-  const f = factors(h, fq, from, to)
-  const px = (x: number, k: number) => roundPrice(x * k).toFixed(2)
-  const out = new Array<FullRow>(Math.max(0, to - from))
-  for (let i = from; i < to; i++) {
-    const k = f[i - from]
-    const amt = h.amt[i]
-    out[i - from] = {
-      time: numDate(h.t[i]),
-      open: px(h.o[i], k),
-      high: px(h.h[i], k),
-      low: px(h.l[i], k),
-      close: px(h.c[i], k),
-      volume: String(Math.round(h.vol[i])),
-      amount: amt === null ? '' : (Math.round(amt * 100) / 100).toFixed(2),
-    }
+  return [from, Math.max(from, to)]
+}
+
+const px = (x: number, k: number) => roundPrice(x * k).toFixed(2)
+
+/** Bar `i` of `h` with its prices times the adjustment factor `k`. */
+function rowAt(h: History, i: number, k: number): FullRow {
+  const amt = h.amt[i]
+  return {
+    time: numDate(h.t[i]),
+    open: px(h.o[i], k),
+    high: px(h.h[i], k),
+    low: px(h.l[i], k),
+    close: px(h.c[i], k),
+    volume: String(Math.round(h.vol[i])),
+    amount: amt === null ? '' : (Math.round(amt * 100) / 100).toFixed(2),
   }
-  return out
 }
