@@ -5892,6 +5892,8 @@ export interface operations {
                 code: string;
                 /** @description Daily bars per symbol, newest first (default 30) */
                 count?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -5906,6 +5908,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuoteEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -5986,6 +5989,8 @@ export interface operations {
                 start?: string;
                 /** @description Range end YYYY-MM-DD, inclusive (paired with start) */
                 end?: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6000,6 +6005,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KlineEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -6084,6 +6090,8 @@ export interface operations {
                 limit?: number;
                 /** @description Skip the first N matching rows (paging; use next_offset). 0..3700, default 0. */
                 offset?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6098,6 +6106,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TradeCalendarEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -6333,6 +6342,8 @@ export interface operations {
                 start?: string;
                 /** @description Last date, YYYY-MM-DD, inclusive (default: the latest stored trading day) */
                 end?: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6347,6 +6358,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KlineFullEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -6423,6 +6435,10 @@ export interface operations {
                 days?: number;
                 /** @description Today's place in the whole A-share market by main net inflow (`main_net_rank` of `ranked`). Absent: included when the shared ranking is ready within 1500 ms (it is computed once a minute for all callers); true: wait for it; false: leave it out */
                 rank?: "true" | "false";
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
+                /** @description The table of a CSV answer: one of money_flow, top_traders, block_trades, margin (required with CSV; JSON answers carry every section) */
+                section?: "money_flow" | "top_traders" | "block_trades" | "margin";
             };
             header?: never;
             path?: never;
@@ -6437,6 +6453,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FundEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -6511,6 +6528,8 @@ export interface operations {
                 code?: string;
                 /** @description Trading day `YYYY-MM-DD`; blank = the latest trading day with block trades (for a stock: its latest within 365 days) */
                 date?: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6525,6 +6544,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BlockTradeEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -6597,6 +6617,8 @@ export interface operations {
             query?: {
                 /** @description Trading day YYYY-MM-DD, 2016-08-08 or later and before today (default: the latest trading day before today, Beijing) */
                 date?: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6611,6 +6633,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MarketKlineEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -6935,6 +6958,8 @@ export interface operations {
             query?: {
                 /** @description Rows, 1..100 (default 30) */
                 limit?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -6949,6 +6974,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HotEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7200,6 +7226,8 @@ export interface operations {
                 desc?: "0" | "1" | "true" | "false";
                 /** @description hs = A-shares (default, also when blank), hk (prices in HKD), us (USD): each has its own factor table; hk and us carry only the factors their whole-market list prints (market caps in 100 million of the local currency) */
                 market?: "hs" | "hk" | "us" | "";
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7214,6 +7242,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScreenEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7286,6 +7315,8 @@ export interface operations {
             query: {
                 /** @description One code with its market prefix: A-share stock, index or ETF, HK, US stock or index */
                 code: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7300,6 +7331,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TechnicalEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7374,6 +7406,8 @@ export interface operations {
                 codes: string;
                 /** @description YYYY-MM-DD, from 2016-08-08, not after today; a non-trading day falls back to the nearest earlier session. Blank: every symbol at its latest: during a session (until the day's table is built after the close) A-share stocks get today's live rows, stepped from the previous session's precomputed state with the live quote (a stock's row is shared by every caller for 3 s from its quote's request, one exchange snapshot; its `as_of` is its quote's time); a stock not traded today keeps its previous session's row. Trust each item's `date`. */
                 date?: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7388,6 +7422,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TechnicalBatchEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7550,6 +7585,8 @@ export interface operations {
                 code: string;
                 /** @description Plans of the last N years (by ex-date, or announcement date while there is none), 1..20, default 3 */
                 years?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7564,6 +7601,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DividendEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7636,6 +7674,10 @@ export interface operations {
             query: {
                 /** @description One A-share stock (sh, sz, bj) or HK stock (hk) with its prefix */
                 code: string;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
+                /** @description The table of a CSV answer: one of top10_holders, top10_float_holders, holder_count, shareholders, holder_distribution, institutional_holdings (required with CSV; JSON answers carry every section) */
+                section?: "top10_holders" | "top10_float_holders" | "holder_count" | "shareholders" | "holder_distribution" | "institutional_holdings";
             };
             header?: never;
             path?: never;
@@ -7650,6 +7692,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ShareholderEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7894,6 +7937,8 @@ export interface operations {
             query?: {
                 /** @description Window half-width in calendar days: events from `days` days ago to `days` days ahead (Beijing dates), 1..90 */
                 days?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -7908,6 +7953,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IpoEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -7982,6 +8028,10 @@ export interface operations {
                 date?: string;
                 /** @description Rows asked of the upstream per section request, 1..500 (default 100); a section may hold fewer after filtering to the window, or more when it combines requests */
                 limit?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
+                /** @description The table of a CSV answer: one of financial_report, dividend, ipo, meeting, lockup_release, rights_issue (required with CSV; JSON answers carry every section) */
+                section?: "financial_report" | "dividend" | "ipo" | "meeting" | "lockup_release" | "rights_issue";
             };
             header?: never;
             path?: never;
@@ -7996,6 +8046,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
@@ -8160,6 +8211,10 @@ export interface operations {
                 code: string;
                 /** @description Latest N report periods per statement (default 4, at most 40: ten years of quarters) */
                 num?: number;
+                /** @description Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON. */
+                format?: "json" | "csv";
+                /** @description The table of a CSV answer: one of income, balance, cashflow (required with CSV; JSON answers carry every section) */
+                section?: "income" | "balance" | "cashflow";
             };
             header?: never;
             path?: never;
@@ -8174,6 +8229,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FinanceEnvelope"];
+                    "text/csv": string;
                 };
             };
             /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
