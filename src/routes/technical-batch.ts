@@ -17,7 +17,6 @@ import type { Services } from '../services'
 import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../store/technicals'
 import { readStates } from '../store/state-shards'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
-import { fetchLiveQuotes } from '../services/live-quotes'
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from '../features/technical/live-items'
 import { DateParam, futureDateIssue } from './shared/schemas'
@@ -222,7 +221,7 @@ async function liveItems(services: Services, store: R2Bucket, now: number, today
   if (asked.length) {
     const asking = askingFor(asked.map((k) => insts[k].code), table)
     try {
-      const [states, live] = await Promise.all([day ? readStates(store, day.date, asked.map((k) => insts[k].code)) : undefined, fetchLiveQuotes(services, asked.map((k) => insts[k]))])
+      const [states, live] = await Promise.all([day ? readStates(store, day.date, asked.map((k) => insts[k].code)) : undefined, services.market.liveQuotes(asked.map((k) => insts[k]))])
       const previous = previousTradingDay(today)
       const writer = new JsonBytes(asked.length * 1200) // a live item is some 1.1 KB: one buffer for them all
       for (const k of asked) {
