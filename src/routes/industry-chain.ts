@@ -10,7 +10,6 @@ import { parseSymbol, SymbolError } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
-import { MEMBERS_KEY, type MembersDoc } from '../jobs/industry-chain'
 import type { Services } from '../services'
 import type { ReferenceRequest } from '../services/reference'
 import { notThisMarket } from './shared/stock-code'
@@ -195,19 +194,6 @@ const route = guardedRoute(POLICY, {
   },
 }, { check: (_c, q) => void plan(q) })
 
-let held: { etag: string; doc: MembersDoc } | undefined
-
-/** The members document, parsed once per version (R2 etag); undefined before the first run. */
-async function members(store: R2Bucket): Promise<MembersDoc | undefined> {
-  const head = await store.head(MEMBERS_KEY)
-  if (!head) return (held = undefined)
-  if (held?.etag === head.etag) return held.doc
-  const obj = await store.get(MEMBERS_KEY)
-  if (!obj) return (held = undefined)
-  held = { etag: obj.etag, doc: (await obj.json()) as MembersDoc }
-  return held.doc
-}
-
 /** GET /v1/industry-chain */
 export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
@@ -216,7 +202,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
       const notice = notThisMarket('industry-chain', p.inst)
       if (notice) return c.json(envelope(c, 'industry-chain', { ok: true, source: 'none', mode: 'stock' as const, data: { code: p.inst.code, name: null, business: null, business_scope: null, chains: [] }, notice }), 200)
     }
-    const doc = await members(c.env.STORE)
+    const doc = await services.store.chainMembers(c)
     if (!doc) {
       return c.json(envelope(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: 'industry-chain members are not built yet: the scheduled job (or POST /__jobs/industry-chain) has not run' }), 200)
     }

@@ -97,7 +97,7 @@ function prefetchDay(c: Context<AppEnv>): ReturnType<Prefetch> {
     return undefined // the handler answers the 422
   }
   const key = marketKlineKey(date)
-  const object = c.env.STORE.get(key)
+  const object = c.get('services').store.marketKline(c, key)
   object.catch(() => {}) // a failed read surfaces where the handler awaits it
   c.set('prefetched', { key, object })
   // A refused call lets go of the read rather than cancelling its body: workerd logs every cancelled
@@ -131,7 +131,7 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
 
     const key = marketKlineKey(date)
     const pre = c.get('prefetched')
-    const obj = await during('store', pre?.key === key ? pre.object : c.env.STORE.get(key))
+    const obj = await during('store', pre?.key === key ? pre.object : services.store.marketKline(c, key))
     if (!obj) {
       const build = await during('store', buildUnderWay(c.env.STORE))
       if (build?.buildsDay(date)) {

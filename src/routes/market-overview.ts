@@ -20,8 +20,7 @@ import type { Freshness } from '../services/shared-answers'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { technicalBreadth } from '../domain/technical-breadth'
-import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
-import { readFactorTable } from '../store/factor-table'
+import type { StoreRequest } from '../services/store'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts, upstreamFailureBody } from '../http/outcome'
 
@@ -468,9 +467,9 @@ async function rotation(services: Services): Promise<OverviewBody> {
   }
 }
 
-async function valuation(services: Services, store: R2Bucket): Promise<OverviewBody> {
+async function valuation(services: Services, c: StoreRequest): Promise<OverviewBody> {
   const r = await services.market.fetch('market-valuation', ['eastmoney'], () => fetchMarketValuation(services.channelContext))
-  if (!r.ok) return storedValuation(store, upstreamFailureBody(r.attempts, 'valuation list', null))
+  if (!r.ok) return storedValuation(services, c, upstreamFailureBody(r.attempts, 'valuation list', null))
   const date = r.value.map((v) => v.date).sort().pop()!
   const { all, boards } = valuationByBoard(r.value)
   const now = beijing(services.now())
@@ -482,8 +481,8 @@ async function valuation(services: Services, store: R2Bucket): Promise<OverviewB
  * factor table the after-close job wrote (that session's close), with a notice saying so; the
  * upstream's failure when no table is built yet.
  */
-async function storedValuation(store: R2Bucket, failed: ReturnType<typeof upstreamFailureBody<null>>): Promise<OverviewBody> {
-  const table = await readFactorTable(store, 'hs')
+async function storedValuation(services: Services, c: StoreRequest, failed: ReturnType<typeof upstreamFailureBody<null>>): Promise<OverviewBody> {
+  const table = await services.store.factorTable(c, 'hs')
   const rows = table ? valuedFromFactors(table) : []
   if (!table || rows.every((v) => v.marketCap === null)) return failed
   const { all, boards } = valuationByBoard(rows)
@@ -528,16 +527,16 @@ async function margin(services: Services): Promise<OverviewBody> {
   }
 }
 
-async function technical(_services: Services, store: R2Bucket): Promise<OverviewBody> {
-  const date = await latestTechnicalsDate(store)
-  const day = date ? await readTechnicals(store, date) : undefined
+async function technical(services: Services, c: StoreRequest): Promise<OverviewBody> {
+  const date = await services.store.latestTechnicalsDate(c)
+  const day = date ? await services.store.technicals(c, date) : undefined
   if (!day) {
     return { ok: false, source: 'store', data: null, code: 'NO_DATA', error: 'no technicals table is built yet (the after-close job builds one each session; locally, the backfill)' }
   }
   return { ok: true, source: 'store', data: { type: 'technical', date: day.date, ...technicalBreadth(day) }, as_of: day.date }
 }
 
-const COMPUTE: Record<OverviewType, (s: Services, store: R2Bucket) => Promise<OverviewBody>> = { summary, trade, interval, updown, rotation, valuation, margin, technical }
+const COMPUTE: Record<OverviewType, (s: Services, c: StoreRequest) => Promise<OverviewBody>> = { summary, trade, interval, updown, rotation, valuation, margin, technical }
 
 /** GET /v1/market-overview */
 export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Services) {
@@ -545,7 +544,7 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]
-    const { value: fresh } = await services.market.shared(`overview:${type}`, FRESHNESS[type], () => compute(services, c.env.STORE), (b) => b.ok, {
+    const { value: fresh } = await services.market.shared(`overview:${type}`, FRESHNESS[type], () => compute(services, c), (b) => b.ok, {
       waitUntil: (p) => c.executionCtx.waitUntil(p),
     })
     // Daily types stand in with their last good answer when every upstream fails; intraday ones never do.

@@ -33,12 +33,13 @@ export interface Services extends MarketDeps {
   /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
   deadlineMs: number
   /**
-   * Forgets what this isolate caches between requests: breakers and failover, recent
-   * daily bars, shared market answers, and every cache registered in src/runtime/isolate-caches.ts (API key records,
-   * anonymous answers and leases, keyed leases, live technical rows, the
-   * latest technicals date, parsed factor tables, the refreshed calendar, reference answers). The
+   * Forgets what this isolate caches between requests: breakers and failover, recent daily bars,
+   * shared market answers, and every cache registered in src/runtime/isolate-caches.ts (API key
+   * records, anonymous answers and leases, keyed leases, live technical rows, the latest
+   * technicals date, parsed factor tables, the refreshed calendar, reference answers). The
    * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
-   * accepted (replay protection), pure memos (parsed IPs, trading-day walks), and the parsed
+   * accepted (replay protection), pure memos (parsed IPs, trading-day walks), the parsed
+   * industry-chain members (checked against the object's etag on every read), and the parsed
    * indicator-state shards, kept by session as production keeps them (tests that rewrite a
    * session's states call forgetStateShards).
    */

@@ -1,5 +1,6 @@
 import type { ScreenMarket } from '../data/factors'
 import { loadCalendar } from '../store/calendar-source'
+import { membersReader } from '../store/chain-members'
 import { readFactorTable } from '../store/factor-table'
 import { readHistory } from '../store/history'
 import { readUniverse } from '../store/meta'
@@ -15,9 +16,11 @@ export interface StoreRequest {
 /**
  * The R2 reads routes make (`services.store`), each named for what it reads; the layout of the
  * objects lives in src/store/. Reads that keep a copy in the isolate (the calendar, factor tables,
- * the latest technicals date, index shards) keep it there.
+ * the latest technicals date, index shards) keep it there; the parsed industry-chain members are
+ * kept here, one copy per `Services`.
  */
 export function storeReads() {
+  const members = membersReader()
   return {
     /** The trading calendar in force (holidays table, refreshed by the calendar job). */
     calendar: (c: StoreRequest) => loadCalendar(c.env.STORE),
@@ -35,6 +38,8 @@ export function storeReads() {
     technicals: (c: StoreRequest, date: string) => readTechnicals(c.env.STORE, date),
     /** The indicator states of `codes` after session `date`. */
     states: (c: StoreRequest, date: string, codes: readonly string[]) => readStates(c.env.STORE, date, codes),
+    /** The industry-chain members document, parsed once per version; undefined before the job's first run. */
+    chainMembers: (c: StoreRequest) => members(c.env.STORE),
     /** The whole market's day under `key` (src/store/keys.ts `marketKlineKey`), as its R2 object. */
     marketKline: (c: StoreRequest, key: string) => c.env.STORE.get(key),
   }
