@@ -30,7 +30,7 @@ type OverviewType = (typeof OVERVIEW_TYPES)[number]
 /** Types whose data the service does not have yet: a 422 naming the reason (not counted). */
 const NOT_YET: Partial<Record<OverviewType, string>> = {}
 
-/** Freshness class of each served type (src/http/market-cache.ts). */
+/** Freshness class of each served type (src/services/shared-answers.ts). */
 const FRESHNESS: Record<OverviewType, Freshness> = {
   summary: 'overviewIntraday', trade: 'overviewIntraday', rotation: 'overviewIntraday',
   interval: 'overviewDaily', updown: 'overviewDaily', technical: 'overviewDaily', margin: 'overviewDaily', valuation: 'overviewDaily',

@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000
  * How a last good answer may be served when every channel fails (stale-if-error), per kind of data.
  * `maxAgeMs`: while younger than that. `session`: while it holds the latest complete session (it was
  * fetched after the close, 15:30 Beijing, of the newest settled trading day). `never`: live data
- * that is never served stale beyond the shared market cache's own limits (src/http/market-cache.ts
+ * that is never served stale beyond the shared market cache's own limits (src/services/shared-answers.ts
  * `STALE_LIMIT_MS`, seconds), which is the whole of their staleness.
  */
 export type StalePolicy = { maxAgeMs: number } | { session: true } | { never: true }
