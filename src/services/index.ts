@@ -7,6 +7,7 @@ import { clearIsolateCaches } from '../runtime/isolate-caches'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 import { marketViews, type MarketViews } from './market'
 import type { MarketDeps } from './market-deps'
+import { ReferenceCache } from '../store/reference-cache'
 import { referenceData, type ReferenceData } from './reference'
 import { SharedAnswers } from './shared-answers'
 import { storeReads, type StoreReads } from './store'
@@ -34,9 +35,9 @@ export interface Services extends MarketDeps {
   deadlineMs: number
   /**
    * Forgets what this isolate caches between requests: breakers and failover, recent daily bars,
-   * shared market answers, and every cache registered in src/runtime/isolate-caches.ts (API key
-   * records, anonymous answers and leases, keyed leases, live technical rows, the latest
-   * technicals date, parsed factor tables, the refreshed calendar, reference answers). The
+   * shared market answers, reference answers, and every cache registered in
+   * src/runtime/isolate-caches.ts (API key records, anonymous answers and leases, keyed leases,
+   * live technical rows, the latest technicals date, parsed factor tables, the refreshed calendar). The
    * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
    * accepted (replay protection), pure memos (parsed IPs, trading-day walks), the parsed
    * industry-chain members (checked against the object's etag on every read), and the parsed
@@ -60,6 +61,7 @@ export function createServices(opts: ServiceOptions): Services {
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
   const recentBars = new RecentBarsCache()
   const sharedAnswers = new SharedAnswers()
+  const referenceCache = new ReferenceCache()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
@@ -72,7 +74,7 @@ export function createServices(opts: ServiceOptions): Services {
   return {
     ...deps,
     market: marketViews(deps),
-    reference: referenceData(deps),
+    reference: referenceData({ ...deps, referenceCache }),
     store: storeReads(),
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
@@ -81,6 +83,7 @@ export function createServices(opts: ServiceOptions): Services {
       router.reset()
       recentBars.clear()
       sharedAnswers.clear()
+      referenceCache.clear()
       clearIsolateCaches()
     },
   }

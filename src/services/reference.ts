@@ -1,7 +1,7 @@
 import type { Attempt } from '../channels/router'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
-import { keepLastGoodEvery, lastGood, referenceCached, staleAllowed, type StaleClass, type StaleOptions } from '../store/reference-cache'
+import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
 import { allSaidNothing, describeAttempts, upstreamFailure, type UpstreamFailureCode } from '../http/outcome'
 import type { MarketDeps } from './market-deps'
 
@@ -11,8 +11,8 @@ export interface ReferenceRequest {
   executionCtx: { waitUntil(p: Promise<unknown>): void }
 }
 
-/** What reference data needs of `Services`: the router, the clock and the source label. */
-type ReferenceDeps = Pick<MarketDeps, 'router' | 'now' | 'sourcePrefix'>
+/** What reference data needs of `Services`: the router, the clock, the source label and the isolate's reference cache. */
+type ReferenceDeps = Pick<MarketDeps, 'router' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
 
 /**
  * Cached reference data (`services.reference`): answers the same for every caller, kept for hours
@@ -35,7 +35,7 @@ export function referenceData(deps: ReferenceDeps): ReferenceData {
   return {
     fetch: (c, key, chain, call, stale) => fetchReference(c, deps, key, chain, call, stale),
     withLastGood: (c, stale, body) => withLastGood(c, deps, stale, body),
-    cached: async (c, key, make, ttlMs) => (await referenceCached(c.env.CACHE, key, deps.now(), make, ttlMs)).value,
+    cached: async (c, key, make, ttlMs) => (await deps.referenceCache.cached(c.env.CACHE, key, deps.now(), make, ttlMs)).value,
   }
 }
 
@@ -84,7 +84,7 @@ async function fetchReference<T>(
 ): Promise<ReferenceResult<T>> {
   const now = services.now()
   let failed: Attempt[] = []
-  const got = await referenceCached<{ channel: ChannelName; value: T } | null>(
+  const got = await services.referenceCache.cached<{ channel: ChannelName; value: T } | null>(
     c.env.CACHE,
     key,
     now,
@@ -123,11 +123,11 @@ async function withLastGood<B extends Body>(c: ReferenceRequest, services: Refer
   const now = services.now()
   const kv = c.env.CACHE
   if (body.ok) {
-    c.executionCtx.waitUntil(keepLastGoodEvery(kv, stale.key, { at: now, value: body }, KEEP_LAST_GOOD_EVERY_MS))
+    c.executionCtx.waitUntil(services.referenceCache.keepLastGoodEvery(kv, stale.key, { at: now, value: body }, KEEP_LAST_GOOD_EVERY_MS))
     return body
   }
   if (body.code !== 'UPSTREAM_UNAVAILABLE') return body
-  const last = await lastGood<B>(kv, stale.key)
+  const last = await services.referenceCache.lastGood<B>(kv, stale.key)
   if (!last || !staleAllowed(stale.cls, last.at, now)) return body
   const fields = staleFields(last.at, now, String(body.error ?? 'no answer'))
   const notice = typeof last.value.notice === 'string' ? `${fields.notice}; ${last.value.notice}` : fields.notice
