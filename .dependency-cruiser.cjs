@@ -61,6 +61,19 @@ module.exports = {
       to: { path: '^src/routes/' },
     },
     {
+      name: 'routes-get-data-through-services',
+      comment:
+        'A route gets its data through services.market, services.reference or services.store (src/services/index.ts): it imports no channel router, ' +
+        'no store module and none of the views behind the facades. Types and R2 key names excepted.',
+      severity: 'error',
+      from: { path: '^src/routes/' },
+      to: {
+        path: '^src/channels/router\\.ts$|^src/store/|^src/services/(bars|live-quotes|market-breadth|quote-series|turnover-bars|shared-answers|market-deps)\\.ts$',
+        pathNot: '^src/store/keys\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'no-route-imports-a-route',
       comment: 'Route files import only routes/shared/ (schemas and rows two routes share), never another route.',
       severity: 'error',

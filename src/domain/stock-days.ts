@@ -8,6 +8,7 @@
  * stretch, not once per day: a month of rows costs about what one row costs.
  */
 import { addDays } from './dates'
+import { dateNum, numDate } from './date-num'
 import { factors, roundPrice } from './adjust'
 import { TECHNICAL_COLUMNS, type NumericColumn } from './indicators/columns'
 import type { DailyBars } from './indicators/bars'
@@ -49,8 +50,6 @@ export interface StockDay {
   values: Array<number | null>
 }
 
-const numDate = (n: number) => `${String(n).slice(0, 4)}-${String(n).slice(4, 6)}-${String(n).slice(6, 8)}`
-const dateNum = (d: string) => Number(d.slice(0, 4) + d.slice(5, 7) + d.slice(8, 10))
 const finite = (v: number, places: number) => (Number.isFinite(v) ? roundTo(v, places) : null)
 const PRICE_COLUMNS = new Set(TECHNICAL_COLUMNS.filter(([, kind]) => kind === 'price').map(([name]) => name))
 

@@ -18,13 +18,13 @@ import { fetchBoardDirectory, fetchBoardMembers, type BoardKind } from '../chann
 import { fetchComposition } from '../channels/eastmoney/f10-business'
 import { ChannelError } from '../channels/errors'
 import type { ChannelContext } from '../channels/types'
-import { CHAIN_THEMES, namedBoards, type ChainTheme, type Position } from '../data/industry-chains'
+import { CHAIN_THEMES, namedBoards, type ChainTheme } from '../data/industry-chains'
 import { describeRule, matchRule, type HeldComposition } from '../domain/chain-match'
 import { mapLimit } from '../domain/concurrency'
+import { MEMBERS_KEY, type MembersDoc } from '../store/chain-members'
 import { getJson, putJson } from '../store/r2-json'
 import { pacedContext } from './pace'
 
-export const MEMBERS_KEY = 'chains/members.json'
 const WORK_KEY = 'chains/work.json'
 const COMPOSITIONS_KEY = 'chains/compositions.json'
 
@@ -51,26 +51,6 @@ interface Work {
 
 /** Per stock: the composition (null: the page has none), and `malformed` when it did not add up. */
 type HeldCompositions = Record<string, { at: number; comp: HeldComposition | null; malformed?: true }>
-
-export interface MembersDoc {
-  computed_at: string
-  complete: boolean
-  coverage: { boards: number; boards_named: number; compositions: number; candidates: number }
-  names: Record<string, string>
-  themes: Array<{
-    id: string
-    name: string
-    nodes: Array<{
-      id: string
-      name: string
-      position: Position
-      rule: string
-      computed_at: string
-      members: Array<{ code: string; relevance: number | null; via: string }>
-    }>
-    edges: Array<[string, string]>
-  }>
-}
 
 export interface ChainRunSummary {
   requests: number

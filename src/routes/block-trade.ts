@@ -3,7 +3,7 @@ import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchBlockTrades, type BlockTrade, type BlockTradeQuery } from '../channels/eastmoney/block-trades'
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../services/market'
 import { addDays, beijing, weekday } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import { isTradingDay, previousTradingDay, tradingDayOnOrBefore } from '../domain/trading-calendar'
@@ -14,7 +14,6 @@ import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { withLastGood } from '../services/reference'
 import { upstreamFailure } from '../http/outcome'
 import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
@@ -108,7 +107,7 @@ type Outcome = { ok: true; trades: BlockTrade[]; date: string | null } | { ok: f
 async function tradesOf(services: Services, plan: { inst: Instrument | null; date: string | null }): Promise<Outcome> {
   const ctx = services.channelContext
   const ask = async (query: BlockTradeQuery) => {
-    const r = await services.router.run('block-trade', ['eastmoney'], () => fetchBlockTrades(ctx, query))
+    const r = await services.market.fetch('block-trade', ['eastmoney'], () => fetchBlockTrades(ctx, query))
     return r
   }
   const latest = lastPublished(services.now())
@@ -150,7 +149,7 @@ async function answer(services: Services, plan: { inst: Instrument | null; date:
 export function registerBlockTrade(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const plan = planOf(c.req.valid('query'), services.now())
-    const body = await withLastGood(c, services, { cls: 'blockTrade', key: `block-trade?code=${plan.inst?.code ?? ''}&date=${plan.date ?? ''}` }, await answer(services, plan))
+    const body = await services.reference.withLastGood(c, { cls: 'blockTrade', key: `block-trade?code=${plan.inst?.code ?? ''}&date=${plan.date ?? ''}` }, await answer(services, plan))
     return c.json(envelope(c, 'block-trade', body), 200)
   })
 }

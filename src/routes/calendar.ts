@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
 import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
-import { fetchReference, staleOf, type ReferenceResult } from '../services/reference'
+import { staleOf, type ReferenceResult } from '../services/reference'
 import { DateParam, IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -240,15 +240,15 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     const stale = (section: string) => ({ cls: 'calendar' as const, key: `calendar-${section}?date=${q.date ?? 'today'}&limit=${q.limit}` })
 
     const reports = seasonsOverlapping(start, end).map((s) =>
-      fetchReference(c, services, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit), stale(`report-${s.period}`))
+      services.reference.fetch(c, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit), stale(`report-${s.period}`))
     )
     const [reportResults, dividends, ipos, lockups, meetings, rights] = await Promise.all([
       Promise.all(reports),
-      fetchReference(c, services, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit), stale('dividend')),
+      services.reference.fetch(c, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit), stale('dividend')),
       fetchIpoWindow(c, services, start),
-      fetchReference(c, services, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit), stale('lockup')),
-      fetchReference(c, services, `calendar-meeting?${tag}`, ['eastmoney'], () => fetchMeetingsBetween(ctx, start, end, q.limit), stale('meeting')),
-      fetchReference(c, services, `calendar-rights?${tag}`, ['eastmoney'], () => fetchRightsIssuesBetween(ctx, start, end, q.limit), stale('rights')),
+      services.reference.fetch(c, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit), stale('lockup')),
+      services.reference.fetch(c, `calendar-meeting?${tag}`, ['eastmoney'], () => fetchMeetingsBetween(ctx, start, end, q.limit), stale('meeting')),
+      services.reference.fetch(c, `calendar-rights?${tag}`, ['eastmoney'], () => fetchRightsIssuesBetween(ctx, start, end, q.limit), stale('rights')),
     ])
 
     const rows: Rows = { financial_report: [], dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [] }

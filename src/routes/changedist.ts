@@ -5,7 +5,6 @@ import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services'
-import { sharedChangedist } from '../services/market-breadth'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const ChangedistQuery = z.object({})
@@ -99,7 +98,7 @@ const route = guardedRoute(POLICY, {
 /** GET /v1/changedist */
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const { value } = await sharedChangedist(services, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
+    const { value } = await services.market.changedist({ waitUntil: (p) => c.executionCtx.waitUntil(p) })
     const body = envelope(c, 'changedist', value)
     // One answer is one row (the envelope would count the arrays inside it).
     recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })

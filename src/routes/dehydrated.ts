@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchReportList, fetchReportSummary, reportPageUrl, reportPdfUrl, type ResearchRow } from '../channels/eastmoney/reports'
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../services/market'
 import { quoteChannels, routeGroup } from '../channels/routing'
 import { empty } from '../channels/errors'
 import type { ChannelName } from '../channels/types'
@@ -15,7 +15,6 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { referenceCached } from '../store/reference-cache'
 import { notThisMarket } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
@@ -242,21 +241,19 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
     let stored: { digests: StoredDigest[]; channel: ChannelName }
     try {
       const key = `dehydrated:${inst?.code ?? '*'}:${limit}:${today}`
-      stored = (
-        await referenceCached(c.env.CACHE, key, services.now(), async () => {
-          const r = await services.router.run('research:cn', DIGEST_CHANNELS, async () => {
-            const page = await fetchReportList(ctx, { inst, begin, end: today, pageSize: limit })
-            if (page.rows.length === 0) throw empty('eastmoney', `no research reports ${inst ? 'on ' + inst.code : 'in the market'} since ${begin}`)
-            return page.rows.slice(0, limit)
-          })
-          if (!r.ok) throw new NoDigests(r.attempts)
-          // A page that cannot be read leaves that digest without key points, not the answer without digests.
-          const summaries = await mapLimit(r.value, PAGE_CONCURRENCY, (row) => fetchReportSummary(ctx, row.infoCode).catch(() => null))
-          const value = { digests: r.value.map((row, k) => toDigest(row, summaries[k])), channel: r.channel }
-          // An answer with a digest whose page could not be read is served, not kept.
-          return { value, keep: value.digests.every((d) => d.key_points !== null) }
-        }, DIGEST_TTL_MS)
-      ).value
+      stored = await services.reference.cached(c, key, async () => {
+        const r = await services.market.fetch('research:cn', DIGEST_CHANNELS, async () => {
+          const page = await fetchReportList(ctx, { inst, begin, end: today, pageSize: limit })
+          if (page.rows.length === 0) throw empty('eastmoney', `no research reports ${inst ? 'on ' + inst.code : 'in the market'} since ${begin}`)
+          return page.rows.slice(0, limit)
+        })
+        if (!r.ok) throw new NoDigests(r.attempts)
+        // A page that cannot be read leaves that digest without key points, not the answer without digests.
+        const summaries = await mapLimit(r.value, PAGE_CONCURRENCY, (row) => fetchReportSummary(ctx, row.infoCode).catch(() => null))
+        const value = { digests: r.value.map((row, k) => toDigest(row, summaries[k])), channel: r.channel }
+        // An answer with a digest whose page could not be read is served, not kept.
+        return { value, keep: value.digests.every((d) => d.key_points !== null) }
+      }, DIGEST_TTL_MS)
     } catch (e) {
       if (!(e instanceof NoDigests)) throw e
       return c.json(envelope(c, 'dehydrated', { ok: false, source: 'none', data: [], ...upstreamFailure(e.attempts, inst?.code ?? 'research') }), 200)
@@ -264,7 +261,7 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
 
     // Live prices from the quote channels /v1/quote uses, so `last` is the same number.
     const codes = [...new Set(stored.digests.map((d) => d.code))].map((code) => parseSymbol(code))
-    const quotes = await services.router.run(`quote:${routeGroup('stock')}`, quoteChannels('stock'), (name) => services.channels[name].quotes(codes, ctx))
+    const quotes = await services.market.fetch(`quote:${routeGroup('stock')}`, quoteChannels('stock'), (name) => services.channels[name].quotes(codes, ctx))
     const lastOf = (code: string) => (quotes.ok ? (quotes.value.get(code)?.last ?? null) : null)
     const data = stored.digests.map((d) => {
       const last = lastOf(d.code)

@@ -13,7 +13,7 @@ import type { Services } from '../services'
 import { oneStock } from './shared/stock-code'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { fetchReference, staleOf } from '../services/reference'
+import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -120,7 +120,7 @@ export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'dividend')
-    const r = await fetchReference(c, services, `dividend?${inst.code}`, DIVIDEND_CHANNELS, (channel) => fetchPlans(services, channel, inst), { cls: 'dividend' })
+    const r = await services.reference.fetch(c, `dividend?${inst.code}`, DIVIDEND_CHANNELS, (channel) => fetchPlans(services, channel, inst), { cls: 'dividend' })
     if (!r.ok) return c.json(envelope(c, 'dividend', { ok: false, source: r.source, data: [], code: r.code, error: `${inst.code}: ${r.error}` }), 200)
     const source = r.source
     const plans = r.value

@@ -9,7 +9,7 @@ import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { fetchReference, staleOf } from '../services/reference'
+import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -111,7 +111,7 @@ export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
     const inst = oneStock(c.req.valid('query').code, 'events')
     const today = beijing(services.now()).date
     const from = addDays(today, -EVENTS_DAYS_BACK)
-    const r = await fetchReference(c, services, `events?${inst.code}&from=${from}`, ['eastmoney'], () => fetchCompanyEvents(services.channelContext, inst, from), {
+    const r = await services.reference.fetch(c, `events?${inst.code}&from=${from}`, ['eastmoney'], () => fetchCompanyEvents(services.channelContext, inst, from), {
       cls: 'events',
       key: `events?${inst.code}`,
     })

@@ -105,7 +105,7 @@ export function registerFinance(app: OpenAPIHono<AppEnv>, services: Services) {
     if (notice) return c.json(envelope(c, 'finance', { ok: true, source: 'none', data: [], notice }), 200)
 
     const ctx = services.channelContext
-    const r = await services.router.run('finance:cn', FINANCE_CHANNELS, (name) =>
+    const r = await services.market.fetch('finance:cn', FINANCE_CHANNELS, (name) =>
       name === 'sina' ? fetchSinaFinance(ctx, inst, q.num) : fetchFinance(ctx, inst, q.num)
     )
     if (!r.ok) return c.json(envelope(c, 'finance', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)

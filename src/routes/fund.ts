@@ -6,18 +6,16 @@ import { fetchBoardDays, type BoardDay } from '../channels/eastmoney/billboard'
 import { fetchBlockTrades } from '../channels/eastmoney/block-trades'
 import { fetchMargin, type MarginDay } from '../channels/eastmoney/margin'
 import { fetchDayFlow, fetchFlowRanks, fetchTodayFlow, flowSecid, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../channels/eastmoney/money-flow'
-import type { Attempt, RouteResult } from '../channels/router'
+import type { Attempt, RouteResult } from '../services/market'
 import { addDays, beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
-import { sharedAnswer } from '../http/market-cache'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { withLastGood } from '../services/reference'
 import { describeAttempts, upstreamFailure } from '../http/outcome'
 import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
@@ -276,8 +274,8 @@ const marginRow = (m: MarginDay): z.infer<typeof MarginRow> => ({
  * kept: the next call tries again).
  */
 async function marketRanks(services: Services): Promise<RouteResult<FlowRanks>> {
-  const compute = () => services.router.run('fund:rank', ['eastmoney'], () => fetchFlowRanks(services.channelContext))
-  return (await sharedAnswer('fund:rank', 'flowRank', services.now(), compute, (r) => r.ok)).value
+  const compute = () => services.market.fetch('fund:rank', ['eastmoney'], () => fetchFlowRanks(services.channelContext))
+  return (await services.market.shared('fund:rank', 'flowRank', compute, (r) => r.ok)).value
 }
 
 /** Not ready in time: the call answers without the rank. */
@@ -306,7 +304,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     const ctx = services.channelContext
     const today = beijing(services.now()).date
     const since = addDays(today, -EVENT_WINDOW_DAYS)
-    const run = <T>(slug: string, call: () => Promise<T>): Promise<RouteResult<T>> => services.router.run(`fund:${slug}`, ['eastmoney'], call)
+    const run = <T>(slug: string, call: () => Promise<T>): Promise<RouteResult<T>> => services.market.fetch(`fund:${slug}`, ['eastmoney'], call)
 
     const [flow, board, blocks, margin, ranks] = await Promise.all([
       run('money_flow', async () => {
@@ -321,7 +319,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     ])
     const source = eastmoneySource(services.sourcePrefix)
     // The last good answer stands in while it holds the latest complete session (STALE_IF_ERROR.fundFlow).
-    const lastGood = <B extends { ok: boolean; source: string; data: unknown }>(body: B) => withLastGood(c, services, { cls: 'fundFlow', key: `fund?${inst.code}&days=${n}` }, body)
+    const lastGood = <B extends { ok: boolean; source: string; data: unknown }>(body: B) => services.reference.withLastGood(c, { cls: 'fundFlow', key: `fund?${inst.code}&days=${n}` }, body)
     if (!flow.ok) {
       return c.json(envelope(c, 'fund', await lastGood({ ok: false, source, data: null, ...upstreamFailure(flow.attempts) })), 200)
     }

@@ -3,9 +3,8 @@ import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastmoney/hot-rank'
-import { fetchLiveQuotes } from '../services/live-quotes'
 import { fetchThsHotList } from '../channels/ths/hot-list'
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../services/market'
 import type { Quote } from '../domain/bar'
 import { changePct } from '../domain/change-distribution'
 import { beijing } from '../domain/dates'
@@ -13,7 +12,6 @@ import type { InstrumentKind } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
-import { sharedAnswer } from '../http/market-cache'
 import type { Services } from '../services'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -91,7 +89,7 @@ const LISTS: readonly HotList[] = ['cn', 'us']
 const RANKERS = { cn: ['eastmoney', 'ths'], us: ['eastmoney'] } as const satisfies Record<HotList, readonly ('eastmoney' | 'ths')[]>
 
 async function rankList(services: Services, list: HotList) {
-  return services.router.run(`hot-rank:${list}`, RANKERS[list], (channel) =>
+  return services.market.fetch(`hot-rank:${list}`, RANKERS[list], (channel) =>
     channel === 'ths' ? fetchThsHotList(services.channelContext) : fetchHotRank(services.channelContext, list)
   )
 }
@@ -112,7 +110,7 @@ async function computeHot(services: Services): Promise<HotBody> {
     .sort((a, b) => a.e.rank - b.e.rank || (a.market === 'cn' ? -1 : 1))
     .slice(0, MAX_LIMIT)
 
-  const { quotes, failed } = await fetchLiveQuotes(services, top.map((t) => t.e.instrument))
+  const { quotes, failed } = await services.market.liveQuotes(top.map((t) => t.e.instrument))
   if (quotes.size === 0) {
     const attempts: Attempt[] = failed.flatMap((f) => f.attempts)
     return upstreamFailureBody(attempts, 'quotes for the hot list', [] as HotRow[])
@@ -163,7 +161,7 @@ function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source
 export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
-    const { value } = await sharedAnswer('hot', 'hot', services.now(), () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
+    const { value } = await services.market.shared('hot', 'hot', () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     return c.json(envelope(c, 'hot', { ...value, data: value.data.slice(0, limit) }), 200)
   })
 }

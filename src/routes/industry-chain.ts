@@ -10,9 +10,8 @@ import { parseSymbol, SymbolError } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
-import { MEMBERS_KEY, type MembersDoc } from '../jobs/industry-chain'
 import type { Services } from '../services'
-import { referenceCached } from '../store/reference-cache'
+import type { ReferenceRequest } from '../services/reference'
 import { notThisMarket } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -195,19 +194,6 @@ const route = guardedRoute(POLICY, {
   },
 }, { check: (_c, q) => void plan(q) })
 
-let held: { etag: string; doc: MembersDoc } | undefined
-
-/** The members document, parsed once per version (R2 etag); undefined before the first run. */
-async function members(store: R2Bucket): Promise<MembersDoc | undefined> {
-  const head = await store.head(MEMBERS_KEY)
-  if (!head) return (held = undefined)
-  if (held?.etag === head.etag) return held.doc
-  const obj = await store.get(MEMBERS_KEY)
-  if (!obj) return (held = undefined)
-  held = { etag: obj.etag, doc: (await obj.json()) as MembersDoc }
-  return held.doc
-}
-
 /** GET /v1/industry-chain */
 export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
@@ -216,7 +202,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
       const notice = notThisMarket('industry-chain', p.inst)
       if (notice) return c.json(envelope(c, 'industry-chain', { ok: true, source: 'none', mode: 'stock' as const, data: { code: p.inst.code, name: null, business: null, business_scope: null, chains: [] }, notice }), 200)
     }
-    const doc = await members(c.env.STORE)
+    const doc = await services.store.chainMembers(c)
     if (!doc) {
       return c.json(envelope(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: 'industry-chain members are not built yet: the scheduled job (or POST /__jobs/industry-chain) has not run' }), 200)
     }
@@ -245,7 +231,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
     const chains = doc.themes
       .flatMap((t) => t.nodes.flatMap((n) => n.members.filter((m) => m.code === code).map((m) => ({ theme_id: t.id, theme: t.name, node_id: n.id, node: n.name, position: n.position, relevance: m.relevance, via: m.via }))))
       .sort((a, b) => (b.relevance ?? -1) - (a.relevance ?? -1) || a.theme_id.localeCompare(b.theme_id) || a.node_id.localeCompare(b.node_id))
-    const survey = await profileOf(c.env.CACHE, services, code)
+    const survey = await profileOf(c, services, code)
     const data = { code, name: doc.names[code] || null, business: survey?.profile ?? null, business_scope: survey?.scope ?? null, chains }
     const notice = survey === undefined ? 'the company profile could not be had: business is null' : undefined
     return c.json(envelope(c, 'industry-chain', { ok: true, ...meta, mode: 'stock' as const, data, ...(notice ? { notice } : {}) }), 200)
@@ -253,14 +239,13 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
 }
 
 /** The company survey, cached service-wide; null when the page knows no such company, undefined when it could not be had. */
-async function profileOf(kv: KVNamespace, services: Services, code: string): Promise<CompanySurvey | null | undefined> {
+async function profileOf(c: ReferenceRequest, services: Services, code: string): Promise<CompanySurvey | null | undefined> {
   try {
-    const r = await referenceCached(kv, `chain-profile:${code}`, services.now(), async () => {
-      const got = await services.router.run('profile:cn', PROFILE_CHANNELS, () => fetchSurvey(services.channelContext, code))
+    return await services.reference.cached(c, `chain-profile:${code}`, async () => {
+      const got = await services.market.fetch('profile:cn', PROFILE_CHANNELS, () => fetchSurvey(services.channelContext, code))
       if (!got.ok) throw new Error('no profile')
       return { value: got.value, keep: true }
     }, PROFILE_TTL_MS)
-    return r.value
   } catch {
     return undefined
   }

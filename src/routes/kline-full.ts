@@ -12,8 +12,9 @@ import { dataTable, schemaColumns, wantsCsv } from '../http/csv-answer'
 import { csvRowStream, csvStreamResponse } from '../http/csv-stream'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { numDate, readHistory, type History } from '../store/history'
-import { readUniverse } from '../store/meta'
+import { numDate } from '../domain/date-num'
+import type { History } from '../store/history'
+import type { StoreRequest } from '../services/store'
 import { fullRows, lazyFullRows } from '../features/technical/kline-full-rows'
 import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
@@ -103,19 +104,19 @@ function checkQuery(q: z.output<typeof Query>): Instrument {
 }
 
 /** Why there is nothing to serve for a valid stock code. */
-async function noHistoryReason(store: R2Bucket, code: string): Promise<string> {
-  const universe = await readUniverse(store)
+async function noHistoryReason(services: Services, c: StoreRequest, code: string): Promise<string> {
+  const universe = await services.store.universe(c)
   if (universe && !universe.codes.includes(code)) return `${code} is not in the A-share list of ${universe.date} (not listed, or delisted)`
   return `the daily history of ${code} has not been built yet; run the backfill (npm run backfill) or wait for the after-close job`
 }
 
 /** GET /v1/kline-full */
-export function registerKlineFull(app: OpenAPIHono<AppEnv>, _services: Services) {
+export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const code = checkQuery(q).code
 
-    const h = await during('store', readHistory(c.env.STORE, code))
+    const h = await during('store', services.store.history(c, code))
     if (!h) {
       const build = await during('store', buildUnderWay(c.env.STORE))
       if (build?.buildsHistoryOf(code)) {
@@ -123,7 +124,7 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, _services: Services)
         const error = buildingMessage(`the daily history of ${code}`, progress)
         return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'BUILDING', error, progress }), 200)
       }
-      const error = await during('store', noHistoryReason(c.env.STORE, code))
+      const error = await during('store', noHistoryReason(services, c, code))
       return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'NO_DATA', error }), 200)
     }
     if (wantsCsv(c)) {

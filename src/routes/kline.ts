@@ -3,7 +3,6 @@ import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
 import { guardedRoute } from '../access/route'
 import { callerCaps, type AccessPolicy } from '../access/tiers'
-import { fetchSeries } from '../services/bars'
 import { mapLimit } from '../domain/concurrency'
 import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
@@ -96,7 +95,7 @@ export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const plan = planOr422(planKline(c.req.valid('query'), callerCaps(c.get('tier'))))
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
-      const r = await fetchSeries(services, { ...plan, instrument })
+      const r = await services.market.series({ ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice }
     })

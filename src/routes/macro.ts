@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { fetchReference, staleOf } from '../services/reference'
+import { staleOf } from '../services/reference'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -116,9 +116,8 @@ export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
     for (const s of MACRO_CATALOGUE[q.region]) if (specs.some((x) => groupOf(x) === groupOf(s))) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s])
     const answers = await Promise.all(
       [...groups].map(async ([group, members]) => {
-        const r = await fetchReference(
+        const r = await services.reference.fetch(
           c,
-          services,
           `macro?${q.region}&${group}&count=${q.count}&today=${today}`,
           ['eastmoney'],
           async () => Object.fromEntries(await fetchMacroGroup(services.channelContext, members, q.count)),

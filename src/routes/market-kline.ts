@@ -13,9 +13,9 @@ import { envelope, recordOutcome } from '../http/envelope'
 import { streamEnvelope } from '../http/stream-envelope'
 import { dataTable, wantsCsv } from '../http/csv-answer'
 import { csvStreamResponse, jsonArrayToCsv } from '../http/csv-stream'
-import { MARKET_KLINE_COLUMNS } from '../store/market-kline'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
+import { MARKET_KLINE_COLUMNS } from '../services/store'
 import { marketKlineKey } from '../store/keys'
 import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -101,7 +101,7 @@ function prefetchDay(c: Context<AppEnv>): ReturnType<Prefetch> {
     return undefined // the handler answers the 422
   }
   const key = marketKlineKey(date)
-  const object = c.env.STORE.get(key)
+  const object = c.get('services').store.marketKline(c, key)
   object.catch(() => {}) // a failed read surfaces where the handler awaits it
   c.set('prefetched', { key, object })
   // A refused call lets go of the read rather than cancelling its body: workerd logs every cancelled
@@ -135,7 +135,7 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
 
     const key = marketKlineKey(date)
     const pre = c.get('prefetched')
-    const obj = await during('store', pre?.key === key ? pre.object : c.env.STORE.get(key))
+    const obj = await during('store', pre?.key === key ? pre.object : services.store.marketKline(c, key))
     if (!obj) {
       const build = await during('store', buildUnderWay(c.env.STORE))
       if (build?.buildsDay(date)) {

@@ -6,8 +6,6 @@ import { ChannelError } from '../channels/errors'
 import { fetchMarketMargin } from '../channels/eastmoney/margin-market'
 import { fetchMarketValuation } from '../channels/eastmoney/market-valuation'
 import { fetchUpDown, type UpDownCounts } from '../channels/eastmoney/updown'
-import { fetchLiveQuotes } from '../services/live-quotes'
-import { fetchQuoteSeries } from '../services/quote-series'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
 import { changePct } from '../domain/change-distribution'
@@ -18,14 +16,11 @@ import { lastSettledDay } from '../domain/settled-day'
 import { parseSymbol } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
-import { sharedAnswer, type Freshness } from '../http/market-cache'
+import type { Freshness } from '../services/shared-answers'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { sharedChangedist, sharedMarketList } from '../services/market-breadth'
-import { withLastGood } from '../services/reference'
 import { technicalBreadth } from '../domain/technical-breadth'
-import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
-import { readFactorTable } from '../store/factor-table'
+import type { StoreRequest } from '../services/store'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts, upstreamFailureBody } from '../http/outcome'
 
@@ -35,7 +30,7 @@ type OverviewType = (typeof OVERVIEW_TYPES)[number]
 /** Types whose data the service does not have yet: a 422 naming the reason (not counted). */
 const NOT_YET: Partial<Record<OverviewType, string>> = {}
 
-/** Freshness class of each served type (src/http/market-cache.ts). */
+/** Freshness class of each served type (src/services/shared-answers.ts). */
 const FRESHNESS: Record<OverviewType, Freshness> = {
   summary: 'overviewIntraday', trade: 'overviewIntraday', rotation: 'overviewIntraday',
   interval: 'overviewDaily', updown: 'overviewDaily', technical: 'overviewDaily', margin: 'overviewDaily', valuation: 'overviewDaily',
@@ -326,14 +321,14 @@ type IndexFigures = { last: number; change: number | null; change_pct: number | 
  * bars, the same bars /v1/quote shows. Null when they cannot be had.
  */
 async function lastSessionFigures(services: Services, inst: ReturnType<typeof parseSymbol>): Promise<IndexFigures | null> {
-  const r = await fetchQuoteSeries(services, inst, 2)
+  const r = await services.market.quoteSeries(inst, 2)
   if (!r.ok || r.bars.length < 2) return null
   const [before, bar] = r.bars.slice(-2)
   return { last: bar.close, change: Number((bar.close - before.close).toFixed(2)), change_pct: changePct(bar.close, before.close), amount: bar.amount }
 }
 
 async function summary(services: Services): Promise<OverviewBody> {
-  const [{ quotes, failed }, counted] = await Promise.all([fetchLiveQuotes(services, INDEXES), sharedChangedist(services)])
+  const [{ quotes, failed }, counted] = await Promise.all([services.market.liveQuotes(INDEXES), services.market.changedist()])
   if (quotes.size === 0) return upstreamFailureBody(failed.flatMap((f) => f.attempts), 'index quotes', null)
   const channels = new Set<string>()
   let asOf = ''
@@ -370,7 +365,7 @@ async function summary(services: Services): Promise<OverviewBody> {
 }
 
 async function trade(services: Services): Promise<OverviewBody> {
-  const r = await sharedMarketList(services)
+  const r = await services.market.marketList()
   if (!r.ok) return upstreamFailureBody(r.attempts, 'whole-market list', null)
   const rows = r.value
   const traded = rows.filter((x) => x.traded)
@@ -384,7 +379,7 @@ async function trade(services: Services): Promise<OverviewBody> {
 
 async function interval(services: Services): Promise<OverviewBody> {
   const longest = INTERVAL_SESSIONS[INTERVAL_SESSIONS.length - 1] + 1
-  const series = await Promise.all(INDEXES.map((inst) => fetchQuoteSeries(services, inst, longest).then((r) => ({ inst, r }))))
+  const series = await Promise.all(INDEXES.map((inst) => services.market.quoteSeries(inst, longest).then((r) => ({ inst, r }))))
   const channels = new Set<string>()
   let asOf = ''
   let date = ''
@@ -448,7 +443,7 @@ function upDownData(u: UpDownCounts): OverviewData {
 
 async function updown(services: Services): Promise<OverviewBody> {
   const date = lastSettledDay(services.now())
-  const r = await services.router.run('updown', ['eastmoney'], () => fetchUpDown(services.channelContext, date))
+  const r = await services.market.fetch('updown', ['eastmoney'], () => fetchUpDown(services.channelContext, date))
   if (!r.ok) return upstreamFailureBody(r.attempts, `up/down distribution of ${date}`, null)
   return { ok: true, source: services.sourcePrefix + r.channel, data: upDownData(r.value), as_of: date }
 }
@@ -460,7 +455,7 @@ function ranking(rows: readonly BoardRow[], by: (r: BoardRow) => number | null) 
 }
 
 async function rotation(services: Services): Promise<OverviewBody> {
-  const r = await services.router.run('industry-boards', ['eastmoney'], () => fetchIndustryBoards(services.channelContext))
+  const r = await services.market.fetch('industry-boards', ['eastmoney'], () => fetchIndustryBoards(services.channelContext))
   if (!r.ok) return upstreamFailureBody(r.attempts, 'industry board list', null)
   const date = r.value.map((b) => b.date).sort().pop()!
   const now = beijing(services.now())
@@ -472,9 +467,9 @@ async function rotation(services: Services): Promise<OverviewBody> {
   }
 }
 
-async function valuation(services: Services, store: R2Bucket): Promise<OverviewBody> {
-  const r = await services.router.run('market-valuation', ['eastmoney'], () => fetchMarketValuation(services.channelContext))
-  if (!r.ok) return storedValuation(store, upstreamFailureBody(r.attempts, 'valuation list', null))
+async function valuation(services: Services, c: StoreRequest): Promise<OverviewBody> {
+  const r = await services.market.fetch('market-valuation', ['eastmoney'], () => fetchMarketValuation(services.channelContext))
+  if (!r.ok) return storedValuation(services, c, upstreamFailureBody(r.attempts, 'valuation list', null))
   const date = r.value.map((v) => v.date).sort().pop()!
   const { all, boards } = valuationByBoard(r.value)
   const now = beijing(services.now())
@@ -486,8 +481,8 @@ async function valuation(services: Services, store: R2Bucket): Promise<OverviewB
  * factor table the after-close job wrote (that session's close), with a notice saying so; the
  * upstream's failure when no table is built yet.
  */
-async function storedValuation(store: R2Bucket, failed: ReturnType<typeof upstreamFailureBody<null>>): Promise<OverviewBody> {
-  const table = await readFactorTable(store, 'hs')
+async function storedValuation(services: Services, c: StoreRequest, failed: ReturnType<typeof upstreamFailureBody<null>>): Promise<OverviewBody> {
+  const table = await services.store.factorTable(c, 'hs')
   const rows = table ? valuedFromFactors(table) : []
   if (!table || rows.every((v) => v.marketCap === null)) return failed
   const { all, boards } = valuationByBoard(rows)
@@ -505,7 +500,7 @@ const MARGIN_LOOKBACK_DAYS = 14
 
 async function margin(services: Services): Promise<OverviewBody> {
   const from = addDays(beijing(services.now()).date, -MARGIN_LOOKBACK_DAYS)
-  const r = await services.router.run('market-margin', ['eastmoney'], async () => {
+  const r = await services.market.fetch('market-margin', ['eastmoney'], async () => {
     const days = await fetchMarketMargin(services.channelContext, from)
     if (days.length === 0) throw new ChannelError('empty', 'eastmoney', `no market margin figures since ${from}`)
     return days
@@ -532,16 +527,16 @@ async function margin(services: Services): Promise<OverviewBody> {
   }
 }
 
-async function technical(_services: Services, store: R2Bucket): Promise<OverviewBody> {
-  const date = await latestTechnicalsDate(store)
-  const day = date ? await readTechnicals(store, date) : undefined
+async function technical(services: Services, c: StoreRequest): Promise<OverviewBody> {
+  const date = await services.store.latestTechnicalsDate(c)
+  const day = date ? await services.store.technicals(c, date) : undefined
   if (!day) {
     return { ok: false, source: 'store', data: null, code: 'NO_DATA', error: 'no technicals table is built yet (the after-close job builds one each session; locally, the backfill)' }
   }
   return { ok: true, source: 'store', data: { type: 'technical', date: day.date, ...technicalBreadth(day) }, as_of: day.date }
 }
 
-const COMPUTE: Record<OverviewType, (s: Services, store: R2Bucket) => Promise<OverviewBody>> = { summary, trade, interval, updown, rotation, valuation, margin, technical }
+const COMPUTE: Record<OverviewType, (s: Services, c: StoreRequest) => Promise<OverviewBody>> = { summary, trade, interval, updown, rotation, valuation, margin, technical }
 
 /** GET /v1/market-overview */
 export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Services) {
@@ -549,11 +544,11 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]
-    const { value: fresh } = await sharedAnswer(`overview:${type}`, FRESHNESS[type], services.now(), () => compute(services, c.env.STORE), (b) => b.ok, {
+    const { value: fresh } = await services.market.shared(`overview:${type}`, FRESHNESS[type], () => compute(services, c), (b) => b.ok, {
       waitUntil: (p) => c.executionCtx.waitUntil(p),
     })
     // Daily types stand in with their last good answer when every upstream fails; intraday ones never do.
-    const value = FRESHNESS[type] === 'overviewDaily' ? await withLastGood(c, services, { cls: 'overviewDaily', key: `overview:${type}` }, fresh) : fresh
+    const value = FRESHNESS[type] === 'overviewDaily' ? await services.reference.withLastGood(c, { cls: 'overviewDaily', key: `overview:${type}` }, fresh) : fresh
     const body = envelope(c, 'market-overview', value)
     // One answer is one row (the envelope would count the arrays inside it).
     recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })

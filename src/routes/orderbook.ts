@@ -110,7 +110,7 @@ export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) 
     if (notice) return c.json(envelope(c, 'orderbook', { ok: true, source: 'none', data: [], notice }), 200)
 
     const ctx = services.channelContext
-    const r = await services.router.run('orderbook:cn', ORDERBOOK_CHANNELS, async (name): Promise<OrderBook> => {
+    const r = await services.market.fetch('orderbook:cn', ORDERBOOK_CHANNELS, async (name): Promise<OrderBook> => {
       if (name === 'tencent') return (await fetchFullQuote(ctx, inst, services.now())).book
       if (name === 'sina') return fetchSinaBook(ctx, inst)
       return (await fetchStockGet(ctx, inst, services.now())).book

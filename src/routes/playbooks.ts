@@ -5,7 +5,7 @@ import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
-import { readEvidence, type StoredEvidence } from '../store/playbook-evidence'
+import type { StoredEvidence } from '../store/playbook-evidence'
 import type { Services } from '../services'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -187,10 +187,10 @@ function backtestInfo(e: StoredEvidence) {
 }
 
 /** GET /v1/playbooks */
-export function registerPlaybooks(app: OpenAPIHono<AppEnv>, _services: Services) {
+export function registerPlaybooks(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const list = selected(c.req.valid('query'))
-    const ev = await readEvidence(c.env.STORE)
+    const ev = await services.store.playbookEvidence(c)
     const data = list.map((p) => ({ ...p, evidence: ev?.playbooks[p.id] ?? null }))
     if (!ev) {
       const notice = 'evidence not computed yet: the backtest job runs once the history is built (npm run backfill) and after each close'

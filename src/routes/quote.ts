@@ -4,7 +4,6 @@ import { BAR_ROW_COLUMNS } from '../http/format'
 import { guardedRoute } from '../access/route'
 import { callerCaps, type AccessPolicy, type Tier } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
-import { fetchQuoteSeries } from '../services/quote-series'
 import { mapLimit } from '../domain/concurrency'
 import { parseCodes } from '../domain/kline-rules'
 import type { AppEnv } from '../http/context'
@@ -82,7 +81,7 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
     const { instruments, count } = planQuote(c.req.valid('query'), c.get('tier'))
 
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {
-      const r = await fetchQuoteSeries(services, instrument, count)
+      const r = await services.market.quoteSeries(instrument, count)
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       const asOf = r.quote.time ? `${r.quote.date} ${r.quote.time}` : r.quote.date
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf }

@@ -9,7 +9,6 @@ import { envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services'
-import { readFactorTable } from '../store/factor-table'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -130,12 +129,12 @@ const route = guardedRoute(
 )
 
 /** GET /v1/screen */
-export function registerScreen(app: OpenAPIHono<AppEnv>, _services: Services) {
+export function registerScreen(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const plan = checkQuery(c.req.valid('query'))
     const meta = { market: plan.market, expr: plan.expr, ...(plan.preset ? { preset: plan.preset } : {}), orderby: plan.orderby, desc: plan.desc }
     const empty = { data: '', structured: [], tables: [], returned: 0 }
-    const table = await readFactorTable(c.env.STORE, plan.market)
+    const table = await services.store.factorTable(c, plan.market)
     if (!table) {
       const error = `the ${plan.market} factor table has not been built yet (the after-close job builds it; locally, run the backfill)`
       return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'NO_DATA', error }), 200)

@@ -7,7 +7,7 @@ import { fetchSinaSuggest } from '../channels/sina/suggest'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
-import { fetchReference, staleOf } from '../services/reference'
+import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -78,7 +78,7 @@ export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const { q } = c.req.valid('query')
     const plan = searchPlan(q)
-    const r = await fetchReference<SearchHit[]>(c, services, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], (channel) =>
+    const r = await services.reference.fetch<SearchHit[]>(c, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], (channel) =>
       channel === 'eastmoney' ? fetchSuggest(services.channelContext, plan.keyword, UPSTREAM_COUNT) : fetchSinaSuggest(services.channelContext, plan.keyword),
       { cls: 'search' }
     )

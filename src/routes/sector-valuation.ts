@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './shared/stock-code'
-import { fetchReference, staleOf } from '../services/reference'
+import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
@@ -136,7 +136,7 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
 
     // A stock's board is named by its BK number, then looked up in the industry report itself: its
     // history is asked by that report's own board number.
-    const board = await fetchReference<ValuationBoard>(c, services, `sector-valuation-board?${inst.code}&${tag}`, ['eastmoney'], async () => {
+    const board = await services.reference.fetch<ValuationBoard>(c, `sector-valuation-board?${inst.code}&${tag}`, ['eastmoney'], async () => {
       const bk = inst.kind === 'stock' ? (await fetchStockBoard(ctx, inst.symbol, since)).bk : inst.symbol
       const b = await findBoard(ctx, bk, since)
       if (!b) throw empty(CHANNEL, `the industry valuation report values no board BK${bk}`)
@@ -144,7 +144,7 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
     }, { cls: 'sectorValuation', key: `sector-valuation-board?${inst.code}` })
     if (!board.ok) return fail(board)
     const b = board.value
-    const history = await fetchReference(c, services, `sector-valuation-history?${b.boardCode}&from=${from}&${tag}`, ['eastmoney'], async () => {
+    const history = await services.reference.fetch(c, `sector-valuation-history?${b.boardCode}&from=${from}&${tag}`, ['eastmoney'], async () => {
       const days = await fetchBoardHistory(ctx, b.boardCode, from)
       if (days.length === 0) throw empty(CHANNEL, `no valuation rows of board ${b.boardCode} since ${from}`)
       return days
@@ -153,7 +153,7 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
     const days = history.value
     const last = days[days.length - 1]
     const start = yearsBefore(last.date, WINDOW_YEARS)
-    const dy = await fetchReference(c, services, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], () => fetchBoardDividendYield(ctx, b.boardCode, last.date), {
+    const dy = await services.reference.fetch(c, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], () => fetchBoardDividendYield(ctx, b.boardCode, last.date), {
       cls: 'sectorValuation',
     })
     const data = {

@@ -15,7 +15,7 @@ import { envelope } from '../http/envelope'
 import type { Services } from '../services'
 import { oneStock } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { fetchReference, staleOf } from '../services/reference'
+import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
@@ -247,8 +247,8 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
   const day = beijing(services.now()).date
   const [hk, ccass] = await Promise.all([
-    fetchReference(c, services, `hk-shareholder?${inst.symbol}`, ['eastmoney'], () => fetchHkHolders(services.channelContext, inst), { cls: 'shareholder' }),
-    fetchReference(c, services, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst), { cls: 'shareholder', key: `ccass?${inst.symbol}` }),
+    services.reference.fetch(c, `hk-shareholder?${inst.symbol}`, ['eastmoney'], () => fetchHkHolders(services.channelContext, inst), { cls: 'shareholder' }),
+    services.reference.fetch(c, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst), { cls: 'shareholder', key: `ccass?${inst.symbol}` }),
   ])
   const holders = hk.ok && hk.value.length ? hk.value : null
   const record = ccass.ok ? ccass.value : null
@@ -286,7 +286,7 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
     if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
-    const r = await fetchReference(c, services, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, (channel) => fetchHolders(services, channel, inst), { cls: 'shareholder' })
+    const r = await services.reference.fetch(c, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, (channel) => fetchHolders(services, channel, inst), { cls: 'shareholder' })
     if (!r.ok) return c.json(envelope(c, 'shareholder', { ok: false, source: r.source, data: EMPTY, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
     const source = r.source
     const s = r.value

@@ -122,7 +122,7 @@ export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
     if (notice) return c.json(envelope(c, 'snapshot', { ok: true, source: 'none', data: [], notice }), 200)
 
     const ctx = services.channelContext
-    const r = await services.router.run('snapshot:cn', SNAPSHOT_CHANNELS, async (name): Promise<Snapshot> =>
+    const r = await services.market.fetch('snapshot:cn', SNAPSHOT_CHANNELS, async (name): Promise<Snapshot> =>
       name === 'eastmoney' ? (await fetchStockGet(ctx, inst, services.now(), true)).snapshot : (await fetchFullQuote(ctx, inst, services.now())).snapshot
     )
     if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)

@@ -15,10 +15,9 @@ import { envelope, recordOutcome } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services'
-import { latestTechnicalsDate, readTechnicals, type TechnicalsDay } from '../store/technicals'
-import { readStates } from '../store/state-shards'
+import type { TechnicalsDay } from '../store/technicals'
+import type { StoreRequest } from '../services/store'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
-import { fetchLiveQuotes } from '../services/live-quotes'
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from '../features/technical/live-items'
 import { DateParam, futureDateIssue } from './shared/schemas'
@@ -205,7 +204,7 @@ function fromLive(code: string, inst: Instrument, live: LiveItem, day: Technical
  * rest from the previous session's states and one batch of live quotes; those that need their whole
  * history are returned for the on-the-fly path. `now` is the service clock when the quotes are asked for.
  */
-async function liveItems(services: Services, store: R2Bucket, now: number, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
+async function liveItems(services: Services, c: StoreRequest, now: number, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
   const table = day?.date ?? ''
   const asked: number[] = []
   const waited: Array<[k: number, result: Promise<LiveResult>]> = []
@@ -228,7 +227,7 @@ async function liveItems(services: Services, store: R2Bucket, now: number, today
   if (asked.length) {
     const asking = askingFor(asked.map((k) => insts[k].code), table)
     try {
-      const [states, live] = await Promise.all([day ? readStates(store, day.date, asked.map((k) => insts[k].code)) : undefined, fetchLiveQuotes(services, asked.map((k) => insts[k]))])
+      const [states, live] = await Promise.all([day ? services.store.states(c, day.date, asked.map((k) => insts[k].code)) : undefined, services.market.liveQuotes(asked.map((k) => insts[k]))])
       const previous = previousTradingDay(today)
       const writer = new JsonBytes(asked.length * 1200) // a live item is some 1.1 KB: one buffer for them all
       for (const k of asked) {
@@ -299,10 +298,10 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     const q = c.req.valid('query')
     const codes = splitCodes(q.codes)
     const today = beijing(services.now()).date
-    const latest = q.date ? undefined : await latestTechnicalsDate(c.env.STORE)
+    const latest = q.date ? undefined : await services.store.latestTechnicalsDate(c)
     const live = !q.date && answersLive(today, latest)
     const tableDate = q.date ? tradingDayOnOrBefore(q.date) : latest
-    const day = tableDate ? await readTechnicals(c.env.STORE, tableDate) : undefined
+    const day = tableDate ? await services.store.technicals(c, tableDate) : undefined
 
     const items: ItemOut[] = new Array(codes.length)
     const later: number[] = []
@@ -326,7 +325,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     // A dated batch on a day without a table: its stocks from the stored histories.
     const missing = unbuilt.length ? await withoutTable(c.env.STORE, q.date ? tableDate : undefined, codes, unbuilt, unbuiltInsts, items, (p) => c.executionCtx.waitUntil(p)) : undefined
     const askedAt = services.now()
-    const full = stocks.length ? await liveItems(services, c.env.STORE, askedAt, today, day, codes, stocks, stockInsts, items) : []
+    const full = stocks.length ? await liveItems(services, c, askedAt, today, day, codes, stocks, stockInsts, items) : []
     later.push(...full)
     // Blank date: each of these at its own latest session (today's live bar during a session).
     const asked = q.date ? tableDate : undefined

@@ -11,7 +11,6 @@ import { during } from '../runtime/request-scope'
 import { envelope, recordOutcome, type Envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import type { Services } from '../services'
-import { loadCalendar } from '../store/calendar-source'
 import { DateParam, IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { FailureCodeSchema } from '../http/outcome'
@@ -191,7 +190,7 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
 export function registerTradeCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const plan = planOr422(planCalendar(c.req.valid('query'), beijing(services.now()).date))
-    const body = calendarBody(plan, await during('store', loadCalendar(c.env.STORE)), services.sourcePrefix)
+    const body = calendarBody(plan, await during('store', services.store.calendar(c)), services.sourcePrefix)
     // envelope() types its extras loosely; they are exactly `body`'s.
     const answer = envelope(c, 'trade-calendar', body) as Envelope<string> & typeof body
     // `data` is text, so tell admission the row count ourselves (anonymous callers have a daily row cap).

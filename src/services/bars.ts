@@ -4,7 +4,7 @@ import type { Instrument } from '../domain/instrument'
 import { minuteWindowStart } from '../domain/minute-window'
 import { isMinutePeriod, type Period } from '../domain/period'
 import { tradingDaysBetween } from '../domain/trading-calendar'
-import type { Services } from './index'
+import type { MarketDeps } from './market-deps'
 import type { Attempt } from '../channels/router'
 import { klinePlans, routeGroup } from '../channels/routing'
 
@@ -26,7 +26,7 @@ export type SeriesResult =
  * channel fetches its native period (aggregating season/year/m120 where needed), minute bars are
  * clipped to the minute window, and the newest `count` bars are kept.
  */
-export async function fetchSeries(services: Services, req: SeriesRequest): Promise<SeriesResult> {
+export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Promise<SeriesResult> {
   const { instrument, period, count } = req
   const minute = isMinutePeriod(period)
   let start = req.start

@@ -1,6 +1,6 @@
 import type { Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import type { Services } from './index'
+import type { MarketDeps } from './market-deps'
 import { empty } from '../channels/errors'
 import type { Attempt } from '../channels/router'
 import { quoteChannels, routeGroup } from '../channels/routing'
@@ -18,7 +18,7 @@ export interface LiveQuotes {
  * kind group (A-share, US, …) over the group's quote chain, through the router under the same keys
  * as /v1/quote (`quote:<group>`), so both take their prices from the same channel.
  */
-export async function fetchLiveQuotes(services: Services, instruments: readonly Instrument[]): Promise<LiveQuotes> {
+export async function fetchLiveQuotes(services: MarketDeps, instruments: readonly Instrument[]): Promise<LiveQuotes> {
   const groups = new Map<string, Instrument[]>()
   for (const i of instruments) {
     const g = routeGroup(i.kind)

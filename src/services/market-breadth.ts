@@ -8,9 +8,9 @@ import { fetchRankListMarket, type RankListRow } from '../channels/tencent/marke
 import { changeDistribution, type ChangeDistribution } from '../domain/change-distribution'
 import { beijing } from '../domain/dates'
 import { latestSession } from '../domain/market-phase'
-import { sharedAnswer, type SharedOptions } from '../http/market-cache'
 import { upstreamFailureBody } from '../http/outcome'
-import type { Services } from './index'
+import type { MarketDeps } from './market-deps'
+import type { SharedOptions } from './shared-answers'
 
 /** What /v1/changedist's `data` holds: the counts, the session they are of, and when they were counted. */
 type ChangedistData = ChangeDistribution & { date: string; computed_at: string }
@@ -34,8 +34,8 @@ export type ListRow = RankListRow
  * The whole A-share market list, fetched at most once per 10 s for the whole service: changedist
  * and the overview's summary and trade types count the same rows.
  */
-export async function sharedMarketList(services: Services) {
-  const { value } = await sharedAnswer(
+export async function sharedMarketList(services: MarketDeps) {
+  const { value } = await services.sharedAnswers.answer(
     'market-list', 'changedist', services.now(),
     () => services.router.run('market-list', MARKET_LIST_CHAIN, (channel): Promise<ListRow[]> => {
       const ctx = services.channelContext
@@ -49,7 +49,7 @@ export async function sharedMarketList(services: Services) {
 }
 
 /** The whole-market list counted, or why not (the body of /v1/changedist). */
-async function computeChangedist(services: Services): Promise<ChangedistBody> {
+async function computeChangedist(services: MarketDeps): Promise<ChangedistBody> {
   const r = await sharedMarketList(services)
   if (!r.ok) return upstreamFailureBody(r.attempts, 'whole-market list', null)
   const now = beijing(services.now())
@@ -70,6 +70,6 @@ async function computeChangedist(services: Services): Promise<ChangedistBody> {
  * The cached count (10 s), shared by /v1/changedist and /v1/market-overview. With `waitUntil`
  * (the changedist handler), an answer up to 30 s old is served while one refresh runs.
  */
-export function sharedChangedist(services: Services, opts: SharedOptions = {}) {
-  return sharedAnswer('changedist', 'changedist', services.now(), () => computeChangedist(services), (b) => b.ok, opts)
+export function sharedChangedist(services: MarketDeps, opts: SharedOptions = {}) {
+  return services.sharedAnswers.answer('changedist', 'changedist', services.now(), () => computeChangedist(services), (b) => b.ok, opts)
 }

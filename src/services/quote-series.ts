@@ -1,6 +1,6 @@
 import type { Bar, Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import type { Services } from './index'
+import type { MarketDeps } from './market-deps'
 import type { RecentBarsCache } from '../channels/recent-bars'
 import { empty } from '../channels/errors'
 import type { Attempt } from '../channels/router'
@@ -35,7 +35,7 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
  * same channel so that `source` names one upstream and the numbers agree with each other. The past
  * bars may come from the isolate's {@link RecentBarsCache}; the real-time half never does.
  */
-export async function fetchQuoteSeries(services: Services, instrument: Instrument, count: number): Promise<QuoteResult> {
+export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number): Promise<QuoteResult> {
   const key = `quote:${routeGroup(instrument.kind)}`
   const r = await services.router.run(key, quoteChannels(instrument.kind), async (name) => {
     const ch = services.channels[name]

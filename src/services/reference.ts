@@ -1,11 +1,43 @@
-import type { Context } from 'hono'
 import type { Attempt } from '../channels/router'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
-import type { AppEnv } from '../http/context'
-import type { Services } from './index'
-import { keepLastGoodEvery, lastGood, referenceCached, staleAllowed, type StaleClass, type StaleOptions } from '../store/reference-cache'
+import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
 import { allSaidNothing, describeAttempts, upstreamFailure, type UpstreamFailureCode } from '../http/outcome'
+import type { MarketDeps } from './market-deps'
+
+/** What reference data needs of the request: the KV cache and `waitUntil` (a hono `Context` is one). */
+export interface ReferenceRequest {
+  env: { CACHE: KVNamespace }
+  executionCtx: { waitUntil(p: Promise<unknown>): void }
+}
+
+/** What reference data needs of `Services`: the router, the clock, the source label and the isolate's reference cache. */
+type ReferenceDeps = Pick<MarketDeps, 'router' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
+
+/**
+ * Cached reference data (`services.reference`): answers the same for every caller, kept for hours
+ * in this isolate and in KV, with stale-if-error (src/store/reference-cache.ts).
+ */
+export interface ReferenceData {
+  /** One answer through the service-wide cache, with failover over `chain`: {@link fetchReference}. */
+  fetch<T>(c: ReferenceRequest, key: string, chain: readonly ChannelName[], call: (channel: ChannelName) => Promise<T>, stale?: StaleOptions): Promise<ReferenceResult<T>>
+  /** Stale-if-error for a body computed on every call: {@link withLastGood}. */
+  withLastGood<B extends Body>(c: ReferenceRequest, stale: { cls: StaleClass; key: string }, body: B): Promise<B>
+  /**
+   * The cached value of `key` while younger than `ttlMs`, else `make()`'s, kept when `keep` says so:
+   * for answers a route assembles itself (several upstream calls, its own failure).
+   */
+  cached<T>(c: ReferenceRequest, key: string, make: () => Promise<{ value: T; keep: boolean }>, ttlMs: number): Promise<T>
+}
+
+/** `services.reference` over the router and clock of `deps`. */
+export function referenceData(deps: ReferenceDeps): ReferenceData {
+  return {
+    fetch: (c, key, chain, call, stale) => fetchReference(c, deps, key, chain, call, stale),
+    withLastGood: (c, stale, body) => withLastGood(c, deps, stale, body),
+    cached: async (c, key, make, ttlMs) => (await deps.referenceCache.cached(c.env.CACHE, key, deps.now(), make, ttlMs)).value,
+  }
+}
 
 /**
  * The envelope fields of an answer served stale (every channel failed; the last good copy was
@@ -42,9 +74,9 @@ function staleFields(at: number, now: number, failure: string): StaleFields {
  * `stale`, when every channel fails (not when they all say "nothing") the last good answer is
  * served within its class's limit (src/store/reference-cache.ts `STALE_IF_ERROR`), with `stale`.
  */
-export async function fetchReference<T>(
-  c: Context<AppEnv>,
-  services: Services,
+async function fetchReference<T>(
+  c: ReferenceRequest,
+  services: ReferenceDeps,
   key: string,
   chain: readonly ChannelName[],
   call: (channel: ChannelName) => Promise<T>,
@@ -52,7 +84,7 @@ export async function fetchReference<T>(
 ): Promise<ReferenceResult<T>> {
   const now = services.now()
   let failed: Attempt[] = []
-  const got = await referenceCached<{ channel: ChannelName; value: T } | null>(
+  const got = await services.referenceCache.cached<{ channel: ChannelName; value: T } | null>(
     c.env.CACHE,
     key,
     now,
@@ -87,15 +119,15 @@ const KEEP_LAST_GOOD_EVERY_MS = 10 * 60_000
  * replaced by that copy, with {@link StaleFields}, while its class allows (`STALE_IF_ERROR`).
  * Anything else (NO_DATA, a 422) is returned as it is.
  */
-export async function withLastGood<B extends Body>(c: Context<AppEnv>, services: Services, stale: { cls: StaleClass; key: string }, body: B): Promise<B> {
+async function withLastGood<B extends Body>(c: ReferenceRequest, services: ReferenceDeps, stale: { cls: StaleClass; key: string }, body: B): Promise<B> {
   const now = services.now()
   const kv = c.env.CACHE
   if (body.ok) {
-    c.executionCtx.waitUntil(keepLastGoodEvery(kv, stale.key, { at: now, value: body }, KEEP_LAST_GOOD_EVERY_MS))
+    c.executionCtx.waitUntil(services.referenceCache.keepLastGoodEvery(kv, stale.key, { at: now, value: body }, KEEP_LAST_GOOD_EVERY_MS))
     return body
   }
   if (body.code !== 'UPSTREAM_UNAVAILABLE') return body
-  const last = await lastGood<B>(kv, stale.key)
+  const last = await services.referenceCache.lastGood<B>(kv, stale.key)
   if (!last || !staleAllowed(stale.cls, last.at, now)) return body
   const fields = staleFields(last.at, now, String(body.error ?? 'no answer'))
   const notice = typeof last.value.notice === 'string' ? `${fields.notice}; ${last.value.notice}` : fields.notice

@@ -1,6 +1,6 @@
 import type { Bar } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
-import type { Services } from './index'
+import type { MarketDeps } from './market-deps'
 import { unsupported } from '../channels/errors'
 import type { Attempt } from '../channels/router'
 import { klinePlans, routeGroup } from '../channels/routing'
@@ -15,7 +15,7 @@ export type TurnoverBarsResult = { ok: true; bars: TurnoverBar[]; channel: strin
  * first day-K-line channel whose every bar carries a turnover rate. A channel that leaves it out
  * is `unsupported` here (never a turnover of 0), so the router moves on.
  */
-export async function fetchTurnoverBars(services: Services, instrument: Instrument, count: number, end?: string): Promise<TurnoverBarsResult> {
+export async function fetchTurnoverBars(services: MarketDeps, instrument: Instrument, count: number, end?: string): Promise<TurnoverBarsResult> {
   const channels = klinePlans(instrument.kind, 'day').map((p) => p.channel)
   const r = await services.router.run(`kline:${routeGroup(instrument.kind)}:day`, channels, async (name) => {
     const bars = await services.channels[name].kline({ instrument, period: 'day', count, end }, services.channelContext)

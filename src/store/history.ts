@@ -18,6 +18,7 @@
  * the days appended since), and the next backfill rewrites the blob whole with every day's rate
  * (`kline/get` f61 of the raw bars).
  */
+import { dateNum, numDate } from '../domain/date-num'
 import type { Bar } from '../domain/bar'
 import { historyKey } from './keys'
 
@@ -46,14 +47,7 @@ export interface History {
 /** The bar fields a history keeps; a bar without `turnover` stores null. */
 export type DayBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'amount'> & { turnover?: number | null }
 
-/** `2016-08-08` → 20160808. */
-export const dateNum = (date: string): number => Number(date.slice(0, 4) + date.slice(5, 7) + date.slice(8, 10))
-
-/** 20160808 → `2016-08-08`. */
-export function numDate(n: number): string {
-  const s = String(n)
-  return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`
-}
+export { dateNum, numDate }
 
 /** A history with no bars yet. */
 export function emptyHistory(code: string): History {

@@ -1,11 +1,18 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { clearReferenceMemory, keepLastGoodEvery, lastGood, referenceCached, STALE_IF_ERROR, staleAllowed } from './reference-cache'
+import { ReferenceCache, STALE_IF_ERROR, staleAllowed } from './reference-cache'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 /** Friday 2026-11-20, 10:30 Beijing: inside a session. */
 const FRI_1030 = Date.parse('2026-11-20T10:30:00+08:00')
+
+// One cache for the file, forgotten before each test, as the emulator's reset forgets the isolate's.
+const cache = new ReferenceCache()
+const clearReferenceMemory = () => cache.clear()
+const referenceCached: ReferenceCache['cached'] = (...args) => cache.cached(...args)
+const keepLastGoodEvery: ReferenceCache['keepLastGoodEvery'] = (...args) => cache.keepLastGoodEvery(...args)
+const lastGood: ReferenceCache['lastGood'] = (...args) => cache.lastGood(...args)
 
 beforeEach(() => clearReferenceMemory())
 

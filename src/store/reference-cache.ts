@@ -10,7 +10,6 @@
  * how old a copy may then be is {@link STALE_IF_ERROR}, the one table of that policy.
  */
 import { lastSettledDay } from '../domain/settled-day'
-import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** How long reference data is served before it is asked again. */
 const REFERENCE_TTL_MS = 6 * 3_600_000
@@ -21,7 +20,7 @@ const DAY_MS = 86_400_000
  * How a last good answer may be served when every channel fails (stale-if-error), per kind of data.
  * `maxAgeMs`: while younger than that. `session`: while it holds the latest complete session (it was
  * fetched after the close, 15:30 Beijing, of the newest settled trading day). `never`: live data
- * that is never served stale beyond the shared market cache's own limits (src/http/market-cache.ts
+ * that is never served stale beyond the shared market cache's own limits (src/services/shared-answers.ts
  * `STALE_LIMIT_MS`, seconds), which is the whole of their staleness.
  */
 export type StalePolicy = { maxAgeMs: number } | { session: true } | { never: true }
@@ -77,18 +76,6 @@ interface Stored<T> {
 }
 
 const MEMORY_MAX = 300
-const memory = new Map<string, Stored<unknown>>()
-/** Bumped by {@link clearReferenceMemory}, so a reset emulator never reads answers of the previous world from KV. */
-let generation = 0
-
-/** Forgets every cached reference answer (the emulator's reset; tests start from fresh data). */
-export function clearReferenceMemory(): void {
-  memory.clear()
-  keptAt.clear()
-  generation++
-}
-registerIsolateCache('reference answers in memory', clearReferenceMemory)
-
 const fresh = (s: Stored<unknown> | undefined | null, now: number, ttl: number) => !!s && s.at <= now && now - s.at < ttl
 
 /** Stale-if-error for one cached answer: its class, and the key its last good copy lives under. */
@@ -104,70 +91,88 @@ export interface StaleOptions {
 }
 
 /**
- * The cached answer for `key` while younger than `ttlMs` on the service clock, else `make()`'s,
- * stored when `keep` says it is worth keeping. Returns the value and when it was fetched. With
- * `stale`, a good answer is also kept as the last good copy, and when `make()` has nothing worth
- * keeping the last good copy is returned instead while {@link staleAllowed} (`stale: true`).
+ * One isolate's reference answers: the memory tier over KV, and when each last good copy was kept.
+ * `Services` holds one (`services.reference`); its reset forgets them.
  */
-export async function referenceCached<T>(
-  kv: KVNamespace,
-  key: string,
-  now: number,
-  make: () => Promise<{ value: T; keep: boolean }>,
-  ttlMs = REFERENCE_TTL_MS,
-  stale?: StaleOptions
-): Promise<Stored<T> & { hit: boolean; stale?: true }> {
-  const full = `ref:${generation}:${key}`
-  const mem = memory.get(full) as Stored<T> | undefined
-  if (fresh(mem, now, ttlMs)) return { ...mem!, hit: true }
-  const shared = await kv.get<Stored<T>>(full, 'json').catch(() => null)
-  if (fresh(shared, now, ttlMs)) {
-    remember(full, shared!)
-    return { ...shared!, hit: true }
+export class ReferenceCache {
+  private readonly memory = new Map<string, Stored<unknown>>()
+  /** When this isolate last kept a copy per key (bounded like the memory tier). */
+  private readonly keptAt = new Map<string, number>()
+  /** Bumped by {@link clear}, so a reset emulator never reads answers of the previous world from KV. */
+  private generation = 0
+
+  /** Forgets every cached reference answer (the emulator's reset; tests start from fresh data). */
+  clear(): void {
+    this.memory.clear()
+    this.keptAt.clear()
+    this.generation++
   }
-  const { value, keep } = await make()
-  const stored = { at: now, value }
-  if (keep) {
-    remember(full, stored)
-    // KV keeps it a little longer than we serve it; its minimum TTL is 60 s.
-    await kv.put(full, JSON.stringify(stored), { expirationTtl: Math.max(60, Math.ceil(ttlMs / 1000) + 60) }).catch(() => undefined)
-    if (stale) await keepLastGood(kv, stale.key ?? key, stored)
-  } else if (stale && (stale.serve?.() ?? true)) {
-    const last = await lastGood<T>(kv, stale.key ?? key)
-    if (last && staleAllowed(stale.cls, last.at, now)) return { ...last, hit: false, stale: true }
+
+  /**
+   * The cached answer for `key` while younger than `ttlMs` on the service clock, else `make()`'s,
+   * stored when `keep` says it is worth keeping. Returns the value and when it was fetched. With
+   * `stale`, a good answer is also kept as the last good copy, and when `make()` has nothing worth
+   * keeping the last good copy is returned instead while {@link staleAllowed} (`stale: true`).
+   */
+  async cached<T>(
+    kv: KVNamespace,
+    key: string,
+    now: number,
+    make: () => Promise<{ value: T; keep: boolean }>,
+    ttlMs = REFERENCE_TTL_MS,
+    stale?: StaleOptions
+  ): Promise<Stored<T> & { hit: boolean; stale?: true }> {
+    const full = `ref:${this.generation}:${key}`
+    const mem = this.memory.get(full) as Stored<T> | undefined
+    if (fresh(mem, now, ttlMs)) return { ...mem!, hit: true }
+    const shared = await kv.get<Stored<T>>(full, 'json').catch(() => null)
+    if (fresh(shared, now, ttlMs)) {
+      this.remember(full, shared!)
+      return { ...shared!, hit: true }
+    }
+    const { value, keep } = await make()
+    const stored = { at: now, value }
+    if (keep) {
+      this.remember(full, stored)
+      // KV keeps it a little longer than we serve it; its minimum TTL is 60 s.
+      await kv.put(full, JSON.stringify(stored), { expirationTtl: Math.max(60, Math.ceil(ttlMs / 1000) + 60) }).catch(() => undefined)
+      if (stale) await this.keepLastGood(kv, stale.key ?? key, stored)
+    } else if (stale && (stale.serve?.() ?? true)) {
+      const last = await this.lastGood<T>(kv, stale.key ?? key)
+      if (last && staleAllowed(stale.cls, last.at, now)) return { ...last, hit: false, stale: true }
+    }
+    return { ...stored, hit: false }
   }
-  return { ...stored, hit: false }
-}
 
-const lastGoodKey = (key: string) => `last:${generation}:${key}`
+  /**
+   * {@link keepLastGood} at most once per `everyMs` per key in this isolate: for answers computed on
+   * every call (not through the reference cache), so that they do not write KV on every call.
+   */
+  async keepLastGoodEvery(kv: KVNamespace, key: string, stored: Stored<unknown>, everyMs: number): Promise<void> {
+    const last = this.keptAt.get(key)
+    if (last !== undefined && last <= stored.at && stored.at - last < everyMs) return
+    if (this.keptAt.size >= MEMORY_MAX) this.keptAt.delete(this.keptAt.keys().next().value!)
+    this.keptAt.set(key, stored.at)
+    await this.keepLastGood(kv, key, stored)
+  }
 
-/** Keeps `stored` as the last good answer for `key` (KV only: read when every upstream fails, which is rare). */
-async function keepLastGood(kv: KVNamespace, key: string, stored: Stored<unknown>): Promise<void> {
-  await kv.put(lastGoodKey(key), JSON.stringify(stored), { expirationTtl: LAST_GOOD_TTL_S }).catch(() => undefined)
-}
+  /** The last good answer kept for `key`, whatever its age; null when none is kept. */
+  async lastGood<T>(kv: KVNamespace, key: string): Promise<Stored<T> | null> {
+    return kv.get<Stored<T>>(this.lastGoodKey(key), 'json').catch(() => null)
+  }
 
-/** When this isolate last kept a copy per key (bounded like the memory tier). */
-const keptAt = new Map<string, number>()
+  private lastGoodKey(key: string): string {
+    return `last:${this.generation}:${key}`
+  }
 
-/**
- * {@link keepLastGood} at most once per `everyMs` per key in this isolate: for answers computed on
- * every call (not through the reference cache), so that they do not write KV on every call.
- */
-export async function keepLastGoodEvery(kv: KVNamespace, key: string, stored: Stored<unknown>, everyMs: number): Promise<void> {
-  const last = keptAt.get(key)
-  if (last !== undefined && last <= stored.at && stored.at - last < everyMs) return
-  if (keptAt.size >= MEMORY_MAX) keptAt.delete(keptAt.keys().next().value!)
-  keptAt.set(key, stored.at)
-  await keepLastGood(kv, key, stored)
-}
+  /** Keeps `stored` as the last good answer for `key` (KV only: read when every upstream fails, which is rare). */
+  private async keepLastGood(kv: KVNamespace, key: string, stored: Stored<unknown>): Promise<void> {
+    await kv.put(this.lastGoodKey(key), JSON.stringify(stored), { expirationTtl: LAST_GOOD_TTL_S }).catch(() => undefined)
+  }
 
-/** The last good answer kept for `key`, whatever its age; null when none is kept. */
-export async function lastGood<T>(kv: KVNamespace, key: string): Promise<Stored<T> | null> {
-  return kv.get<Stored<T>>(lastGoodKey(key), 'json').catch(() => null)
-}
-
-function remember(key: string, s: Stored<unknown>): void {
-  memory.delete(key)
-  if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!)
-  memory.set(key, s)
+  private remember(key: string, s: Stored<unknown>): void {
+    this.memory.delete(key)
+    if (this.memory.size >= MEMORY_MAX) this.memory.delete(this.memory.keys().next().value!)
+    this.memory.set(key, s)
+  }
 }

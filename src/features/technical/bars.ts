@@ -8,7 +8,7 @@
 import type { Bar, Quote } from '../../domain/bar'
 import { factors, roundPrice } from '../../domain/adjust'
 import type { Instrument } from '../../domain/instrument'
-import { fetchQuoteSeries, type QuoteResult } from '../../services/quote-series'
+import type { QuoteResult } from '../../services/quote-series'
 import type { Attempt } from '../../channels/router'
 import type { Services } from '../../services'
 import { dateNum, numDate, readHistory, type History } from '../../store/history'
@@ -82,12 +82,12 @@ export function storedQfq(h: History, n: number, newer: readonly Bar[] = [], cou
  */
 export async function technicalBars(services: Services, store: R2Bucket, inst: Instrument, recent?: QuoteResult): Promise<TechnicalBars> {
   if (inst.kind === 'stock') {
-    const [h, tail] = await Promise.all([readHistory(store, inst.code).catch(() => undefined), recent ?? fetchQuoteSeries(services, inst, RECENT_FOR_HISTORY)])
+    const [h, tail] = await Promise.all([readHistory(store, inst.code).catch(() => undefined), recent ?? services.market.quoteSeries(inst, RECENT_FOR_HISTORY)])
     if (!tail.ok) return tail
     const joined = h && joinHistory(h, tail.bars)
     if (joined) return { ok: true, bars: joined, quote: tail.quote, channel: tail.channel, history: 'store' }
   }
-  const r = await fetchQuoteSeries(services, inst, CHANNEL_MAX_BARS)
+  const r = await services.market.quoteSeries(inst, CHANNEL_MAX_BARS)
   if (!r.ok) return r
   return { ok: true, bars: r.bars, quote: r.quote, channel: r.channel, history: 'channel' }
 }

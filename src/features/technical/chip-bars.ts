@@ -15,7 +15,7 @@ import { isSettled, lastSettledDay } from '../../domain/settled-day'
 import { isTradingDay } from '../../domain/trading-calendar'
 import type { Instrument } from '../../domain/instrument'
 import type { Bar } from '../../domain/bar'
-import { fetchTurnoverBars, type TurnoverBar } from '../../services/turnover-bars'
+import type { TurnoverBar } from '../../services/turnover-bars'
 import type { Attempt } from '../../channels/router'
 import type { Services } from '../../services'
 import { dateNum, readHistory, type History } from '../../store/history'
@@ -58,12 +58,12 @@ export async function chipBars(services: Services, store: R2Bucket, inst: Instru
       const bars = storedQfq(h, n, [], count)
       if (withTurnover(bars) && whole(h, bars, count)) return { ok: true, bars, history: 'store' }
     } else {
-      const tail = await fetchTurnoverBars(services, inst, CHIP_TAIL, date)
+      const tail = await services.market.turnoverBars(inst, CHIP_TAIL, date)
       const bars = tail.ok ? joinHistory(h, tail.bars)?.slice(-count) : undefined
       if (tail.ok && bars && withTurnover(bars) && whole(h, bars, count)) return { ok: true, bars, history: 'store', channel: tail.channel }
     }
   }
-  const r = await fetchTurnoverBars(services, inst, count, date)
+  const r = await services.market.turnoverBars(inst, count, date)
   if (!r.ok) return r
   return { ok: true, bars: r.bars, history: 'channel', channel: r.channel }
 }

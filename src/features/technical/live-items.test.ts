@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FRESHNESS_MS } from '../../http/market-cache'
+import { FRESHNESS_MS } from '../../services/shared-answers'
 import { askingFor, clearLiveItems, freshLiveItem, keepLiveItem, liveItemsKept, pendingLiveItem, shareLiveItems } from './live-items'
 
 const bytes = new TextEncoder().encode('{"code":"sh600519","ok":true,"data":{}}')

@@ -17,7 +17,7 @@
  * a window costs the upstream one round of quotes, as the market cache's misses do.
  */
 import { Flight } from '../../domain/shared-flight'
-import { FRESHNESS_MS } from '../../http/market-cache'
+import { FRESHNESS_MS } from '../../services/shared-answers'
 import { registerIsolateCache } from '../../runtime/isolate-caches'
 
 /**

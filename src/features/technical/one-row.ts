@@ -8,7 +8,7 @@
  * channel, the quote and the failures are those of the whole-history computation.
  */
 import type { Attempt } from '../../channels/router'
-import { fetchQuoteSeries, type QuoteResult } from '../../services/quote-series'
+import type { QuoteResult } from '../../services/quote-series'
 import type { Quote } from '../../domain/bar'
 import { beijing } from '../../domain/dates'
 import { toColumns } from '../../domain/indicators/bars'
@@ -48,7 +48,7 @@ export async function technicalOfOne(services: Services, store: R2Bucket, inst: 
     // The state is read beside the quote for the session the quote is most likely of (the clock's
     // latest session); a quote of another (before the open: the session before) reads its own.
     const likely = stateSessionFor(tradingDayOnOrBefore(beijing(services.now()).date))
-    const [series, state] = await Promise.all([fetchQuoteSeries(services, inst, RECENT_FOR_HISTORY), readState(store, likely, inst.code)])
+    const [series, state] = await Promise.all([services.market.quoteSeries(inst, RECENT_FOR_HISTORY), readState(store, likely, inst.code)])
     recent = series
     if (series.ok && series.quote.traded) {
       const session = stateSessionFor(series.quote.date)

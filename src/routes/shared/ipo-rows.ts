@@ -6,7 +6,7 @@ import { z } from '@hono/zod-openapi'
 import { fetchIpos, type Ipo } from '../../channels/eastmoney/ipo'
 import { addDays, beijing, dayNumber } from '../../domain/dates'
 import type { Services } from '../../services'
-import { fetchReference } from '../../services/reference'
+import type { ReferenceRequest } from '../../services/reference'
 
 const IPO_EVENTS = ['subscription', 'allotment', 'payment', 'listing'] as const
 export type IpoEvent = (typeof IPO_EVENTS)[number]
@@ -71,11 +71,11 @@ export const ipoRow = (ipo: Ipo, start: string, end: string) => ({
  * IPOs with events from `start` on, as the upstream knows them today, through the shared cache.
  * Every window of /v1/ipo starts within the last 90 days, so they all share one request.
  */
-export function fetchIpoWindow(c: Parameters<typeof fetchReference>[0], services: Services, start: string) {
+export function fetchIpoWindow(c: ReferenceRequest, services: Services, start: string) {
   const today = beijing(services.now()).date
   const earliest = addDays(today, -90)
   const from = addDays(start < earliest ? start : earliest, -LEAD_DAYS)
-  return fetchReference<Ipo[]>(c, services, `ipo?from=${from}&today=${today}`, ['eastmoney'], () => fetchIpos(services.channelContext, from), {
+  return services.reference.fetch<Ipo[]>(c, `ipo?from=${from}&today=${today}`, ['eastmoney'], () => fetchIpos(services.channelContext, from), {
     cls: 'ipo',
     // Windows move with the day: the last good copy is the newest window asked from as far back.
     key: `ipo?back=${dayNumber(today) - dayNumber(from)}`,

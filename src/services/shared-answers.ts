@@ -13,7 +13,6 @@
  * The answer's own `as_of` / `computed_at` still say when its data was true.
  */
 import { Flight } from '../domain/shared-flight'
-import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** How long a computed answer may be served, per kind of answer, in milliseconds (DESIGN §12). */
 export const FRESHNESS_MS = {
@@ -69,7 +68,6 @@ interface Entry {
   refreshing: boolean
 }
 
-const entries = new Map<string, Entry>()
 /** Keys are a handful (endpoint × type × limit); this bounds a misuse, not normal traffic. */
 const MAX_ENTRIES = 64
 /**
@@ -78,72 +76,77 @@ const MAX_ENTRIES = 64
  */
 const ABANDONED_MS = 20_000
 
-/** Options of {@link sharedAnswer}. */
+/** Options of {@link SharedAnswers.answer}. */
 export interface SharedOptions {
   /** Keeps a background refresh alive past the response (the request's `executionCtx.waitUntil`); enables serving stale. */
   waitUntil?: (p: Promise<unknown>) => void
 }
 
-/**
- * The cached answer under `key` if it was computed within its freshness window on `now`'s clock,
- * else a fresh one from `compute`; with `waitUntil`, an expired answer inside the stale limit is
- * served at once and refreshed in the background. `keep` says whether an answer may be cached
- * (ok answers only). `hit` tells the caller the answer was shared. Answers must be plain data: they
- * are handed from the request that computed them to others.
- */
-export async function sharedAnswer<T>(
-  key: string,
-  freshness: Freshness,
-  now: number,
-  compute: () => Promise<T>,
-  keep: (value: T) => boolean,
-  opts: SharedOptions = {}
-): Promise<{ value: T; hit: boolean }> {
-  const e = entries.get(key)
-  // A clock that moved backwards (the emulator's) also misses.
-  if (e && e.at <= now) {
-    const age = now - e.at
-    if (age < FRESHNESS_MS[freshness]) {
-      const joined = await (e.flight as Flight<T>).joinWithin(ABANDONED_MS)
-      if (joined) return { value: joined.value, hit: true }
-    } else if (opts.waitUntil && e.ready && e.flight.settled && age < STALE_LIMIT_MS[freshness]) {
-      if (!e.refreshing) opts.waitUntil(refresh(key, e, now, compute, keep))
-      return { value: e.flight.value as T, hit: true }
+/** One isolate's shared answers: `Services` holds one (`services.market.shared`), and its reset forgets them. */
+export class SharedAnswers {
+  private readonly entries = new Map<string, Entry>()
+
+  /**
+   * The cached answer under `key` if it was computed within its freshness window on `now`'s clock,
+   * else a fresh one from `compute`; with `waitUntil`, an expired answer inside the stale limit is
+   * served at once and refreshed in the background. `keep` says whether an answer may be cached
+   * (ok answers only). `hit` tells the caller the answer was shared. Answers must be plain data: they
+   * are handed from the request that computed them to others.
+   */
+  async answer<T>(
+    key: string,
+    freshness: Freshness,
+    now: number,
+    compute: () => Promise<T>,
+    keep: (value: T) => boolean,
+    opts: SharedOptions = {}
+  ): Promise<{ value: T; hit: boolean }> {
+    const entries = this.entries
+    const e = entries.get(key)
+    // A clock that moved backwards (the emulator's) also misses.
+    if (e && e.at <= now) {
+      const age = now - e.at
+      if (age < FRESHNESS_MS[freshness]) {
+        const joined = await (e.flight as Flight<T>).joinWithin(ABANDONED_MS)
+        if (joined) return { value: joined.value, hit: true }
+      } else if (opts.waitUntil && e.ready && e.flight.settled && age < STALE_LIMIT_MS[freshness]) {
+        if (!e.refreshing) opts.waitUntil(this.refresh(key, e, now, compute, keep))
+        return { value: e.flight.value as T, hit: true }
+      }
+    }
+    const value = compute()
+    const entry: Entry = { at: now, flight: new Flight(value), ready: false, refreshing: false }
+    // If this request ends before its computation does, the computation still ends for those who joined it.
+    opts.waitUntil?.(value.catch(() => {}))
+    if (entries.size >= MAX_ENTRIES) entries.clear()
+    entries.set(key, entry)
+    try {
+      const v = await value
+      if (!keep(v)) {
+        if (entries.get(key) === entry) entries.delete(key)
+      } else entry.ready = true
+      return { value: v, hit: false }
+    } catch (err) {
+      if (entries.get(key) === entry) entries.delete(key)
+      throw err
     }
   }
-  const value = compute()
-  const entry: Entry = { at: now, flight: new Flight(value), ready: false, refreshing: false }
-  // If this request ends before its computation does, the computation still ends for those who joined it.
-  opts.waitUntil?.(value.catch(() => {}))
-  if (entries.size >= MAX_ENTRIES) entries.clear()
-  entries.set(key, entry)
-  try {
-    const v = await value
-    if (!keep(v)) {
-      if (entries.get(key) === entry) entries.delete(key)
-    } else entry.ready = true
-    return { value: v, hit: false }
-  } catch (err) {
-    if (entries.get(key) === entry) entries.delete(key)
-    throw err
+
+  /** One background refresh of `stale`: replaces it when the new answer is worth keeping, else leaves it to age out. */
+  private async refresh<T>(key: string, stale: Entry, now: number, compute: () => Promise<T>, keep: (value: T) => boolean): Promise<void> {
+    stale.refreshing = true
+    try {
+      const v = await compute()
+      if (keep(v) && this.entries.get(key) === stale) this.entries.set(key, { at: now, flight: Flight.of(v), ready: true, refreshing: false })
+    } catch {
+      // The stale answer stays until its limit; the next caller after that computes in the open.
+    } finally {
+      stale.refreshing = false
+    }
+  }
+
+  /** Forgets every cached answer (the emulator's reset, tests). */
+  clear(): void {
+    this.entries.clear()
   }
 }
-
-/** One background refresh of `stale`: replaces it when the new answer is worth keeping, else leaves it to age out. */
-async function refresh<T>(key: string, stale: Entry, now: number, compute: () => Promise<T>, keep: (value: T) => boolean): Promise<void> {
-  stale.refreshing = true
-  try {
-    const v = await compute()
-    if (keep(v) && entries.get(key) === stale) entries.set(key, { at: now, flight: Flight.of(v), ready: true, refreshing: false })
-  } catch {
-    // The stale answer stays until its limit; the next caller after that computes in the open.
-  } finally {
-    stale.refreshing = false
-  }
-}
-
-/** Forgets every cached answer (the emulator's reset, tests). */
-export function clearMarketCache(): void {
-  entries.clear()
-}
-registerIsolateCache('shared market answers', clearMarketCache)

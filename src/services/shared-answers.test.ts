@@ -1,10 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { clearMarketCache, FRESHNESS_MS, sharedAnswer, STALE_LIMIT_MS } from './market-cache'
+import { FRESHNESS_MS, SharedAnswers, STALE_LIMIT_MS } from './shared-answers'
 
 const ok = (b: { ok: boolean }) => b.ok
 
+// Each test starts from an empty cache of its own, as a reset isolate does.
+let cache = new SharedAnswers()
+const sharedAnswer: SharedAnswers['answer'] = (...args) => cache.answer(...args)
+
 describe('sharedAnswer', () => {
-  beforeEach(() => clearMarketCache())
+  beforeEach(() => void (cache = new SharedAnswers()))
 
   it('computes once per freshness window, however many callers', async () => {
     let runs = 0
@@ -61,7 +65,7 @@ describe('sharedAnswer', () => {
 })
 
 describe('sharedAnswer across requests', () => {
-  beforeEach(() => clearMarketCache())
+  beforeEach(() => void (cache = new SharedAnswers()))
 
   it('hands each joiner a promise of its own, never the computing request\'s (workerd: no I/O across requests)', async () => {
     let release!: (v: { ok: boolean; n: number }) => void
