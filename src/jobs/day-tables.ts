@@ -11,7 +11,8 @@
  */
 import { factorByName, factorNames } from '../data/factors'
 import type { ShareProfile } from '../domain/fundamental-factors'
-import { encodeState, nextState, type StepState } from '../domain/indicators/step'
+import { encodeState, nextState } from '../domain/indicators/step'
+import type { StepState } from '../domain/indicators/step-state'
 import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays, type StockDay } from '../domain/stock-days'
 import { writeFactorTable, type StoredFactorTable } from '../store/factor-table'
 import { indexOnOrAfter, numDate, type History } from '../store/history'

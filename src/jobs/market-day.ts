@@ -20,7 +20,7 @@
 import { beijing } from '../domain/dates'
 import { isSettled, SETTLED_MINUTE } from '../domain/settled-day'
 import { isTradingDay, previousTradingDay } from '../domain/trading-calendar'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { appendBars, mergeActions, readHistory, writeHistory, type History } from '../store/history'
 import { actionsKey, dayRowsPrefix, technicalsKey, turnoverKey } from '../store/keys'
 import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type MarketKlineRow } from '../store/market-kline'

@@ -23,7 +23,7 @@ import { FOREIGN_MARKETS, foreignFactorsJob } from '../jobs/foreign-factors'
 import { runIndustryChainJob } from '../jobs/industry-chain'
 import { marketDayJob } from '../jobs/market-day'
 import { playbookBacktestJob } from '../jobs/playbook-backtest'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 
 /** SHA-256 digests compared in constant time, so the token's length and prefix do not leak. */
 async function sameSecret(a: string, b: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { StoredEvidence } from '../store/playbook-evidence'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /**

@@ -2,7 +2,7 @@
  * The industry-chain members document: what the industry-chain job (src/jobs/industry-chain.ts)
  * writes and /v1/industry-chain reads.
  */
-import type { Position } from '../data/industry-chains'
+import type { Position } from '../data/industry-chains/build'
 
 /** R2 key of the members document. */
 export const MEMBERS_KEY = 'chains/members.json'

@@ -1,5 +1,5 @@
 import type { ScreenMarket } from '../data/factors'
-import type { ScreenTable } from '../domain/screen'
+import type { ScreenTable } from '../domain/screen/evaluate'
 import { getJson, putJson } from './r2-json'
 import { factorTableKey, latestFactorsKey } from './keys'
 import { registerIsolateCache } from '../runtime/isolate-caches'

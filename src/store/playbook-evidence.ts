@@ -3,7 +3,7 @@
  * (src/jobs/playbook-backtest.ts) writes it and /v1/playbooks serves it. It holds no clock time,
  * so the same history gives the same bytes.
  */
-import type { PlaybookEvidence } from '../domain/backtest/engine'
+import type { PlaybookEvidence } from '../domain/backtest/evidence'
 import { PLAYBOOK_EVIDENCE_KEY } from './keys'
 import { getJson } from './r2-json'
 

@@ -8,9 +8,9 @@
 import type { Bar, Quote } from '../../domain/bar'
 import { factors, roundPrice } from '../../domain/adjust'
 import type { Instrument } from '../../domain/instrument'
-import type { QuoteResult } from '../../services/quote-series'
+import type { QuoteResult } from '../../services/types'
 import type { Attempt } from '../../channels/router'
-import type { Services } from '../../services'
+import type { Services } from '../../services/types'
 import { dateNum, numDate, readHistory, type History } from '../../store/history'
 
 /** The most day bars a channel serves (SPEC: count ≤ 1212). */
