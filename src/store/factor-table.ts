@@ -1,7 +1,7 @@
 import type { ScreenMarket } from '../data/factors'
-import type { ScreenTable } from '../domain/screen/evaluate'
 import { getJson, putJson } from './r2-json'
 import { factorTableKey, latestFactorsKey } from './keys'
+import type { LoadedFactorTable } from './shapes'
 import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /**
@@ -23,13 +23,6 @@ export interface StoredFactorTable {
   codes: string[]
   names: string[]
   columns: Record<string, Array<number | null>>
-}
-
-/** A stored table in the shape the evaluator reads (NaN for null), plus its rows' codes and names. */
-export interface LoadedFactorTable extends ScreenTable {
-  market: ScreenMarket
-  date: string
-  has(factor: string): boolean
 }
 
 function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {

@@ -13,7 +13,7 @@
  */
 import { mapLimit } from '../domain/concurrency'
 import type { StepState } from '../domain/indicators/step-state'
-import type { PickedStates } from './picked-states'
+import type { PickedStates } from './shapes'
 import { statesIndexKey, statesPrefix, statesShardKey, technicalsStateKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { pickStateLines, statesDay, statesText, type StatesDay } from './technicals-state'

@@ -11,7 +11,7 @@ import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { getJson, putJson } from './r2-json'
 import { registerIsolateCache } from '../runtime/isolate-caches'
-import type { TechnicalsDay } from './technicals-day'
+import type { TechnicalsDay } from './shapes'
 
 export const TECHNICALS_VERSION = 1
 

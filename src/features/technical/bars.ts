@@ -11,7 +11,8 @@ import type { Instrument } from '../../domain/instrument'
 import type { QuoteResult } from '../../services/types'
 import type { Attempt } from '../../channels/router'
 import type { Services } from '../../services/types'
-import { dateNum, numDate, readHistory, type History } from '../../store/history'
+import { dateNum, numDate, readHistory } from '../../store/history'
+import type { History } from '../../store/shapes'
 
 /** The most day bars a channel serves (SPEC: count ≤ 1212). */
 const CHANNEL_MAX_BARS = 1212

@@ -18,7 +18,8 @@ import type { Bar } from '../../domain/bar'
 import type { TurnoverBar } from '../../services/types'
 import type { Attempt } from '../../channels/router'
 import type { Services } from '../../services/types'
-import { dateNum, readHistory, type History } from '../../store/history'
+import { dateNum, readHistory } from '../../store/history'
+import type { History } from '../../store/shapes'
 import { joinHistory, storedQfq } from './bars'
 
 /** Channel bars fetched beside the store for the latest day: enough to check that the two agree. */
