@@ -118,7 +118,7 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) 
 
     const h = await during('store', services.store.history(c, code))
     if (!h) {
-      const build = await during('store', buildUnderWay(c.env.STORE))
+      const build = await during('store', buildUnderWay(services.store.bucket(c)))
       if (build?.buildsHistoryOf(code)) {
         const { progress } = build
         const error = buildingMessage(`the daily history of ${code}`, progress)

@@ -137,7 +137,7 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
     const pre = c.get('prefetched')
     const obj = await during('store', pre?.key === key ? pre.object : services.store.marketKline(c, key))
     if (!obj) {
-      const build = await during('store', buildUnderWay(c.env.STORE))
+      const build = await during('store', buildUnderWay(services.store.bucket(c)))
       if (build?.buildsDay(date)) {
         const { progress } = build
         const error = buildingMessage(`the market-kline of ${date}`, progress)

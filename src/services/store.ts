@@ -30,5 +30,6 @@ export function storeReads(): StoreReads {
     states: (c, date, codes) => readStates(c.env.STORE, date, codes),
     chainMembers: (c) => members(c.env.STORE),
     marketKline: (c, key) => c.env.STORE.get(key),
+    bucket: (c) => c.env.STORE,
   }
 }

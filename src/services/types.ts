@@ -204,4 +204,9 @@ export interface StoreReads {
   chainMembers(c: StoreRequest): Promise<MembersDoc | undefined>
   /** The whole market's day under `key` (src/store/keys.ts `marketKlineKey`), as its R2 object. */
   marketKline(c: StoreRequest, key: string): Promise<R2ObjectBody | null>
+  /**
+   * The bucket itself, for the job code a route runs (the build's progress, a day's technicals
+   * computed on demand, the admin job triggers): jobs read and write more than these named reads.
+   */
+  bucket(c: StoreRequest): R2Bucket
 }
