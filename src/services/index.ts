@@ -7,6 +7,7 @@ import { clearIsolateCaches } from '../runtime/isolate-caches'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 import { marketViews } from './market'
 import type { MarketDeps } from './market-deps'
+import { FactorTables } from '../store/factor-table'
 import { ReferenceCache } from '../store/reference-cache'
 import { referenceData } from './reference'
 import { SharedAnswers } from './shared-answers'
@@ -28,9 +29,9 @@ export interface ServiceOptions {
  * `emulator:<channel>`.
  *
  * `reset()` forgets what this isolate caches between requests: breakers and failover, recent daily
- * bars, shared market answers, reference answers, and every cache registered in
+ * bars, shared market answers, reference answers, parsed factor tables, and every cache registered in
  * src/runtime/isolate-caches.ts (API key records, anonymous answers and leases, keyed leases,
- * live technical rows, the latest technicals date, parsed factor tables, the refreshed calendar). The
+ * live technical rows, the latest technicals date, the refreshed calendar). The
  * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
  * accepted (replay protection), pure memos (parsed IPs, trading-day walks), the parsed
  * industry-chain members (checked against the object's etag on every read), and the parsed
@@ -43,6 +44,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const recentBars = new RecentBarsCache()
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
+  const factorTables = new FactorTables()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
@@ -56,7 +58,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     ...deps,
     market: marketViews(deps),
     reference: referenceData({ ...deps, referenceCache }),
-    store: storeReads(),
+    store: storeReads(factorTables),
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
@@ -65,6 +67,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
       recentBars.clear()
       sharedAnswers.clear()
       referenceCache.clear()
+      factorTables.clear()
       clearIsolateCaches()
     },
   }

@@ -1,6 +1,6 @@
 import { loadCalendar } from '../store/calendar-source'
 import { membersReader } from '../store/chain-members'
-import { readFactorTable } from '../store/factor-table'
+import type { FactorTables } from '../store/factor-table'
 import { readHistory } from '../store/history'
 import { readUniverse } from '../store/meta'
 import { readEvidence } from '../store/playbook-evidence'
@@ -13,15 +13,15 @@ export { MARKET_KLINE_COLUMNS } from '../store/market-kline'
 
 /**
  * `services.store` (its shape: `StoreReads` in src/services/types.ts): the R2 reads routes make;
- * the layout of the objects lives in src/store/. Reads that keep a copy in the isolate (the calendar, factor tables,
- * the latest technicals date, index shards) keep it there; the parsed industry-chain members are
- * kept here, one copy per `Services`.
+ * the layout of the objects lives in src/store/. Reads that keep a copy in the isolate (the calendar, the latest
+ * technicals date, index shards) keep it there; the parsed factor tables (`factorTables`, forgotten
+ * by `Services.reset()`) and industry-chain members are kept here, one copy per `Services`.
  */
-export function storeReads(): StoreReads {
+export function storeReads(factorTables: FactorTables): StoreReads {
   const members = membersReader()
   return {
     calendar: (c) => loadCalendar(c.env.STORE),
-    factorTable: (c, market) => readFactorTable(c.env.STORE, market),
+    factorTable: (c, market) => factorTables.read(c.env.STORE, market),
     history: (c, code) => readHistory(c.env.STORE, code),
     universe: (c) => readUniverse(c.env.STORE),
     playbookEvidence: (c) => readEvidence(c.env.STORE),
