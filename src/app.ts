@@ -41,7 +41,7 @@ import { registerSearch } from './routes/search'
 import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
 import { registerMcp } from './mcp/route'
-import type { Services } from './services'
+import type { Services } from './services/types'
 
 const API_VERSION = '0.1.0'
 

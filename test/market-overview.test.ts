@@ -11,7 +11,7 @@ import { factors, roundPrice } from '../src/domain/adjust'
 import { buildHistory } from '../src/jobs/build-history'
 import { collectRows, stagedDayRows, writeDayTables } from '../src/jobs/day-tables'
 import { channelSource } from '../src/jobs/eastmoney-source'
-import type { History } from '../src/store/history'
+import type { History } from '../src/store/shapes'
 import { ANONYMOUS, fault, getJson, resetWorld, upstreamRequests } from './helpers'
 import { services } from './store-app'
 

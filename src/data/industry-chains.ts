@@ -13,7 +13,7 @@ import { ENERGY } from './industry-chains/energy'
 import { MATERIALS_INFRA } from './industry-chains/materials-infra'
 import { TECH } from './industry-chains/tech'
 
-export type { ChainTheme, NodeRule, Position } from './industry-chains/build'
+export type { ChainTheme, NodeRule } from './industry-chains/build'
 
 export const CHAIN_THEMES: readonly ChainTheme[] = [...ENERGY, ...TECH, ...CONSUMER_HEALTH, ...MATERIALS_INFRA]
 

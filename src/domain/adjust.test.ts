@@ -3,7 +3,8 @@ import { computedActions } from '../emulator/market/history'
 import { market, roundTo } from '../emulator/market/index'
 import type { EmuInstrument } from '../emulator/market/types'
 import { fullRows } from '../features/technical/kline-full-rows'
-import { appendBars, dateNum, emptyHistory, mergeActions, type History } from '../store/history'
+import { appendBars, dateNum, emptyHistory, mergeActions } from '../store/history'
+import type { History } from '../store/shapes'
 import { adjustEvents, factorOn, factors, roundPrice } from './adjust'
 
 const NOW = Date.parse('2026-11-20T16:00:00+08:00')

@@ -13,7 +13,8 @@ import { factors, roundPrice } from './adjust'
 import { TECHNICAL_COLUMNS, type NumericColumn } from './indicators/columns'
 import type { DailyBars } from './indicators/bars'
 import { roundTo, technicalSeries } from './indicators/row'
-import { stateThrough, type StepState } from './indicators/step'
+import { stateThrough } from './indicators/step'
+import type { StepState } from './indicators/step-state'
 
 /** What the rows need of a stored history (src/store/history.ts): raw bars as columns and the actions. */
 export interface RawDaily {

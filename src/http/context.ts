@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Tier } from '../access/tiers'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 
 export type CallerKind = 'browser' | 'script'
 

@@ -6,7 +6,8 @@
 import { HISTORY_START } from '../data/holidays'
 import { addDays } from '../domain/dates'
 import { parseSymbol } from '../domain/symbols'
-import { appendBars, emptyHistory, mergeActions, type History } from '../store/history'
+import { appendBars, emptyHistory, mergeActions } from '../store/history'
+import type { History } from '../store/shapes'
 import type { HistorySource } from './source'
 
 /**

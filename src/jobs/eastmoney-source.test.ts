@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createEmulatorFetch, setClock } from '../emulator/control'
 import { market } from '../emulator/market'
 import { financialReport } from '../emulator/market/fundamentals'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { channelSource, periodFigures } from './eastmoney-source'
 
 describe('periodFigures', () => {

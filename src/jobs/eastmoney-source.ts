@@ -10,7 +10,7 @@ import { fetchRawDaily } from '../channels/eastmoney/raw-daily'
 import { ChannelError } from '../channels/errors'
 import { WHOLE_MARKET_WALK, type WalkBudget } from '../channels/page-walk'
 import type { PeriodFigures } from '../domain/fundamental-factors'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { pacedContext } from './pace'
 import type { HistorySource } from './source'
 

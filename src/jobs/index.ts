@@ -1,4 +1,4 @@
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { refreshCalendar } from './calendar-refresh'
 import { foreignFactorsCron } from './foreign-factors'
 import { runIndustryChainJob } from './industry-chain'

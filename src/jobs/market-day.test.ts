@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { market } from '../emulator/market/index'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { barCount, readHistory, writeHistory } from '../store/history'
 import { dayRowsPrefix, historyKey, marketKlineKey } from '../store/keys'
 import { readTechnicals } from '../store/technicals'

@@ -20,7 +20,8 @@ import { readHistory } from '../store/history'
 import { technicalsOnDemandKey } from '../store/keys'
 import { readManifest, readUniverse } from '../store/meta'
 import { getJson, putJson } from '../store/r2-json'
-import { latestTechnicalsDate, TECHNICALS_VERSION, technicalsDay, technicalsOf, type StoredTechnicals, type TechnicalsDay } from '../store/technicals'
+import { latestTechnicalsDate, TECHNICALS_VERSION, technicalsDay, technicalsOf, type StoredTechnicals } from '../store/technicals'
+import type { TechnicalsDay } from '../store/shapes'
 import { barsBetween, tableRow } from './day-tables'
 
 /** Wall time a call spends starting rows before it leaves the rest for the next call (the request deadline is 15 s). */

@@ -23,7 +23,7 @@ import { FOREIGN_MARKETS, foreignFactorsJob } from '../jobs/foreign-factors'
 import { runIndustryChainJob } from '../jobs/industry-chain'
 import { marketDayJob } from '../jobs/market-day'
 import { playbookBacktestJob } from '../jobs/playbook-backtest'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 
 /** SHA-256 digests compared in constant time, so the token's length and prefix do not leak. */
 async function sameSecret(a: string, b: string): Promise<boolean> {
@@ -99,7 +99,7 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
   app.post('/__jobs/industry-chain', async (c) => {
     const b = await body(c)
     const budget = b.budget === undefined ? undefined : Number(b.budget) || undefined
-    return step(c, () => runIndustryChainJob({ store: c.env.STORE, ctx: services.channelContext, now: services.now, budget }))
+    return step(c, () => runIndustryChainJob({ store: services.store.bucket(c), ctx: services.channelContext, now: services.now, budget }))
   })
   app.post('/__jobs/playbooks', async (c) => {
     const b = await body(c)

@@ -4,7 +4,7 @@ import { guardedRoute } from '../access/route'
 import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 

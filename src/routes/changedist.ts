@@ -4,7 +4,7 @@ import type { AccessPolicy } from '../access/tiers'
 import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const ChangedistQuery = z.object({})

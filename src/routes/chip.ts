@@ -7,7 +7,7 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { ValidationError } from '../http/validation'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -118,7 +118,7 @@ export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const inst = checkQuery(q, beijing(services.now()).date)
-    const r = await chipBars(services, c.env.STORE, inst, CHIP_WINDOW, q.date)
+    const r = await chipBars(services, c, inst, CHIP_WINDOW, q.date)
     if (!r.ok || r.bars.length === 0) {
       const failure = r.ok ? { code: 'NO_DATA' as const, error: `${inst.code}: no daily bars up to ${q.date}` } : upstreamFailure(r.attempts, inst.code)
       return c.json(envelope(c, 'chip', { ok: false, source: 'none', data: {}, ...failure }), 200)

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { TIERS } from '../access/tiers'
 import { ALL_CHANNELS } from '../channels/routing'
 import type { AppEnv } from '../http/context'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 
 const HealthSchema = z

@@ -11,10 +11,10 @@ import { envelope, recordOutcome } from '../http/envelope'
 import { dataTable, schemaColumns, wantsCsv } from '../http/csv-answer'
 import { csvRowStream, csvStreamResponse } from '../http/csv-stream'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { numDate } from '../domain/date-num'
-import type { History } from '../store/history'
-import type { StoreRequest } from '../services/store'
+import type { History } from '../store/shapes'
+import type { StoreRequest } from '../services/types'
 import { fullRows, lazyFullRows } from '../features/technical/kline-full-rows'
 import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
@@ -118,7 +118,7 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) 
 
     const h = await during('store', services.store.history(c, code))
     if (!h) {
-      const build = await during('store', buildUnderWay(c.env.STORE))
+      const build = await during('store', buildUnderWay(services.store.bucket(c)))
       if (build?.buildsHistoryOf(code)) {
         const { progress } = build
         const error = buildingMessage(`the daily history of ${code}`, progress)

@@ -14,7 +14,7 @@ import { streamEnvelope } from '../http/stream-envelope'
 import { dataTable, wantsCsv } from '../http/csv-answer'
 import { csvStreamResponse, jsonArrayToCsv } from '../http/csv-stream'
 import { queryIssue, ValidationError } from '../http/validation'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { MARKET_KLINE_COLUMNS } from '../services/store'
 import { marketKlineKey } from '../store/keys'
 import { DateParam } from './shared/schemas'
@@ -137,7 +137,7 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
     const pre = c.get('prefetched')
     const obj = await during('store', pre?.key === key ? pre.object : services.store.marketKline(c, key))
     if (!obj) {
-      const build = await during('store', buildUnderWay(c.env.STORE))
+      const build = await during('store', buildUnderWay(services.store.bucket(c)))
       if (build?.buildsDay(date)) {
         const { progress } = build
         const error = buildingMessage(`the market-kline of ${date}`, progress)

@@ -9,7 +9,7 @@ import { LINE_STATUSES, lineStatus, STATUS_TEXT, type LineStatus } from '../doma
 import { BOOK_LEVELS, isAuctionBook, type OrderBook } from '../domain/orderbook'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'

@@ -5,8 +5,8 @@ import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
-import type { StoredEvidence } from '../store/playbook-evidence'
-import type { Services } from '../services'
+import type { StoredEvidence } from '../store/shapes'
+import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /**

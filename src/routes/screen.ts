@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 

@@ -6,7 +6,7 @@ import { SEARCH_KINDS, SEARCH_MARKETS, type SearchHit } from '../channels/search
 import { fetchSinaSuggest } from '../channels/sina/suggest'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 

@@ -14,9 +14,9 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
-import type { Services } from '../services'
-import type { TechnicalsDay } from '../store/technicals'
-import type { StoreRequest } from '../services/store'
+import type { Services } from '../services/types'
+import type { TechnicalsDay } from '../store/shapes'
+import type { StoreRequest } from '../services/types'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
 import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from '../features/technical/live-items'
@@ -174,8 +174,8 @@ function answerBytes(envelopeText: string, items: readonly ItemOut[]): Uint8Arra
 }
 
 /** A symbol outside the table: its channel bars up to `date`, or all of them (the latest session, live during one). */
-async function onTheFly(services: Services, store: R2Bucket, code: string, inst: Instrument, date: string | undefined): Promise<ItemOut> {
-  const r = await technicalBars(services, store, inst)
+async function onTheFly(services: Services, c: StoreRequest, code: string, inst: Instrument, date: string | undefined): Promise<ItemOut> {
+  const r = await technicalBars(services, c, inst)
   if (!r.ok) return { code, ok: false, error: `${inst.code}: ${describeAttempts(r.attempts)}` }
   if (date === undefined) date = r.bars.at(-1)?.date ?? ''
   const first = r.bars[0]?.date
@@ -323,14 +323,14 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       }
     })
     // A dated batch on a day without a table: its stocks from the stored histories.
-    const missing = unbuilt.length ? await withoutTable(c.env.STORE, q.date ? tableDate : undefined, codes, unbuilt, unbuiltInsts, items, (p) => c.executionCtx.waitUntil(p)) : undefined
+    const missing = unbuilt.length ? await withoutTable(services.store.bucket(c), q.date ? tableDate : undefined, codes, unbuilt, unbuiltInsts, items, (p) => c.executionCtx.waitUntil(p)) : undefined
     const askedAt = services.now()
     const full = stocks.length ? await liveItems(services, c, askedAt, today, day, codes, stocks, stockInsts, items) : []
     later.push(...full)
     // Blank date: each of these at its own latest session (today's live bar during a session).
     const asked = q.date ? tableDate : undefined
     await mapLimit(later, ON_THE_FLY_CONCURRENCY, async (i) => {
-      items[i] = await onTheFly(services, c.env.STORE, codes[i], technicalInstrument(codes[i]) as Instrument, asked)
+      items[i] = await onTheFly(services, c, codes[i], technicalInstrument(codes[i]) as Instrument, asked)
     })
     // A live stock computed from its whole history (an ex-date today) is kept for the quote window too.
     const fullWriter = new JsonBytes(full.length * 1200)

@@ -6,7 +6,7 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
-import type { Services } from '../services'
+import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { upstreamFailure } from '../http/outcome'
 import { technicalOfOne } from '../features/technical/one-row'
@@ -60,7 +60,7 @@ function instrumentOf(code: string): Instrument {
 export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const inst = instrumentOf(c.req.valid('query').code)
-    const r = await technicalOfOne(services, c.env.STORE, inst)
+    const r = await technicalOfOne(services, c, inst)
     if (!r.ok) {
       return c.json(envelope(c, 'technical', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     }

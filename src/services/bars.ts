@@ -1,25 +1,10 @@
 import { aggregateBars, sourceCount } from '../domain/aggregate'
-import type { Bar } from '../domain/bar'
-import type { Instrument } from '../domain/instrument'
 import { minuteWindowStart } from '../domain/minute-window'
-import { isMinutePeriod, type Period } from '../domain/period'
+import { isMinutePeriod } from '../domain/period'
 import { tradingDaysBetween } from '../domain/trading-calendar'
 import type { MarketDeps } from './market-deps'
-import type { Attempt } from '../channels/router'
+import type { SeriesRequest, SeriesResult } from './types'
 import { klinePlans, routeGroup } from '../channels/routing'
-
-export interface SeriesRequest {
-  instrument: Instrument
-  period: Period
-  count: number
-  start?: string
-  end?: string
-}
-
-/** Bars oldest first, or why none could be had. `channel` is null when no upstream was needed. */
-export type SeriesResult =
-  | { ok: true; bars: Bar[]; channel: string | null; notice?: string }
-  | { ok: false; attempts: Attempt[] }
 
 /**
  * Fetches one instrument's K-line through the router: the channel table decides the order, each

@@ -5,47 +5,14 @@ import { sina } from '../channels/sina/index'
 import { tencent } from '../channels/tencent/index'
 import { clearIsolateCaches } from '../runtime/isolate-caches'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
-import { marketViews, type MarketViews } from './market'
+import { marketViews } from './market'
 import type { MarketDeps } from './market-deps'
+import { FactorTables } from '../store/factor-table'
 import { ReferenceCache } from '../store/reference-cache'
-import { referenceData, type ReferenceData } from './reference'
+import { referenceData } from './reference'
 import { SharedAnswers } from './shared-answers'
-import { storeReads, type StoreReads } from './store'
-
-/**
- * Everything a route needs from outside the request. A route gets its data through one of three
- * facades: `market` (live views: failover over the channels, the shared answers), `reference`
- * (cached reference data, stale-if-error) and `store` (R2 reads). Below them: the channels and the
- * fetch they use, the router, the isolate's caches, the clock, and how `source` is labelled.
- * Production wires the live upstreams; the emulator entry wires the emulator's fetch and clock and
- * labels sources `emulator:<channel>`.
- */
-export interface Services extends MarketDeps {
-  /** Live market views: src/services/market.ts. */
-  market: MarketViews
-  /** Cached reference data: src/services/reference.ts. */
-  reference: ReferenceData
-  /** The R2 reads routes make: src/services/store.ts. */
-  store: StoreReads
-  /** When this isolate started (health's uptime_s). */
-  startedAt: number
-  /** True under the emulator: data is simulated. */
-  simulated: boolean
-  /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
-  deadlineMs: number
-  /**
-   * Forgets what this isolate caches between requests: breakers and failover, recent daily bars,
-   * shared market answers, reference answers, and every cache registered in
-   * src/runtime/isolate-caches.ts (API key records, anonymous answers and leases, keyed leases,
-   * live technical rows, the latest technicals date, parsed factor tables, the refreshed calendar). The
-   * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
-   * accepted (replay protection), pure memos (parsed IPs, trading-day walks), the parsed
-   * industry-chain members (checked against the object's etag on every read), and the parsed
-   * indicator-state shards, kept by session as production keeps them (tests that rewrite a
-   * session's states call forgetStateShards).
-   */
-  reset(): void
-}
+import { storeReads } from './store'
+import type { Services } from './types'
 
 export interface ServiceOptions {
   fetch: typeof fetch
@@ -56,12 +23,28 @@ export interface ServiceOptions {
   deadlineMs?: number
 }
 
-export function createServices(opts: ServiceOptions): Services {
+/**
+ * The `Services` of one deployment (its shape: src/services/types.ts). Production wires the live
+ * upstreams; the emulator entry wires the emulator's fetch and clock and labels sources
+ * `emulator:<channel>`.
+ *
+ * `reset()` forgets what this isolate caches between requests: breakers and failover, recent daily
+ * bars, shared market answers, reference answers, parsed factor tables, and every cache registered in
+ * src/runtime/isolate-caches.ts (API key records, anonymous answers and leases, keyed leases,
+ * live technical rows, the latest technicals date, the refreshed calendar). The
+ * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
+ * accepted (replay protection), pure memos (parsed IPs, trading-day walks), the parsed
+ * industry-chain members (checked against the object's etag on every read), and the parsed
+ * indicator-state shards, kept by session as production keeps them (tests that rewrite a
+ * session's states call forgetStateShards).
+ */
+export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
   const recentBars = new RecentBarsCache()
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
+  const factorTables = new FactorTables()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
@@ -75,7 +58,7 @@ export function createServices(opts: ServiceOptions): Services {
     ...deps,
     market: marketViews(deps),
     reference: referenceData({ ...deps, referenceCache }),
-    store: storeReads(),
+    store: storeReads(factorTables),
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
@@ -84,6 +67,7 @@ export function createServices(opts: ServiceOptions): Services {
       recentBars.clear()
       sharedAnswers.clear()
       referenceCache.clear()
+      factorTables.clear()
       clearIsolateCaches()
     },
   }

@@ -1,17 +1,8 @@
-import type { Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
 import { empty } from '../channels/errors'
-import type { Attempt } from '../channels/router'
+import type { LiveQuotes } from './types'
 import { quoteChannels, routeGroup } from '../channels/routing'
-import type { ChannelName } from '../channels/types'
-
-export interface LiveQuotes {
-  /** By canonical code: the quote and the channel that gave it. */
-  quotes: Map<string, { quote: Quote; channel: ChannelName }>
-  /** Groups (cn, us, …) no channel could quote, with what each channel answered. */
-  failed: Array<{ group: string; attempts: Attempt[] }>
-}
 
 /**
  * Real-time quotes of many instruments in as few requests as the channels allow: one batch per

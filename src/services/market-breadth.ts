@@ -4,18 +4,14 @@
  * same list and count.
  */
 import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
-import { fetchRankListMarket, type RankListRow } from '../channels/tencent/market-rank'
+import { fetchRankListMarket } from '../channels/tencent/market-rank'
 import { changeDistribution, type ChangeDistribution } from '../domain/change-distribution'
 import { beijing } from '../domain/dates'
 import { latestSession } from '../domain/market-phase'
 import { upstreamFailureBody } from '../http/outcome'
 import type { MarketDeps } from './market-deps'
 import type { SharedOptions } from './shared-answers'
-
-/** What /v1/changedist's `data` holds: the counts, the session they are of, and when they were counted. */
-type ChangedistData = ChangeDistribution & { date: string; computed_at: string }
-
-type ChangedistBody = { ok: boolean; source: string; data: ChangedistData | null } & Record<string, unknown>
+import type { ChangedistBody, ListRow } from './types'
 
 /** The session's trade date: the date most traded rows carry. */
 function sessionDate(rows: readonly ListRow[]): string {
@@ -26,9 +22,6 @@ function sessionDate(rows: readonly ListRow[]): string {
 
 /** Channels of the whole-market list: Eastmoney's clist, then Tencent's rank list. */
 const MARKET_LIST_CHAIN = ['eastmoney', 'tencent'] as const
-
-/** What the counts read of a whole-market row; both channels' rows have it. */
-export type ListRow = RankListRow
 
 /**
  * The whole A-share market list, fetched at most once per 10 s for the whole service: changedist

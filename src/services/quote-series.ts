@@ -3,12 +3,8 @@ import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
 import type { RecentBarsCache } from '../channels/recent-bars'
 import { empty } from '../channels/errors'
-import type { Attempt } from '../channels/router'
+import type { QuoteResult } from './types'
 import { quoteChannels, routeGroup } from '../channels/routing'
-
-export type QuoteResult =
-  | { ok: true; bars: Bar[]; quote: Quote; channel: string }
-  | { ok: false; attempts: Attempt[] }
 
 /**
  * Lays a real-time quote over the recent daily bars: today's bar becomes the live one (replacing

@@ -2,35 +2,18 @@ import type { Attempt } from '../channels/router'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
-import { allSaidNothing, describeAttempts, upstreamFailure, type UpstreamFailureCode } from '../http/outcome'
+import type { Body, ReferenceData, ReferenceRequest, ReferenceResult, StaleFields } from './types'
+import { allSaidNothing, describeAttempts, upstreamFailure } from '../http/outcome'
 import type { MarketDeps } from './market-deps'
-
-/** What reference data needs of the request: the KV cache and `waitUntil` (a hono `Context` is one). */
-export interface ReferenceRequest {
-  env: { CACHE: KVNamespace }
-  executionCtx: { waitUntil(p: Promise<unknown>): void }
-}
 
 /** What reference data needs of `Services`: the router, the clock, the source label and the isolate's reference cache. */
 type ReferenceDeps = Pick<MarketDeps, 'router' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
 
 /**
- * Cached reference data (`services.reference`): answers the same for every caller, kept for hours
- * in this isolate and in KV, with stale-if-error (src/store/reference-cache.ts).
+ * `services.reference` over the router and clock of `deps`: answers the same for every caller, kept
+ * for hours in this isolate and in KV, with stale-if-error (src/store/reference-cache.ts). The
+ * shape is `ReferenceData` (src/services/types.ts).
  */
-export interface ReferenceData {
-  /** One answer through the service-wide cache, with failover over `chain`: {@link fetchReference}. */
-  fetch<T>(c: ReferenceRequest, key: string, chain: readonly ChannelName[], call: (channel: ChannelName) => Promise<T>, stale?: StaleOptions): Promise<ReferenceResult<T>>
-  /** Stale-if-error for a body computed on every call: {@link withLastGood}. */
-  withLastGood<B extends Body>(c: ReferenceRequest, stale: { cls: StaleClass; key: string }, body: B): Promise<B>
-  /**
-   * The cached value of `key` while younger than `ttlMs`, else `make()`'s, kept when `keep` says so:
-   * for answers a route assembles itself (several upstream calls, its own failure).
-   */
-  cached<T>(c: ReferenceRequest, key: string, make: () => Promise<{ value: T; keep: boolean }>, ttlMs: number): Promise<T>
-}
-
-/** `services.reference` over the router and clock of `deps`. */
 export function referenceData(deps: ReferenceDeps): ReferenceData {
   return {
     fetch: (c, key, chain, call, stale) => fetchReference(c, deps, key, chain, call, stale),
@@ -38,21 +21,6 @@ export function referenceData(deps: ReferenceDeps): ReferenceData {
     cached: async (c, key, make, ttlMs) => (await deps.referenceCache.cached(c.env.CACHE, key, deps.now(), make, ttlMs)).value,
   }
 }
-
-/**
- * The envelope fields of an answer served stale (every channel failed; the last good copy was
- * served instead): `stale`, `as_of` = when that copy was fetched, and a `notice` naming the failure.
- */
-interface StaleFields {
-  stale: true
-  as_of: string
-  notice: string
-}
-
-/** What a reference route got: the value and who served it when, or why nothing came. */
-export type ReferenceResult<T> =
-  | { ok: true; value: T; source: string; as_of: string; stale?: StaleFields }
-  | { ok: false; source: string; code: UpstreamFailureCode; error: string }
 
 /** `YYYY-MM-DD HH:MM:SS`, Beijing time. */
 const beijingStamp = (ms: number) => {
@@ -106,9 +74,6 @@ async function fetchReference<T>(
   }
   return { ok: false, source: 'none', ...upstreamFailure(failed) }
 }
-
-/** An envelope body as a handler builds it, before {@link envelope} adds the standard fields. */
-type Body = { ok: boolean; source: string; data: unknown } & Record<string, unknown>
 
 /** A route answered on every call keeps its last good copy at most this often per isolate. */
 const KEEP_LAST_GOOD_EVERY_MS = 10 * 60_000

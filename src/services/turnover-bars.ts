@@ -1,14 +1,8 @@
-import type { Bar } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
 import { unsupported } from '../channels/errors'
-import type { Attempt } from '../channels/router'
+import type { TurnoverBar, TurnoverBarsResult } from './types'
 import { klinePlans, routeGroup } from '../channels/routing'
-
-/** A daily bar that carries its turnover rate (percent). */
-export type TurnoverBar = Bar & { turnover: number }
-
-export type TurnoverBarsResult = { ok: true; bars: TurnoverBar[]; channel: string } | { ok: false; attempts: Attempt[] }
 
 /**
  * The newest `count` qfq daily bars up to `end` (inclusive; default: today), oldest first, from the

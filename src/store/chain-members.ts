@@ -2,30 +2,10 @@
  * The industry-chain members document: what the industry-chain job (src/jobs/industry-chain.ts)
  * writes and /v1/industry-chain reads.
  */
-import type { Position } from '../data/industry-chains'
+import type { MembersDoc } from './shapes'
 
 /** R2 key of the members document. */
 export const MEMBERS_KEY = 'chains/members.json'
-
-export interface MembersDoc {
-  computed_at: string
-  complete: boolean
-  coverage: { boards: number; boards_named: number; compositions: number; candidates: number }
-  names: Record<string, string>
-  themes: Array<{
-    id: string
-    name: string
-    nodes: Array<{
-      id: string
-      name: string
-      position: Position
-      rule: string
-      computed_at: string
-      members: Array<{ code: string; relevance: number | null; via: string }>
-    }>
-    edges: Array<[string, string]>
-  }>
-}
 
 /**
  * A reader of the members document that parses it once per version (its R2 etag); undefined

@@ -1,8 +1,7 @@
 import type { ScreenMarket } from '../data/factors'
-import type { ScreenTable } from '../domain/screen'
 import { getJson, putJson } from './r2-json'
 import { factorTableKey, latestFactorsKey } from './keys'
-import { registerIsolateCache } from '../runtime/isolate-caches'
+import type { LoadedFactorTable } from './shapes'
 
 /**
  * One market's screening factors on one date, as the after-close job stores it: columns, not rows,
@@ -23,13 +22,6 @@ export interface StoredFactorTable {
   codes: string[]
   names: string[]
   columns: Record<string, Array<number | null>>
-}
-
-/** A stored table in the shape the evaluator reads (NaN for null), plus its rows' codes and names. */
-export interface LoadedFactorTable extends ScreenTable {
-  market: ScreenMarket
-  date: string
-  has(factor: string): boolean
 }
 
 function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
@@ -62,29 +54,41 @@ function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
   }
 }
 
-/** Parsed tables kept per isolate: a table changes once a day, and parsing one costs tens of milliseconds. */
-const memo = new Map<string, { etag: string; table: LoadedFactorTable }>()
-registerIsolateCache('parsed factor tables', () => memo.clear())
-
 /**
- * The latest factor table of `market` (or the one of `date`), parsed once per isolate and version.
- * Undefined when the job has not built one yet.
+ * The factor tables of this isolate, parsed once per version: a table changes once a day, and
+ * parsing one costs tens of milliseconds. `Services` holds one (`services.store.factorTable`) and
+ * forgets it on reset.
  */
-export async function readFactorTable(bucket: R2Bucket, market: ScreenMarket, date?: string): Promise<LoadedFactorTable | undefined> {
-  const day = date ?? (await getJson<{ date: string }>(bucket, latestFactorsKey(market)))?.date
-  if (!day) return undefined
-  const key = factorTableKey(market, day)
-  const head = await bucket.head(key)
-  if (!head) return undefined
-  const known = memo.get(key)
-  if (known && known.etag === head.etag) return known.table
-  const obj = await bucket.get(key)
-  if (!obj) return undefined
-  const table = loadFactorTable((await obj.json()) as StoredFactorTable)
-  if (memo.size >= 8) memo.clear()
-  memo.set(key, { etag: obj.etag, table })
-  return table
+export class FactorTables {
+  private readonly memo = new Map<string, { etag: string; table: LoadedFactorTable }>()
+
+  /**
+   * The latest factor table of `market` (or the one of `date`), parsed once per version.
+   * Undefined when the job has not built one yet.
+   */
+  async read(bucket: R2Bucket, market: ScreenMarket, date?: string): Promise<LoadedFactorTable | undefined> {
+    const day = date ?? (await getJson<{ date: string }>(bucket, latestFactorsKey(market)))?.date
+    if (!day) return undefined
+    const key = factorTableKey(market, day)
+    const head = await bucket.head(key)
+    if (!head) return undefined
+    const known = this.memo.get(key)
+    if (known && known.etag === head.etag) return known.table
+    const obj = await bucket.get(key)
+    if (!obj) return undefined
+    const table = loadFactorTable((await obj.json()) as StoredFactorTable)
+    if (this.memo.size >= 8) this.memo.clear()
+    this.memo.set(key, { etag: obj.etag, table })
+    return table
+  }
+
+  clear(): void {
+    this.memo.clear()
+  }
 }
+
+/** One factor table read without keeping it (the jobs' tests read what a job wrote). */
+export const readFactorTable = (bucket: R2Bucket, market: ScreenMarket, date?: string) => new FactorTables().read(bucket, market, date)
 
 /** Whether the table of `market` and `date` is stored and final (not a provisional in-session one). */
 export async function hasFinalFactorTable(bucket: R2Bucket, market: ScreenMarket, date: string): Promise<boolean> {

@@ -21,28 +21,9 @@
 import { dateNum, numDate } from '../domain/date-num'
 import type { Bar } from '../domain/bar'
 import { historyKey } from './keys'
+import type { History } from './shapes'
 
-const HISTORY_VERSION = 1
-
-/** A corporate action as stored: ex-date, cash per share, bonus (送转) shares per share. */
-type StoredAction = [exDate: string, cash: number, bonus: number]
-
-export interface History {
-  v: typeof HISTORY_VERSION
-  code: string
-  /** Date of the last bar (`YYYY-MM-DD`); '' while there are none. */
-  last: string
-  t: number[]
-  o: number[]
-  h: number[]
-  l: number[]
-  c: number[]
-  vol: number[]
-  amt: Array<number | null>
-  /** Turnover rate, percent; null where unknown (see the top of this file: absent in old blobs until read). */
-  tr: Array<number | null>
-  act: StoredAction[]
-}
+const HISTORY_VERSION: History['v'] = 1
 
 /** The bar fields a history keeps; a bar without `turnover` stores null. */
 export type DayBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'amount'> & { turnover?: number | null }

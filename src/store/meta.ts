@@ -4,6 +4,7 @@
  */
 import { cursorKey, MANIFEST_KEY, runKey, UNIVERSE_KEY } from './keys'
 import { getJson, putJson } from './r2-json'
+import type { Universe } from './shapes'
 
 /** What the store holds, for operators and the jobs. */
 export interface Manifest {
@@ -38,15 +39,6 @@ export async function updateManifest(bucket: R2Bucket, patch: Partial<Omit<Manif
 }
 
 /** The stock codes of the latest whole-market snapshot, ascending. */
-export interface Universe {
-  date: string
-  codes: string[]
-  /** Short names by code, when the snapshot carried them. */
-  names?: Record<string, string>
-  /** Share counts and listing date by code, from the same market list: [total shares, float shares, listing date]. */
-  profiles?: Record<string, [number | null, number | null, string | null]>
-}
-
 /** The universe's profiles of the stocks the list had share counts for (src/jobs/fundamental-factors.ts reads them). */
 export function profilesOf(rows: ReadonlyArray<{ code: string; totalShares?: number | null; floatShares?: number | null; listDate?: string | null }>): NonNullable<Universe['profiles']> {
   const out: NonNullable<Universe['profiles']> = {}

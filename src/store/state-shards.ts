@@ -12,7 +12,8 @@
  * are deleted once its index is written.
  */
 import { mapLimit } from '../domain/concurrency'
-import type { StepState } from '../domain/indicators/step'
+import type { StepState } from '../domain/indicators/step-state'
+import type { PickedStates } from './shapes'
 import { statesIndexKey, statesPrefix, statesShardKey, technicalsStateKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { pickStateLines, statesDay, statesText, type StatesDay } from './technicals-state'
@@ -204,15 +205,6 @@ async function readShard(bucket: R2Bucket, date: string, key: string): Promise<S
   kept.set(key, day)
   while (kept.size > SHARDS_KEPT) kept.delete(kept.keys().next().value!)
   return day
-}
-
-/** The states a caller asked for, of one day. */
-export interface PickedStates {
-  date: string
-  /** States the day holds in all. */
-  size: number
-  /** The state of `code` after `date`: undefined when the day has none for it (or it was not asked for). */
-  state(code: string): StepState | undefined
 }
 
 /**

@@ -8,7 +8,8 @@
  * A lookup keeps the text, finds each code's line once, and decodes only the states asked for
  * (each once).
  */
-import { decodeState, type StepState } from '../domain/indicators/step'
+import { decodeState } from '../domain/indicators/step'
+import type { StepState } from '../domain/indicators/step-state'
 
 /** A day's states ready for lookups. */
 export interface StatesDay {

@@ -13,6 +13,7 @@ import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import { parseJson } from '../json'
 import type { ChannelContext } from '../types'
+import type { RankListRow } from './rank-list-row'
 import { num } from '../validate'
 import { securityName } from '../names'
 
@@ -22,24 +23,6 @@ const PAGE = 200
 const MAX_TOTAL = 20_000
 /** How far `zdf` may sit from the change percent recomputed from `zxj` and `zd` (2-decimal rounding of both). */
 const PCT_SLACK = 0.05
-
-/** One stock's session as the list gives it, in the service's units. */
-export interface RankListRow {
-  code: string
-  name: string
-  date: string
-  /** Last price, CNY. */
-  close: number
-  /** Previous close, CNY (`zxj − zd`). */
-  preClose: number
-  /** Shares. */
-  volume: number
-  /** CNY. */
-  amount: number
-  /** No trade in the session (the list's only sign of a suspension). */
-  halted: boolean
-  traded: boolean
-}
 
 export function rankListUrl(offset: number): string {
   return `${RANK_LIST_URL}?_appver=11.17.0&board_code=aStock&sort_type=price&direct=down&offset=${offset}&count=${PAGE}`

@@ -22,6 +22,7 @@
  * not the state's last close) and compute that symbol from its whole history instead.
  */
 import type { Bar } from '../bar'
+import type { StepState } from './step-state'
 import { NUMERIC_COLUMNS, TECHNICAL_COLUMNS, type NumericColumn, type TechnicalColumn, type TechnicalRow } from './columns'
 import { roundTo, type RowIdentity } from './row'
 import { ratio } from './series'
@@ -29,34 +30,9 @@ import { ratio } from './series'
 /** One daily bar (qfq to its own date = the prices that traded). Volume in shares. */
 export type StepBar = Pick<Bar, 'date' | 'open' | 'high' | 'low' | 'close' | 'volume'>
 
-const STEP_VERSION = 1
+/** The version of the state's JSON form. */
+const STEP_VERSION: StepState['v'] = 1
 
-/** What carries a stock's indicators from one session to the next. JSON-safe via {@link encodeState}. */
-export interface StepState {
-  v: typeof STEP_VERSION
-  /** Date of the last bar stepped. */
-  date: string
-  /** Bars stepped since the first of the history (the next bar's index). */
-  i: number
-  /** The last bars, oldest first: closes up to {@link CLOSE_KEEP}, the rest up to {@link BAR_KEEP}. */
-  o: number[]
-  h: number[]
-  l: number[]
-  c: number[]
-  vol: number[]
-  /** Running sum and undefined-input count of each of {@link SUMS}. */
-  sums: number[]
-  miss: number[]
-  /** Each of {@link SMOOTHS}; NaN until its first defined input. */
-  ys: number[]
-  obv: number
-  /** The last values of the inputs that depend on earlier sums, oldest first. */
-  dx: number[]
-  adx: number[]
-  trix: number[]
-  psy: number[]
-  dif: number[]
-}
 
 const CLOSE_KEEP = 250
 /** BRAR's 26-bar sums drop bar i − 26, whose input reads the close before it. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Bar } from '../../domain/bar'
-import { appendBars, emptyHistory, mergeActions, type History } from '../../store/history'
+import { appendBars, emptyHistory, mergeActions } from '../../store/history'
+import type { History } from '../../store/shapes'
 import { joinHistory } from './bars'
 
 /** A stored history of raw closes (open = high = low = close) from 2026-11-16 on, one per day. */

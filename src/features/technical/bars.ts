@@ -8,10 +8,10 @@
 import type { Bar, Quote } from '../../domain/bar'
 import { factors, roundPrice } from '../../domain/adjust'
 import type { Instrument } from '../../domain/instrument'
-import type { QuoteResult } from '../../services/quote-series'
+import type { QuoteResult, Services, StoreRequest } from '../../services/types'
 import type { Attempt } from '../../channels/router'
-import type { Services } from '../../services'
-import { dateNum, numDate, readHistory, type History } from '../../store/history'
+import { dateNum, numDate } from '../../store/history'
+import type { History } from '../../store/shapes'
 
 /** The most day bars a channel serves (SPEC: count ≤ 1212). */
 const CHANNEL_MAX_BARS = 1212
@@ -80,9 +80,9 @@ export function storedQfq(h: History, n: number, newer: readonly Bar[] = [], cou
  * The bars and quote for `inst`, as described at the top of this file. `recent`: a stock's last
  * {@link RECENT_FOR_HISTORY} channel bars with its quote, when the caller has them already.
  */
-export async function technicalBars(services: Services, store: R2Bucket, inst: Instrument, recent?: QuoteResult): Promise<TechnicalBars> {
+export async function technicalBars(services: Services, c: StoreRequest, inst: Instrument, recent?: QuoteResult): Promise<TechnicalBars> {
   if (inst.kind === 'stock') {
-    const [h, tail] = await Promise.all([readHistory(store, inst.code).catch(() => undefined), recent ?? services.market.quoteSeries(inst, RECENT_FOR_HISTORY)])
+    const [h, tail] = await Promise.all([services.store.history(c, inst.code).catch(() => undefined), recent ?? services.market.quoteSeries(inst, RECENT_FOR_HISTORY)])
     if (!tail.ok) return tail
     const joined = h && joinHistory(h, tail.bars)
     if (joined) return { ok: true, bars: joined, quote: tail.quote, channel: tail.channel, history: 'store' }

@@ -15,10 +15,10 @@ import { isSettled, lastSettledDay } from '../../domain/settled-day'
 import { isTradingDay } from '../../domain/trading-calendar'
 import type { Instrument } from '../../domain/instrument'
 import type { Bar } from '../../domain/bar'
-import type { TurnoverBar } from '../../services/turnover-bars'
+import type { Services, StoreRequest, TurnoverBar } from '../../services/types'
 import type { Attempt } from '../../channels/router'
-import type { Services } from '../../services'
-import { dateNum, readHistory, type History } from '../../store/history'
+import { dateNum } from '../../store/history'
+import type { History } from '../../store/shapes'
 import { joinHistory, storedQfq } from './bars'
 
 /** Channel bars fetched beside the store for the latest day: enough to check that the two agree. */
@@ -46,8 +46,8 @@ function newestDay(now: number): string {
 }
 
 /** The last `count` qfq bars up to `date` (default: the latest, live during the session), oldest first. */
-export async function chipBars(services: Services, store: R2Bucket, inst: Instrument, count: number, date?: string): Promise<ChipBars> {
-  const h = await readHistory(store, inst.code).catch(() => undefined)
+export async function chipBars(services: Services, c: StoreRequest, inst: Instrument, count: number, date?: string): Promise<ChipBars> {
+  const h = await services.store.history(c, inst.code).catch(() => undefined)
   if (h && h.t.length) {
     // No date: the latest day, which the store holds unless a session is under way or it is behind.
     const day = date ?? (h.last >= newestDay(services.now()) ? h.last : undefined)

@@ -6,7 +6,8 @@
  */
 import { TECHNICAL_COLUMNS, type NumericColumn, type TechnicalRow } from '../../domain/indicators/columns'
 import { roundedUnits, type RowIdentity } from '../../domain/indicators/row'
-import { nextValuesInto, type StepBar, type StepState } from '../../domain/indicators/step'
+import { nextValuesInto, type StepBar } from '../../domain/indicators/step'
+import type { StepState } from '../../domain/indicators/step-state'
 import { jsonFragment, type JsonBytes } from '../../http/json-bytes'
 
 /** The numeric columns in row order (a step's values' order): the key fragment written before each value, and whether it is a price level. */

@@ -3,7 +3,8 @@
  * 7 string columns `time, open, high, low, close, volume, amount`, oldest first.
  */
 import { factors, roundPrice, type Fq } from '../../domain/adjust'
-import { dateNum, indexOnOrAfter, numDate, type History } from '../../store/history'
+import { dateNum, indexOnOrAfter, numDate } from '../../store/history'
+import type { History } from '../../store/shapes'
 import type { MarketKlineRow } from '../../store/market-kline'
 
 /** One row of /v1/kline-full: a /v1/market-kline row without its code. */

@@ -16,7 +16,8 @@
  */
 import type { Quote } from '../../domain/bar'
 import type { RowIdentity } from '../../domain/indicators/row'
-import type { StepBar, StepState } from '../../domain/indicators/step'
+import type { StepBar } from '../../domain/indicators/step'
+import type { StepState } from '../../domain/indicators/step-state'
 import type { Instrument } from '../../domain/instrument'
 import { isTradingDay, previousTradingDay } from '../../domain/trading-calendar'
 import { PRICE_DECIMALS } from '../../http/format'

@@ -12,7 +12,8 @@
  */
 import type { Bar, Quote } from '../../domain/bar'
 import type { TechnicalRow } from '../../domain/indicators/columns'
-import { nextRow, type StepState } from '../../domain/indicators/step'
+import { nextRow } from '../../domain/indicators/step'
+import type { StepState } from '../../domain/indicators/step-state'
 import type { Instrument } from '../../domain/instrument'
 import { previousTradingDay } from '../../domain/trading-calendar'
 import { AGREE_WITHIN } from './bars'

@@ -5,8 +5,8 @@
 import { z } from '@hono/zod-openapi'
 import { fetchIpos, type Ipo } from '../../channels/eastmoney/ipo'
 import { addDays, beijing, dayNumber } from '../../domain/dates'
-import type { Services } from '../../services'
-import type { ReferenceRequest } from '../../services/reference'
+import type { Services } from '../../services/types'
+import type { ReferenceRequest } from '../../services/types'
 
 const IPO_EVENTS = ['subscription', 'allotment', 'payment', 'listing'] as const
 export type IpoEvent = (typeof IPO_EVENTS)[number]
