@@ -68,6 +68,9 @@ describe('POST /mcp: session', () => {
     expect(raw.status).toBe(200)
     expect(JSON.parse(text).result.tools).toHaveLength(TOOLS.length)
     expect(text.length).toBeLessThan(24_000)
+    // An integer's schema states no made-up bounds (±2^53−1); the route's 422 states the real range.
+    expect(text).not.toContain('9007199254740991')
+    console.log(`tools/list: ${text.length} characters`)
   })
 
   it('lets an MCP client in a browser send its headers (CORS preflight) and read the auth challenge', async () => {

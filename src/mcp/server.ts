@@ -37,11 +37,24 @@ export interface CallContext {
 /** A tool's argument schema: its own fields and the shared `limit`, nothing else (an unknown argument is named in the error). */
 const argumentsOf = (spec: ToolSpec) => z.object({ limit: limitArg, ...spec.input }).strict()
 
+/**
+ * zod writes an integer without bounds as ±2^53−1 (`minimum: -9007199254740991`): noise in an agent's
+ * context that says nothing (the route's 422 states the real range), so those bounds are dropped.
+ */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return
+  const o = node as Record<string, unknown>
+  if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum
+  if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum
+  for (const v of Object.values(o)) withoutSafeIntegerBounds(v)
+}
+
 /** The tools as `tools/list` describes them, converted once per isolate. */
 const described = new Map<string, { spec: ToolSpec; schema: z.ZodType; tool: Tool }>()
 for (const spec of TOOLS) {
   const schema = argumentsOf(spec)
   const { $schema: _, ...inputSchema } = toJSONSchema(schema, { io: 'input' }) as Tool['inputSchema'] & { $schema?: string }
+  withoutSafeIntegerBounds(inputSchema)
   described.set(spec.name, { spec, schema, tool: { name: spec.name, title: spec.title, description: spec.description, inputSchema, annotations: { readOnlyHint: true } } })
 }
 
