@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { hashKey, kvKeyOf } from '../src/access/keys'
-import { clearKeyCache } from '../src/access/key-lookup'
+import { KEY_RECORDS } from '../src/access/key-lookup'
+import { services } from '../src/emulator/worker'
 import { TIER_LIMITS } from '../src/access/tiers'
 import { call, fault, getJson, makeKey, resetWorld } from './helpers'
 
@@ -47,7 +48,7 @@ describe('keys', () => {
     const k = kvKeyOf(await hashKey(key))
     const record = JSON.parse((await env.KEYS.get(k))!)
     await env.KEYS.put(k, JSON.stringify({ ...record, status: 'revoked' }))
-    clearKeyCache() // what the record cache's expiry does, at most a minute after the revocation
+    services.caches.of(KEY_RECORDS).clear() // what the record cache's expiry does, at most a minute after the revocation
     expect((await getJson(CHEAP, bearer(key))).status).toBe(401)
   })
 
@@ -57,7 +58,7 @@ describe('keys', () => {
     const k = kvKeyOf(await hashKey(key))
     const record = JSON.parse((await env.KEYS.get(k))!)
     await env.KEYS.put(k, JSON.stringify({ ...record, tier: 'standard' }))
-    clearKeyCache()
+    services.caches.of(KEY_RECORDS).clear()
     const res = await call(CHEAP, bearer(key))
     await res.text()
     expect(res.headers.get('x-ratelimit-limit')).toBe('120')
@@ -69,7 +70,7 @@ describe('keys', () => {
     const k = kvKeyOf(await hashKey(key))
     const record = JSON.parse((await env.KEYS.get(k))!)
     await env.KEYS.put(k, JSON.stringify({ ...record, status: 'revoked' }))
-    clearKeyCache()
+    services.caches.of(KEY_RECORDS).clear()
     const { status, body } = await getJson(CHEAP, bearer(key))
     expect(status).toBe(401)
     expect(body.error).toContain('revoked')

@@ -27,5 +27,6 @@ export async function afterClose(codes: string[], through: string, now: number, 
   }
   const lines = hs.flatMap((h) => stagedDayRows(h, through, through)).map((l) => l.slice(11))
   await writeDayTables(env.STORE, through, collectRows(lines).values(), Object.fromEntries(codes.map((c) => [c, market.byCode(c)!.name])), now, undefined, collectStates(lines))
+  services.store.forgetLatestTechnicals() // as the jobs do after writing a table
   return hs
 }

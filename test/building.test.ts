@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { BackfillState } from '../src/jobs/backfill'
+import type { BackfillState } from '../src/store/backfill-record'
 import { BACKFILL_KEY } from '../src/store/keys'
 import { getJson as readJson, putJson } from '../src/store/r2-json'
 import { makeKey, resetWorld } from './helpers'

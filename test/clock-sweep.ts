@@ -9,7 +9,7 @@ import { marketSource } from '../src/jobs/testing'
 import { writeHistory } from '../src/store/history'
 import { profilesOf } from '../src/store/meta'
 import { SAMPLE } from './fault-matrix'
-import { storeJson } from './store-app'
+import { services, storeJson } from './store-app'
 
 /**
  * The clock sweep (issue 19.4): at each instant of a grid (a trading day from the night to the
@@ -101,6 +101,7 @@ export async function buildStoreFor(at: Instant, built: Set<string>) {
   }
   const names = Object.fromEntries(STORE_CODES.map((c) => [c, market.byCode(c)!.name]))
   await writeDayTables(env.STORE, day, rows.values(), names, now, { source, profiles: profilesOf(await source.snapshot()) }, states)
+  services.store.forgetLatestTechnicals() // as the jobs do after writing a table
   built.add(day)
 }
 

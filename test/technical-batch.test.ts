@@ -28,6 +28,7 @@ const batch = (qs: string, k = pro) => storeJson(`/v1/technical-batch?${qs}`, { 
 async function buildTables(histories: History[], date: string) {
   const lines = histories.flatMap((h) => stagedDayRows(h, date, date)).map((l) => l.slice(11))
   await writeDayTables(env.STORE, date, collectRows(lines).values(), NAMES, NOW)
+  services.store.forgetLatestTechnicals() // as the jobs do after writing a table
 }
 
 beforeAll(async () => {

@@ -2,10 +2,9 @@ import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasTraded, market } from '../src/emulator/market/index'
 import { historyKey } from '../src/store/keys'
-import { forgetStateShards } from '../src/store/state-shards'
 import { afterClose } from './after-close'
 import { makeKey, resetWorld } from './helpers'
-import { storeCall } from './store-app'
+import { services, storeCall } from './store-app'
 
 /**
  * /v1/technical steps an A-share stock's stored indicator state (after the session before its
@@ -41,7 +40,7 @@ const timeless = (text: string) => text.replace(/"elapsed_ms":\d+,/, '')
 
 /** /v1/technical for `code` from the whole history, then from the state: both answers and what each read. */
 async function bothWays(code: string, key: string) {
-  forgetStateShards() // shards parsed by an earlier call would bypass the hidden store
+  services.reset() // shards parsed by an earlier call would bypass the hidden store
   const hidden = countingStore(true)
   const whole = await (await storeCall(`/v1/technical?code=${code}`, { key, env: { STORE: hidden.bucket } })).text()
   const real = countingStore(false)

@@ -6,7 +6,8 @@ import { createEmulatorFetch } from '../src/emulator/control'
 import { market } from '../src/emulator/market'
 import { INVENTED_2027 } from '../src/emulator/wire/szse'
 import { refreshCalendar } from '../src/jobs/calendar-refresh'
-import { CALENDAR_KEY, forgetCachedCalendar } from '../src/store/calendar-source'
+import { services } from '../src/emulator/worker'
+import { CALENDAR_KEY } from '../src/store/calendar-source'
 import { call, getJson, resetWorld } from './helpers'
 
 const env = testEnv as unknown as Env
@@ -39,7 +40,7 @@ describe('GET /v1/trade-calendar', () => {
   beforeEach(async () => {
     await resetWorld()
     await env.STORE.delete(CALENDAR_KEY)
-    forgetCachedCalendar()
+    services.store.forgetCalendar()
   })
 
   describe('modes', () => {
@@ -239,6 +240,7 @@ describe('GET /v1/trade-calendar', () => {
       await refreshCalendar(createScheduledController({ scheduledTime: now, cron: '0 20 * * *' }), env, createExecutionContext(), {
         fetch: createEmulatorFetch(market),
         now: () => now,
+        forgetCalendar: services.store.forgetCalendar,
       })
     }
 

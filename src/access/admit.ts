@@ -4,12 +4,12 @@ import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
 import { holdReservation, markStage, type Settle } from '../runtime/request-scope'
 import { anonShardOf, type AnonGuard } from './anon-guard'
-import { keepLease, releaseLease, takeLeased } from './anon-lease'
+import { ANON_LEASES } from './anon-lease'
 import { LEASE } from './lease'
 import { canonicalIp } from './ip'
 import type { RateWindow } from './rate-window'
-import { keyGuardOf, keyLeases } from './key-lease'
-import { lookupKey, presentedKey } from './key-lookup'
+import { KEY_LEASES, keyGuardOf } from './key-lease'
+import { KEY_RECORDS, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
 import { fromZodIssues, repeatedParams, ValidationError } from '../http/validation'
 import type { GuardOptions, PolicyRefinement, Prefetch } from './guard-options'
@@ -138,7 +138,7 @@ const PARAMS = new WeakMap<object, ReadonlySet<string>>()
 const describe = (c: Context<AppEnv>) => `${c.req.method} ${c.req.path}` + (c.req.query('period') ? ` with period ${c.req.query('period')}` : '')
 
 async function identify(c: Context<AppEnv>, key: string): Promise<void> {
-  const { hash, record } = await lookupKey(c.env.KEYS, key)
+  const { hash, record } = await c.get('services').caches.of(KEY_RECORDS).lookup(c.env.KEYS, key)
   if (!record) throw new ApiError('KEY_INVALID', 'unknown API key; check it, or create one with `npm run key -- create --tier <tier>`')
   if (record.status !== 'active') throw new ApiError('KEY_INVALID', 'this API key has been revoked')
   c.set('tier', record.tier)
@@ -161,7 +161,7 @@ async function admitKeyed(c: Context<AppEnv>, p: AccessPolicy): Promise<Settle> 
   const limits = TIER_LIMITS[c.get('tier')]
   const hash = c.get('keyHash')!
   const ns = c.env.KEY_GUARD // not the context: a settlement may outlive the request by a report's delay
-  const r = await keyLeases.admit(() => keyGuardOf(ns, hash), hash, {
+  const r = await c.get('services').caches.of(KEY_LEASES).admit(() => keyGuardOf(ns, hash), hash, {
     now: c.get('services').now(),
     ip: clientIp(c),
     endpoint: endpointName(c),
@@ -193,6 +193,7 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
   const services = c.get('services')
   const now = services.now()
   const ip = clientIp(c)
+  const leases = services.caches.of(ANON_LEASES)
   const secret = powSecret(c.env, services.simulated)
   let powUntil: number | null = null
   const proof = c.req.header('x-pow')
@@ -204,7 +205,7 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
   // An answer in memory for an address with a proof: a call its shard leased ahead needs no request.
   const leasable = hit !== undefined && powUntil !== null
   if (leasable) {
-    const leased = takeLeased(ip, now, hit.rows, powUntil)
+    const leased = leases.take(ip, now, hit.rows, powUntil)
     if (leased) {
       setRateHeaders(c, leased.window)
       return (ok, rows) => {
@@ -213,9 +214,9 @@ async function admitAnonymous(c: Context<AppEnv>, cached: boolean): Promise<Sett
     }
   }
   const stub = c.env.ANON_GUARD.getByName(anonShardOf(ip)) as DurableObjectStub<AnonGuard>
-  const returned = releaseLease(ip, now)
+  const returned = leases.release(ip, now)
   const r = await stub.admit({ now, ip, kind: c.get('callerKind'), powUntil, rows: hit?.rows ?? 0, ...(leasable ? { lease: LEASE.maxCalls } : {}), ...(returned ? { returned } : {}) })
-  if (r.ok && r.leased) keepLease(ip, { win: r.reservation.win, day: r.reservation.day, limit: r.window.limit, ...r.leased })
+  if (r.ok && r.leased) leases.keep(ip, { win: r.reservation.win, day: r.reservation.day, limit: r.window.limit, ...r.leased })
   setRateHeaders(c, r.window)
   if (!r.ok) {
     // A proof raises the per-minute allowance, not the daily rows: only a minute refusal carries one.

@@ -1,6 +1,6 @@
 import type { RateWindow } from './rate-window'
 import { LeaseBook, leaseCalls, minuteOf, type MinuteLease } from './lease'
-import { registerIsolateCache } from '../runtime/isolate-caches'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /**
  * Calls an AnonGuard shard granted this isolate ahead of time for one address, so the next ones
@@ -29,42 +29,47 @@ export function leaseSize(left: number, rowsLeft: number, rowsPerCall: number, w
   return rowsPerCall > 0 ? Math.max(0, Math.min(n, Math.floor(rowsLeft / rowsPerCall))) : n
 }
 
-// One minute is one Beijing day (midnight is a minute boundary), so leases of one minute share their day.
-const book = new LeaseBook<AnonLease>((held, more) => {
-  held.rows += more.rows
-})
+/** The leases this isolate holds, by address (one per `Services`: {@link ANON_LEASES}). */
+export class AnonLeases {
+  // One minute is one Beijing day (midnight is a minute boundary), so leases of one minute share their day.
+  private readonly book = new LeaseBook<AnonLease>((held, more) => {
+    held.rows += more.rows
+  })
 
-/**
- * Admits one call from the address's lease, if it holds one for this minute under a proof still
- * valid, with enough rows for this answer. Returns the window for the headers and a refund (the
- * call ended ok:false), or undefined: then ask the shard.
- */
-export function takeLeased(ip: string, now: number, rows: number, powUntil: number | null): { window: RateWindow; refund: () => void } | undefined {
-  const lease = book.usable(ip, now)
-  if (!lease || powUntil === null || now >= lease.powUntil || lease.rows < rows) return undefined
-  lease.rows -= rows
-  return book.take(ip, lease, now, { rows })
+  /**
+   * Admits one call from the address's lease, if it holds one for this minute under a proof still
+   * valid, with enough rows for this answer. Returns the window for the headers and a refund (the
+   * call ended ok:false), or undefined: then ask the shard.
+   */
+  take(ip: string, now: number, rows: number, powUntil: number | null): { window: RateWindow; refund: () => void } | undefined {
+    const lease = this.book.usable(ip, now)
+    if (!lease || powUntil === null || now >= lease.powUntil || lease.rows < rows) return undefined
+    lease.rows -= rows
+    return this.book.take(ip, lease, now, { rows })
+  }
+
+  /**
+   * Takes the address's lease out before asking its shard: what it still holds goes back with that
+   * request (calls only while their minute lasts; rows while their day does).
+   */
+  release(ip: string, now: number): { win: number; calls: number; day: string; rows: number } | undefined {
+    const lease = this.book.release(ip)
+    if (!lease) return undefined
+    const calls = lease.win === minuteOf(now) ? lease.calls : 0
+    if (calls === 0 && lease.rows === 0) return undefined
+    return { win: lease.win, calls, day: lease.day, rows: lease.rows }
+  }
+
+  /** Keeps a lease the shard granted (two granted at once for one address add up). */
+  keep(ip: string, lease: AnonLease): void {
+    this.book.keep(ip, lease)
+  }
+
+  /** Forgets every lease (`Services.reset()`). */
+  clear(): void {
+    this.book.clear()
+  }
 }
 
-/**
- * Takes the address's lease out before asking its shard: what it still holds goes back with that
- * request (calls only while their minute lasts; rows while their day does).
- */
-export function releaseLease(ip: string, now: number): { win: number; calls: number; day: string; rows: number } | undefined {
-  const lease = book.release(ip)
-  if (!lease) return undefined
-  const calls = lease.win === minuteOf(now) ? lease.calls : 0
-  if (calls === 0 && lease.rows === 0) return undefined
-  return { win: lease.win, calls, day: lease.day, rows: lease.rows }
-}
-
-/** Keeps a lease the shard granted (two granted at once for one address add up). */
-export function keepLease(ip: string, lease: AnonLease): void {
-  book.keep(ip, lease)
-}
-
-/** Forgets every lease (tests that reset the guards). */
-export function clearAnonLeases(): void {
-  book.clear()
-}
-registerIsolateCache('anonymous minutes leased to this isolate', clearAnonLeases)
+/** The anonymous minutes leased to this isolate, in `services.caches`. */
+export const ANON_LEASES = cacheKind('anonymous minutes leased to this isolate', () => new AnonLeases(), (l) => l.clear())

@@ -3,7 +3,7 @@ import { WATCH_MS } from '../domain/shared-flight'
 import type { KeyAdmitRequest, KeyAdmitResult, KeyReservation, UsageDelta, UsageReport, UsageRequest } from './key-guard'
 import type { RateWindow } from './rate-window'
 import { LEASE, LeaseBook, minuteOf, type MinuteLease } from './lease'
-import { registerIsolateCache } from '../runtime/isolate-caches'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /**
  * Keyed admission by leases (DESIGN section 13): with a call it admits, a key's KeyGuard counts a
@@ -209,6 +209,8 @@ export class KeyLeases {
   }
 }
 
-/** This isolate's slices (the admission middleware and the routes that talk to a key's object). */
-export const keyLeases = new KeyLeases()
-registerIsolateCache('keyed minutes leased to this isolate', () => keyLeases.clearSlices())
+/**
+ * This isolate's slices, in `services.caches` (the admission middleware and the routes that talk
+ * to a key's object). `Services.reset()` forgets the slices.
+ */
+export const KEY_LEASES = cacheKind('keyed minutes leased to this isolate', () => new KeyLeases(), (l) => l.clearSlices())

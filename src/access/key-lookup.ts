@@ -1,54 +1,65 @@
 import { SharedFlights } from '../domain/shared-flight'
 import { KeyRecordSchema, hashKey, kvKeyOf, type KeyRecord } from './keys'
-import { registerIsolateCache } from '../runtime/isolate-caches'
+import { cacheKind } from '../runtime/isolate-caches'
 
 const POSITIVE_TTL_MS = 60_000
 /** Short, so a key created a moment ago is accepted at once. */
 const NEGATIVE_TTL_MS = 5_000
-const cache = new Map<string, { record: KeyRecord | null; at: number }>()
-/** Hashes of presented keys, so a repeat caller costs no SHA-256 (about 3% of a keyed /v1/quote's worker time). */
-const hashes = new Map<string, string>()
+/** Entries kept of each map before it starts afresh. */
+const KEPT_MAX = 10_000
 /**
- * Reads in flight, so a burst of calls with one uncached key makes one KV read, not hundreds. A
- * KV read takes far less than SHARED_READ_MS; one older than that is treated as abandoned (its
- * request ended before it settled) and replaced, so it cannot hold up every later call of the key.
+ * A KV read takes far less than this; one older than that is treated as abandoned (its request
+ * ended before it settled) and replaced, so it cannot hold up every later call of the key.
  */
 const SHARED_READ_MS = 1_000
-const reads = new SharedFlights<string, KeyRecord | null>(SHARED_READ_MS)
 
 /**
- * The key record for a presented key: SHA-256 it, read KV `KEYS`, keep the answer in isolate
- * memory for a minute (five seconds for unknown keys). A revocation therefore takes effect within
- * about a minute. Returns the hash with the record (null when unknown or unreadable).
+ * The key records this isolate has read (one per `Services`: {@link KEY_RECORDS}). A record is kept
+ * for a minute (five seconds for unknown keys), so a revocation takes effect within about a minute.
  */
-export async function lookupKey(kv: KVNamespace, key: string, now = Date.now()): Promise<{ hash: string; record: KeyRecord | null }> {
-  let hash = hashes.get(key)
-  if (hash === undefined) {
-    hash = await hashKey(key)
-    if (hashes.size > 10_000) hashes.clear()
-    hashes.set(key, hash)
+class KeyRecords {
+  private readonly records = new Map<string, { record: KeyRecord | null; at: number }>()
+  /** Hashes of presented keys, so a repeat caller costs no SHA-256 (about 3% of a keyed /v1/quote's worker time). */
+  private readonly hashes = new Map<string, string>()
+  /** Reads in flight, so a burst of calls with one uncached key makes one KV read, not hundreds. */
+  private readonly reads = new SharedFlights<string, KeyRecord | null>(SHARED_READ_MS)
+
+  /**
+   * The key record for a presented key: SHA-256 it, read KV `KEYS` unless a fresh copy is kept.
+   * Returns the hash with the record (null when unknown or unreadable).
+   */
+  async lookup(kv: KVNamespace, key: string, now = Date.now()): Promise<{ hash: string; record: KeyRecord | null }> {
+    let hash = this.hashes.get(key)
+    if (hash === undefined) {
+      hash = await hashKey(key)
+      if (this.hashes.size > KEPT_MAX) this.hashes.clear()
+      this.hashes.set(key, hash)
+    }
+    const hit = this.records.get(hash)
+    if (hit && now - hit.at < (hit.record ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS)) return { hash, record: hit.record }
+    const found = hash
+    const record = await this.reads.run(hash, () =>
+      kv.get(kvKeyOf(found), 'json').then((raw) => {
+        const parsed = KeyRecordSchema.safeParse(raw)
+        const record = parsed.success ? parsed.data : null
+        if (this.records.size > KEPT_MAX) this.records.clear()
+        this.records.set(found, { record, at: now })
+        return record
+      })
+    )
+    return { hash, record }
   }
-  const hit = cache.get(hash)
-  if (hit && now - hit.at < (hit.record ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS)) return { hash, record: hit.record }
-  const record = await reads.run(hash, () =>
-    kv.get(kvKeyOf(hash), 'json').then((raw) => {
-      const parsed = KeyRecordSchema.safeParse(raw)
-      const record = parsed.success ? parsed.data : null
-      if (cache.size > 10_000) cache.clear()
-      cache.set(hash, { record, at: now })
-      return record
-    })
-  )
-  return { hash, record }
+
+  /** Forgets every kept record (`Services.reset()`; tests that revoke a key and expect the next call to see it). */
+  clear(): void {
+    this.records.clear()
+    this.hashes.clear()
+    this.reads.clear()
+  }
 }
 
-/** Forgets cached records (Services.reset; tests that revoke a key and expect the next call to see it). */
-export function clearKeyCache(): void {
-  cache.clear()
-  hashes.clear()
-  reads.clear()
-}
-registerIsolateCache('API key records', clearKeyCache)
+/** The API key records of this isolate, in `services.caches`. */
+export const KEY_RECORDS = cacheKind('API key records', () => new KeyRecords(), (r) => r.clear())
 
 /** Where a key was presented, as named in the 400 when several disagree. */
 export interface PresentedKeys {

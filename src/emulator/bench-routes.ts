@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
-import { clearLiveItems, shareLiveItems } from '../features/technical/live-items'
+import { LIVE_ITEMS } from '../features/technical/live-items'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
 import { collectRows, collectStates, stagedDayRows, writeDayTables } from '../jobs/day-tables'
@@ -54,7 +54,9 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
     }
     const names = Object.fromEntries(codes.map((code) => [code, market.byCode(code)!.name]))
     const fundamentals = { source, profiles: profilesOf(await source.snapshot()) }
-    return c.json(await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals, collectStates(lines)))
+    const written = await writeDayTables(c.env.STORE, date, collectRows(lines).values(), names, clock.now(), fundamentals, collectStates(lines))
+    c.get('services').store.forgetLatestTechnicals()
+    return c.json(written)
   })
   app.get('/__bench/market-kline-raw', (c) => streamObject(c.env.STORE, marketKlineKey(c.req.query('date') ?? '')))
   // The physical limit under /v1/kline-full: the stock's stored history object, streamed as it lies.
@@ -63,8 +65,9 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   app.put('/__bench/live-sharing', async (c) => {
     const on = ((await c.req.json().catch(() => ({}))) as { on?: unknown }).on
     if (typeof on !== 'boolean') return c.json({ error: 'on must be true or false', code: 'BAD_REQUEST' }, 422)
-    shareLiveItems(on)
-    clearLiveItems()
+    const live = c.get('services').caches.of(LIVE_ITEMS)
+    live.share(on)
+    live.clear()
     return c.json({ on })
   })
   // `npm run bench` times this from outside: the worker serves `path` n times through its own

@@ -5,7 +5,7 @@
  */
 import '../env'
 import { createApp } from '../app'
-import { keyLeases } from '../access/key-lease'
+import { KEY_LEASES } from '../access/key-lease'
 import { scheduledHandler } from '../jobs'
 import { createServices } from '../services'
 import { clock, createEmulatorFetch } from './control'
@@ -25,7 +25,7 @@ export const services = createServices({
 })
 const app = createApp(services)
 // Usage from leased slices is sent as each call ends (src/access/key-lease.ts: tests wait for it).
-keyLeases.reportAfter(0)
+services.caches.of(KEY_LEASES).reportAfter(0)
 
 // Forget what this isolate remembers between requests (Services.reset), so a test starts from the
 // channel table's order and fresh data.

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, CachedAnswer } from './context'
 import { during } from '../runtime/request-scope'
 import { countRows, recordOutcome } from './envelope'
-import { registerIsolateCache } from '../runtime/isolate-caches'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** The longest key KV takes. */
 const KV_KEY_MAX_BYTES = 512
@@ -42,21 +42,28 @@ function prepare(text: string): CachedAnswer {
  * This isolate's copy of the answers it read from or wrote to KV, under the same keys (so the same
  * five-minute buckets): a repeat costs no KV read. KV stays the tier shared between isolates.
  * First in, first out, bounded; keys of past buckets are never asked for again and age out.
+ * One per `Services` (`services.caches`).
  */
-const memory = new Map<string, CachedAnswer>()
+class AnswersInMemory {
+  private readonly answers = new Map<string, CachedAnswer>()
+
+  get(key: string): CachedAnswer | undefined {
+    return this.answers.get(key)
+  }
+
+  remember(key: string, answer: CachedAnswer): void {
+    if (this.answers.has(key)) return
+    if (this.answers.size >= MEMORY_MAX) this.answers.delete(this.answers.keys().next().value!)
+    this.answers.set(key, answer)
+  }
+
+  clear(): void {
+    this.answers.clear()
+  }
+}
 const MEMORY_MAX = 500
-
-function remember(key: string, answer: CachedAnswer): void {
-  if (memory.has(key)) return
-  if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!)
-  memory.set(key, answer)
-}
-
-/** Forgets the in-memory copies (Services.reset). */
-function clearAnonMemory(): void {
-  memory.clear()
-}
-registerIsolateCache('anonymous answers in memory', clearAnonMemory)
+const ANSWERS_IN_MEMORY = cacheKind('anonymous answers in memory', () => new AnswersInMemory(), (m) => m.clear())
+const memoryOf = (c: Context<AppEnv>) => c.get('services').caches.of(ANSWERS_IN_MEMORY)
 
 /** The cache key of this request, computed once per request. */
 function keyOf(c: Context<AppEnv>): string {
@@ -75,7 +82,7 @@ function keyOf(c: Context<AppEnv>): string {
  */
 export function anonMemoryHit(c: Context<AppEnv>): CachedAnswer | undefined {
   if (c.get('tier') !== 'free') return undefined
-  const hit = memory.get(keyOf(c))
+  const hit = memoryOf(c).get(keyOf(c))
   if (hit) c.set('anonHit', hit)
   return hit
 }
@@ -87,7 +94,7 @@ function publicFor(c: Context<AppEnv>): string {
 }
 
 /**
- * Serves anonymous callers from KV `CACHE` (through {@link memory}): a hit within the same
+ * Serves anonymous callers from KV `CACHE` (through {@link AnswersInMemory}): a hit within the same
  * five-minute bucket is answered without touching an upstream (`cached: true`, `elapsed_ms` of
  * this call); a miss runs the handler and stores an ok:true answer. Key holders always get
  * real-time data. Runs after admission, so cached answers still count against the anonymous limits.
@@ -102,7 +109,7 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     const stored = await during('cache', c.env.CACHE.get(key))
     if (stored !== null) {
       hit = prepare(stored)
-      remember(key, hit)
+      memoryOf(c).remember(key, hit)
     }
   }
   if (hit) {
@@ -115,7 +122,7 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next()
   if (c.res.status === 200 && c.get('outcome')?.ok) {
     const text = await c.res.clone().text()
-    remember(key, prepare(text))
+    memoryOf(c).remember(key, prepare(text))
     c.header('X-Cache', 'MISS')
     c.header('Cache-Control', publicFor(c))
     // A little over the bucket so a late read in the same bucket still hits; the bucket in the key bounds staleness.

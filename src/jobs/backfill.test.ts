@@ -2,13 +2,13 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { market } from '../emulator/market/index'
 import { ValidationError } from '../http/validation'
-import type { Services } from '../services/types'
+import { createServices } from '../services/index'
 import { readHistory } from '../store/history'
 import { marketKlineKey } from '../store/keys'
 import { marketRow, readMarketDay } from '../store/market-kline'
 import { readManifest, readRunRecord, readUniverse } from '../store/meta'
-import { readTechnicals } from '../store/technicals'
-import { readStates } from '../store/state-shards'
+import { TechnicalsTables } from '../store/technicals'
+import { StateShards } from '../store/state-shards'
 import { readFactorTable } from '../store/factor-table'
 import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
 import { tradingDaysBetween } from '../domain/trading-calendar'
@@ -21,7 +21,8 @@ const stocks = market.instruments().filter((i) => i.kind === 'stock')
 // Ordinary stocks plus listings of September and late October 2026 (inside the range).
 const CODES = [...stocks.slice(100, 130), ...stocks.filter((i) => i.listDate >= '2026-09-01').slice(0, 5)].map((i) => i.code)
 const source = marketSource(market, CODES, () => NOW)
-const deps = { env, services: { now: () => NOW } as unknown as Services, source }
+// The source is given: the services' fetch is never used.
+const deps = { env, services: createServices({ fetch: () => Promise.reject(new Error('no upstream here')), now: () => NOW }), source }
 const RANGE = { from: '2026-10-28', to: '2026-11-20' }
 
 describe('backfill steps', () => {
@@ -99,7 +100,7 @@ describe('backfill steps', () => {
 
   it('wrote each day\'s technicals point in time: the row of a date is computed from the bars up to it', async () => {
     for (const date of ['2026-10-28', '2026-11-20']) {
-      const day = (await readTechnicals(env.STORE, date))!
+      const day = (await new TechnicalsTables().day(env.STORE, date))!
       const traded = CODES.filter((c) => market.dailyBars(market.byCode(c)!, date, date, NOW).length)
       expect(day.codes().sort(), date).toEqual([...traded].sort())
       for (const code of traded.slice(0, 5)) {
@@ -112,8 +113,8 @@ describe('backfill steps', () => {
     }
     expect((await readFactorTable(env.STORE, 'hs'))!.date).toBe('2026-11-20')
     // The indicator states are written for the newest table day only: live rows step from it
-    expect((await readStates(env.STORE, '2026-11-20', CODES))?.state(CODES[0])).toMatchObject({ date: '2026-11-20' })
-    expect(await readStates(env.STORE, '2026-10-28', CODES)).toBeUndefined()
+    expect((await new StateShards().read(env.STORE, '2026-11-20', CODES))?.state(CODES[0])).toMatchObject({ date: '2026-11-20' })
+    expect(await new StateShards().read(env.STORE, '2026-10-28', CODES)).toBeUndefined()
   })
 
   it('wrote each day\'s fundamentals point in time: a Q3 report counts from its notice date on', async () => {

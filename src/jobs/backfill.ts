@@ -27,7 +27,8 @@ import { BACKFILL_KEY, stagingDayRowsKey, stagingDoneKey, stagingPrefix, staging
 import { joinRows, marketRow, writeMarketDayText } from '../store/market-kline'
 import { profilesOf, readUniverse, recordRun, updateManifest, writeUniverse } from '../store/meta'
 import { StatesWriter } from '../store/state-shards'
-import { deletePrefix, getJson, putJson } from '../store/r2-json'
+import { deletePrefix, putJson } from '../store/r2-json'
+import { readBackfillState, readBackfillStatus, withProgress, type BackfillState, type BackfillStatus } from '../store/backfill-record'
 import { buildHistory } from './build-history'
 import { chunkCodes, chunkSizeFor, daysOfMonth, planRange, readStaged, stagedLine } from './backfill-plan'
 import { addStates, collectRows, stagedDayRows, writeDayTables } from './day-tables'
@@ -48,37 +49,6 @@ const TABLE_DAYS = 20
 /** Stocks fetched at once inside a chunk (Workers allow six simultaneous connections). */
 const CONCURRENCY = 6
 
-/** The plan and progress of the backfill, in `meta/backfill.json`. */
-export interface BackfillState {
-  /** Names this run's staging prefix. */
-  run: string
-  from: string
-  to: string
-  /** Histories are built through this day. */
-  through: string
-  days: number
-  months: string[]
-  /** Universe at the start, ascending; chunk i is codes[i*chunkSize …]. */
-  codes: string[]
-  chunkSize: number
-  chunks: number
-  phase: 'chunks' | 'finish' | 'done'
-  finishedMonths: string[]
-  /** Days that get technicals and factor tables, ascending (absent in a state from before tables). */
-  tableDays?: string[]
-  finishedTableDays?: string[]
-  startedAt: string
-  finishedAt?: string
-  written: { dates: number; rows: number; bytes: number; emptyDates: string[] }
-}
-
-/** The state plus which chunks are done (from their markers). */
-export interface BackfillStatus {
-  state: BackfillState
-  done: number
-  pending: number[]
-}
-
 /** A step that cannot run now (wrong phase, nothing started); the admin route answers 409. */
 export class BackfillConflict extends Error {
   constructor(message: string) {
@@ -94,32 +64,10 @@ export interface BackfillDeps {
 }
 
 const sourceOf = (d: BackfillDeps) => d.source ?? channelSource(d.services)
-const readState = (bucket: R2Bucket) => getJson<BackfillState>(bucket, BACKFILL_KEY)
 
 /** The current backfill and its chunk progress; undefined when none was ever started. */
 export async function backfillStatus(d: BackfillDeps): Promise<BackfillStatus | undefined> {
-  return backfillStatusIn(d.env.STORE)
-}
-
-/** {@link backfillStatus} from the store alone (the data routes read it to say how far a build is). */
-export async function backfillStatusIn(bucket: R2Bucket): Promise<BackfillStatus | undefined> {
-  const state = await readState(bucket)
-  return state && withProgress(bucket, state)
-}
-
-async function withProgress(bucket: R2Bucket, state: BackfillState): Promise<BackfillStatus> {
-  const done = new Set<number>()
-  if (state.phase === 'chunks') {
-    let cursor: string | undefined
-    do {
-      const page = await bucket.list({ prefix: `${stagingPrefix(state.run)}chunks/`, cursor })
-      for (const o of page.objects) done.add(Number(o.key.slice(o.key.lastIndexOf('/') + 1, -'.json'.length)))
-      cursor = page.truncated ? page.cursor : undefined
-    } while (cursor)
-  } else for (let i = 0; i < state.chunks; i++) done.add(i)
-  const pending: number[] = []
-  for (let i = 0; i < state.chunks; i++) if (!done.has(i)) pending.push(i)
-  return { state, done: done.size, pending }
+  return readBackfillStatus(d.env.STORE)
 }
 
 /**
@@ -134,7 +82,7 @@ export async function startBackfill(d: BackfillDeps, req: { from?: string; to?: 
   const planned = planRange(req, now)
   if ('issues' in planned) throw new ValidationError(planned.issues)
   const { range } = planned
-  const old = await readState(bucket)
+  const old = await readBackfillState(bucket)
   const same = old && !req.restart && old.from === range.from && old.to === range.to
   // Same range: carry on with the unfinished run, or, when it finished and no day has settled
   // since, there is nothing new to build.
@@ -181,7 +129,7 @@ export interface ChunkResult {
 export async function backfillChunk(d: BackfillDeps, index: number): Promise<ChunkResult> {
   const t0 = Date.now()
   const bucket = d.env.STORE
-  const state = await readState(bucket)
+  const state = await readBackfillState(bucket)
   if (!state) throw new BackfillConflict('no backfill started: call start first')
   if (state.phase !== 'chunks') throw new BackfillConflict(`the backfill is in its ${state.phase} phase; chunks are over`)
   if (!Number.isInteger(index) || index < 0 || index >= state.chunks) {
@@ -263,7 +211,7 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
   const t0 = Date.now()
   const bucket = d.env.STORE
   const now = d.services.now()
-  const state = await readState(bucket)
+  const state = await readBackfillState(bucket)
   if (!state) throw new BackfillConflict('no backfill started: call start first')
   if (state.phase === 'done') return { phase: 'done', remainingMonths: 0, written: state.written }
   if (state.phase === 'chunks') {
@@ -293,6 +241,7 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
     const universe = await readUniverse(bucket)
     const fundamentals = { source: keptStatements(bucket, `${stagingPrefix(state.run)}statements/`, sourceOf(d)), profiles: universe?.profiles }
     const tables = rows.size ? await writeDayTables(bucket, tableDay, rows.values(), universe?.names ?? {}, now, fundamentals, states) : { rows: 0, bytes: 0, factors: 0 }
+    if (rows.size) d.services.store.forgetLatestTechnicals()
     await deletePrefix(bucket, `${stagingPrefix(state.run)}days/${tableDay}/`)
     state.finishedTableDays = [...(state.finishedTableDays ?? []), tableDay]
     await putJson(bucket, BACKFILL_KEY, state)

@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env as testEnv } fro
 import { beforeEach, describe, expect, it } from 'vitest'
 import { SSE_HOLIDAYS } from '../data/holidays'
 import { handleSzse, INVENTED_2027 } from '../emulator/wire/szse'
-import { CALENDAR_KEY, forgetCachedCalendar, loadCalendar } from '../store/calendar-source'
+import { CALENDAR_KEY, CalendarCache } from '../store/calendar-source'
 import { refreshCalendar, runRecordKey, type CalendarRunRecord } from './calendar-refresh'
 
 const env = testEnv as unknown as Env
@@ -20,8 +20,12 @@ function szse(tamper?: (url: URL, res: Response) => Response | Promise<Response>
   return { fetch, seen }
 }
 
+/** The service's copy of the calendar, as one `Services` keeps it. */
+let calendar = new CalendarCache()
+
 async function run(fetch: typeof globalThis.fetch, now = NOV_2026) {
-  await refreshCalendar(createScheduledController({ scheduledTime: now, cron: '0 20 * * *' }), env, createExecutionContext(), { fetch, now: () => now })
+  const deps = { fetch, now: () => now, forgetCalendar: () => calendar.forget() }
+  await refreshCalendar(createScheduledController({ scheduledTime: now, cron: '0 20 * * *' }), env, createExecutionContext(), deps)
 }
 
 const readJson = async (key: string) => (await (await env.STORE.get(key))?.json()) as any
@@ -30,7 +34,7 @@ const record = (date: string) => readJson(runRecordKey(date)) as Promise<Calenda
 describe('refreshCalendar', () => {
   beforeEach(async () => {
     await env.STORE.delete([CALENDAR_KEY, runRecordKey('2026-11-21'), runRecordKey('2027-06-02')])
-    forgetCachedCalendar()
+    calendar = new CalendarCache()
   })
 
   it('learns the current and the next year from SZSE, month by month, and records the run', async () => {
@@ -47,9 +51,9 @@ describe('refreshCalendar', () => {
   })
 
   it('makes the new year visible to the service at once', async () => {
-    expect((await loadCalendar(env.STORE)).knows(2027)).toBe(false)
+    expect((await calendar.load(env.STORE)).knows(2027)).toBe(false)
     await run(szse().fetch)
-    const table = await loadCalendar(env.STORE)
+    const table = await calendar.load(env.STORE)
     expect(table.knows(2027)).toBe(true)
     expect(table.origin(2027)).toBe('szse')
     expect(table.isTradingDay('2027-02-09')).toBe(false)

@@ -11,12 +11,14 @@
 import { checkYear, fetchSzseMonth, type MonthOutcome } from '../channels/szse/month-calendar'
 import { SSE_HOLIDAYS } from '../data/holidays'
 import { beijing } from '../domain/dates'
-import { CALENDAR_KEY, forgetCachedCalendar, readCalendarDoc, type CalendarDoc } from '../store/calendar-source'
+import { CALENDAR_KEY, readCalendarDoc, type CalendarDoc } from '../store/calendar-source'
 
 /** What the job needs from outside: the upstream fetch and the clock. */
 export interface CalendarRefreshDeps {
   fetch: typeof fetch
   now: () => number
+  /** Drops this isolate's copy of the calendar once a new one is written (`services.store.forgetCalendar`). */
+  forgetCalendar: () => void
 }
 
 /** What happened to one year. */
@@ -103,7 +105,7 @@ export async function refreshCalendar(_event: ScheduledController, env: Env, _ct
   if (changed) {
     const doc: CalendarDoc = { source: 'szse', refreshed: new Date(deps.now()).toISOString(), years: sortedYears(merged) }
     await env.STORE.put(CALENDAR_KEY, JSON.stringify(doc), { httpMetadata: { contentType: 'application/json' } })
-    forgetCachedCalendar()
+    deps.forgetCalendar()
   }
 
   const record: CalendarRunRecord = {

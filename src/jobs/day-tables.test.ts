@@ -5,7 +5,7 @@ import { decodeState, encodeState, nextRow } from '../domain/indicators/step'
 import { market } from '../emulator/market/index'
 import { numDate } from '../store/history'
 import type { History } from '../store/shapes'
-import { readStates } from '../store/state-shards'
+import { StateShards } from '../store/state-shards'
 import { buildHistory } from './build-history'
 import { collectRows, collectStates, stagedDayRows, stateAfter, writeDayTables } from './day-tables'
 import { marketSource } from './testing'
@@ -71,7 +71,7 @@ describe('the indicator states the day tables carry', () => {
     const lines = hs.flatMap((h) => stagedDayRows(h, '2026-07-09', THROUGH)).filter((l) => l.startsWith(THROUGH)).map((l) => l.slice(11))
     const written = await writeDayTables(env.STORE, THROUGH, collectRows(lines).values(), {}, NOW, undefined, collectStates(lines))
     expect(written).toMatchObject({ rows: hs.length, states: hs.length })
-    const day = (await readStates(env.STORE, THROUGH, ['sh600519', 'sh999999'], NOW))!
+    const day = (await new StateShards().read(env.STORE, THROUGH, ['sh600519', 'sh999999'], NOW))!
     expect(day.size).toBe(hs.length)
     expect(day.state('sh600519')).toMatchObject({ date: THROUGH, i: hs.find((h) => h.code === 'sh600519')!.t.length })
     expect(day.state('sh999999')).toBeUndefined()

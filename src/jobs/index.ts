@@ -23,7 +23,7 @@ export const JOBS: Record<string, Job> = {
   // (10 runs, 36 s of compute measured on the emulator); the window holds 30.
   '*/10 11-15 * * 1-5': playbookBacktestCron,
   // 04:00 Beijing: learn newly published exchange calendars (SZSE), keeping the bundled table as fallback.
-  '0 20 * * *': (event, env, ctx, services) => refreshCalendar(event, env, ctx, { fetch: services.channelContext.fetch, now: services.now }),
+  '0 20 * * *': (event, env, ctx, services) => refreshCalendar(event, env, ctx, { fetch: services.channelContext.fetch, now: services.now, forgetCalendar: services.store.forgetCalendar }),
   // 16:40 and 17:40 Beijing on weekdays: the HK factor table of the day (HK closes 16:10; final from 16:30).
   '40 8,9 * * 1-5': foreignFactorsCron('hk'),
   // 21:45 and 22:45 UTC Monday–Friday = after 16:30 US Eastern in summer (20:30 UTC) and winter

@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { market } from '../emulator/market/index'
-import type { Services } from '../services/types'
+import { createServices } from '../services/index'
 import { barCount, readHistory, writeHistory } from '../store/history'
 import { dayRowsPrefix, historyKey, marketKlineKey } from '../store/keys'
-import { readTechnicals } from '../store/technicals'
-import { readStates } from '../store/state-shards'
+import { TechnicalsTables } from '../store/technicals'
+import { StateShards } from '../store/state-shards'
 import { readFactorTable } from '../store/factor-table'
 import { STOCK_DAY_COLUMNS, stepStateThrough, stockDays } from '../domain/stock-days'
 import { encodeState } from '../domain/indicators/step'
@@ -31,7 +31,8 @@ const CODES = [
 ].filter((c, i, all) => all.indexOf(c) === i)
 
 let clock = 0
-const services = { now: () => clock } as unknown as Services
+// The job's source is given: the services' fetch is never used.
+const services = createServices({ fetch: () => Promise.reject(new Error('no upstream here')), now: () => clock })
 const source = marketSource(market, CODES, () => clock)
 
 /** Runs the job the way the cron does, at Beijing `date hhmm`. */
@@ -71,7 +72,7 @@ async function expectHistoriesThrough(date: string) {
  * of its stored history, the close the one that traded; the staging gone.
  */
 async function expectDayTables(date: string, traded: string[]) {
-  const day = (await readTechnicals(env.STORE, date))!
+  const day = (await new TechnicalsTables().day(env.STORE, date))!
   expect(day.codes().sort()).toEqual([...traded].sort())
   for (const code of traded) {
     const h = (await readHistory(env.STORE, code))!
@@ -82,7 +83,7 @@ async function expectDayTables(date: string, traded: string[]) {
     expect(row.get('closePrice'), code).toBe(h.c.at(-1))
   }
   // … and beside it each traded stock's indicator state after the day (the next session steps from it)
-  const states = (await readStates(env.STORE, date, traded))!
+  const states = (await new StateShards().read(env.STORE, date, traded))!
   expect(states.size).toBe(traded.length)
   for (const code of traded) {
     // stepped from the day before's state where it fits, computed over the history where not: the same either way

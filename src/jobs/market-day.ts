@@ -28,7 +28,7 @@ import { hasMarketDay, marketRow, readMarketDay, rowBar, writeMarketDay, type Ma
 import { profilesOf, readCursor, readUniverse, recordRun, updateManifest, writeCursor, writeUniverse, type RunEntry } from '../store/meta'
 import { deletePrefix, getJson, putJson } from '../store/r2-json'
 import { addStates, collectRows, stagedDayRows, writeDayTables } from './day-tables'
-import { readStates, StatesWriter } from '../store/state-shards'
+import { StateShards, StatesWriter } from '../store/state-shards'
 import { nextTurn } from './pace'
 import { buildHistory, catchUp } from './build-history'
 import { channelSource } from './eastmoney-source'
@@ -119,6 +119,7 @@ export async function marketDayJob(
       // Step (c) needs its own share of the invocation's subrequests; short of it, the next run does it.
       const room = histories.done && blob.subrequests + histories.spent + DAY_TABLES_COST <= o.budget
       const tables = room ? await ensureDayTables(bucket, source, today, now) : undefined
+      if (tables) services.store.forgetLatestTechnicals()
       const done = histories.done && tables !== undefined
       entry = { date: today, at, status: done ? 'done' : 'partial', ms: Date.now() - t0, blob, histories, ...(tables ? { tables } : {}) }
     } catch (e) {
@@ -187,7 +188,8 @@ async function appendDay(bucket: R2Bucket, source: HistorySource, today: string,
   // Yesterday's indicator states of this run's stocks: today's are stepped from them (constant
   // time) where they fit.
   const runCodes = rows.slice(cursor.next, cursor.next + o.chunk).map((r) => r.code)
-  const prior = await readStates(bucket, prev, runCodes).catch(() => undefined)
+  // Its own reader: the job reads the prior session's states once, and keeps nothing after it.
+  const prior = await new StateShards().read(bucket, prev, runCodes).catch(() => undefined)
   const stage = (h: History) => {
     for (const line of stagedDayRows(h, today, today, prior?.state(h.code))) dayLines.push(line)
   }

@@ -20,7 +20,7 @@ import { readHistory } from '../store/history'
 import { technicalsOnDemandKey } from '../store/keys'
 import { readManifest, readUniverse } from '../store/meta'
 import { getJson, putJson } from '../store/r2-json'
-import { latestTechnicalsDate, TECHNICALS_VERSION, technicalsDay, technicalsOf, type StoredTechnicals } from '../store/technicals'
+import { TECHNICALS_VERSION, technicalsDay, technicalsOf, type StoredTechnicals } from '../store/technicals'
 import type { TechnicalsDay } from '../store/shapes'
 import { barsBetween, tableRow } from './day-tables'
 
@@ -41,10 +41,11 @@ const sameColumns = (t: OnDemandRows) => t.v === TECHNICALS_VERSION && t.columns
 /**
  * The newest day every stored history has its bars through (the manifest's `historyThrough`, or
  * the newest table, which the jobs write after appending the histories it comes from). A later day
- * cannot be computed from the store: its bars are not in it yet.
+ * cannot be computed from the store: its bars are not in it yet. `latestTable` reads the newest
+ * table's date (`services.store.latestTechnicalsDate`).
  */
-export async function onDemandThrough(bucket: R2Bucket): Promise<string | undefined> {
-  const [manifest, latest] = await Promise.all([readManifest(bucket), latestTechnicalsDate(bucket)])
+export async function onDemandThrough(bucket: R2Bucket, latestTable: () => Promise<string | undefined>): Promise<string | undefined> {
+  const [manifest, latest] = await Promise.all([readManifest(bucket), latestTable()])
   const through = manifest?.historyThrough
   return !through ? latest : !latest ? through : through > latest ? through : latest
 }

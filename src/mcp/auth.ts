@@ -5,7 +5,7 @@
  * any MCP message is read. Admission itself (tier, limits, counting) is the dispatched route's.
  */
 import type { Context } from 'hono'
-import { lookupKey, presentedKey } from '../access/key-lookup'
+import { KEY_RECORDS, presentedKey } from '../access/key-lookup'
 import type { AppEnv } from '../http/context'
 
 /** RFC 6750's challenge; `error` only when a key was presented. */
@@ -28,7 +28,7 @@ export async function mcpCaller(c: Context<AppEnv>): Promise<{ key: string } | {
       code: 'KEY_CONFLICT',
     })
   }
-  const { record } = await lookupKey(c.env.KEYS, key)
+  const { record } = await c.get('services').caches.of(KEY_RECORDS).lookup(c.env.KEYS, key)
   if (!record || record.status !== 'active') {
     return refuse(c, 401, challenge('invalid_token'), {
       error: record ? 'this API key has been revoked' : `unknown API key; check it, or ${HOW_TO_GET_A_KEY}`,

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { canonicalIp } from '../access/ip'
 import { ALLOW_LIST_MAX, type KeyGuard } from '../access/key-guard'
-import { keyLeases } from '../access/key-lease'
+import { KEY_LEASES } from '../access/key-lease'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
@@ -113,12 +113,12 @@ export function registerIpWhitelist(app: OpenAPIHono<AppEnv>) {
   app.openapi(postRoute, async (c) => {
     const { ips, kept } = parseAllowList(c.req.valid('query').ips, callerIp(c))
     const list = await guardOf(c).replaceAllowList(ips)
-    keyLeases.allowListChanged(c.get('keyHash')!, list)
+    c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, list)
     return answer(c, list, kept)
   })
   app.openapi(deleteRoute, async (c) => {
     await guardOf(c).clearAllowList()
-    keyLeases.allowListChanged(c.get('keyHash')!, [])
+    c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, [])
     return answer(c, [])
   })
 }

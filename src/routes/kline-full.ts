@@ -5,7 +5,7 @@ import { HISTORY_START } from '../data/holidays'
 import { FQ_MODES } from '../domain/adjust'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
+import { buildingMessage } from '../domain/build-progress'
 import { during } from '../runtime/request-scope'
 import { envelope, recordOutcome } from '../http/envelope'
 import { dataTable, schemaColumns, wantsCsv } from '../http/csv-answer'
@@ -118,7 +118,7 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) 
 
     const h = await during('store', services.store.history(c, code))
     if (!h) {
-      const build = await during('store', buildUnderWay(services.store.bucket(c)))
+      const build = await during('store', services.store.buildUnderWay(c))
       if (build?.buildsHistoryOf(code)) {
         const { progress } = build
         const error = buildingMessage(`the daily history of ${code}`, progress)

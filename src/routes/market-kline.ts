@@ -7,7 +7,7 @@ import { HISTORY_START } from '../data/holidays'
 import { beijing } from '../domain/dates'
 import { isTradingDay, previousTradingDay, tradingDayOnOrAfter, tradingDayOnOrBefore } from '../domain/trading-calendar'
 import type { AppEnv } from '../http/context'
-import { buildingMessage, buildUnderWay } from '../jobs/build-progress'
+import { buildingMessage } from '../domain/build-progress'
 import { during } from '../runtime/request-scope'
 import { envelope, recordOutcome } from '../http/envelope'
 import { streamEnvelope } from '../http/stream-envelope'
@@ -137,7 +137,7 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
     const pre = c.get('prefetched')
     const obj = await during('store', pre?.key === key ? pre.object : services.store.marketKline(c, key))
     if (!obj) {
-      const build = await during('store', buildUnderWay(services.store.bucket(c)))
+      const build = await during('store', services.store.buildUnderWay(c))
       if (build?.buildsDay(date)) {
         const { progress } = build
         const error = buildingMessage(`the market-kline of ${date}`, progress)

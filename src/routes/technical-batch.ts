@@ -19,7 +19,7 @@ import type { TechnicalsDay } from '../store/shapes'
 import type { StoreRequest } from '../services/types'
 import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../jobs/technicals-on-demand'
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
-import { askingFor, freshLiveItem, keepLiveItem, pendingLiveItem, type LiveItem, type LiveResult } from '../features/technical/live-items'
+import { LIVE_ITEMS, type LiveItem, type LiveResult } from '../features/technical/live-items'
 import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts } from '../http/outcome'
@@ -206,12 +206,13 @@ function fromLive(code: string, inst: Instrument, live: LiveItem, day: Technical
  */
 async function liveItems(services: Services, c: StoreRequest, now: number, today: string, day: TechnicalsDay | undefined, codes: string[], stocks: number[], insts: Instrument[], items: ItemOut[]): Promise<number[]> {
   const table = day?.date ?? ''
+  const kept = services.caches.of(LIVE_ITEMS)
   const asked: number[] = []
   const waited: Array<[k: number, result: Promise<LiveResult>]> = []
   stocks.forEach((i, k) => {
     const code = insts[k].code
-    const live = freshLiveItem(code, now, table)
-    const other = live ? undefined : pendingLiveItem(code, table)
+    const live = kept.fresh(code, now, table)
+    const other = live ? undefined : kept.pending(code, table)
     if (live) items[i] = fromLive(codes[i], insts[k], live, day)
     else if (other) waited.push([k, other])
     else asked.push(k)
@@ -225,7 +226,7 @@ async function liveItems(services: Services, c: StoreRequest, now: number, today
     else items[i] = fromLive(codes[i], insts[k], r, day)
   }
   if (asked.length) {
-    const asking = askingFor(asked.map((k) => insts[k].code), table)
+    const asking = kept.askingFor(asked.map((k) => insts[k].code), table)
     try {
       const [states, live] = await Promise.all([day ? services.store.states(c, day.date, asked.map((k) => insts[k].code)) : undefined, services.market.liveQuotes(asked.map((k) => insts[k]))])
       const previous = previousTradingDay(today)
@@ -237,7 +238,7 @@ async function liveItems(services: Services, c: StoreRequest, now: number, today
         let r: LiveResult
         if (out.kind === 'row') r = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), asOf: out.asOf }
         else r = out
-        if (r.kind === 'row' || r.kind === 'previous') keepLiveItem(inst.code, now, table, r)
+        if (r.kind === 'row' || r.kind === 'previous') kept.keep(inst.code, now, table, r)
         asking.settle(inst.code, r)
         apply(k, r)
       }
@@ -256,9 +257,9 @@ async function liveItems(services: Services, c: StoreRequest, now: number, today
  * after the histories) each is an error item. Returns the reason when the day could not be served.
  */
 async function withoutTable(
-  store: R2Bucket, date: string | undefined, codes: string[], unbuilt: number[], insts: Instrument[], items: ItemOut[], keep: (write: Promise<unknown>) => void
+  store: R2Bucket, latestTable: () => Promise<string | undefined>, date: string | undefined, codes: string[], unbuilt: number[], insts: Instrument[], items: ItemOut[], keep: (write: Promise<unknown>) => void
 ): Promise<string | undefined> {
-  const through = date ? await onDemandThrough(store) : undefined
+  const through = date ? await onDemandThrough(store, latestTable) : undefined
   if (!date || !through || date > through) {
     const error = !date
       ? 'no technicals table is built yet (run the backfill, or wait for the after-close job)'
@@ -323,7 +324,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       }
     })
     // A dated batch on a day without a table: its stocks from the stored histories.
-    const missing = unbuilt.length ? await withoutTable(services.store.bucket(c), q.date ? tableDate : undefined, codes, unbuilt, unbuiltInsts, items, (p) => c.executionCtx.waitUntil(p)) : undefined
+    const missing = unbuilt.length ? await withoutTable(services.store.bucket(c), () => services.store.latestTechnicalsDate(c), q.date ? tableDate : undefined, codes, unbuilt, unbuiltInsts, items, (p) => c.executionCtx.waitUntil(p)) : undefined
     const askedAt = services.now()
     const full = stocks.length ? await liveItems(services, c, askedAt, today, day, codes, stocks, stockInsts, items) : []
     later.push(...full)
@@ -338,7 +339,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       const x = items[i]
       if (!('data' in x)) continue
       const inst = technicalInstrument(codes[i]) as Instrument
-      keepLiveItem(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
+      services.caches.of(LIVE_ITEMS).keep(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
     }
 
     const returned = items.filter((x) => x.ok).length

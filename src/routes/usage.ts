@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { keyGuardOf, keyLeases } from '../access/key-lease'
+import { KEY_LEASES, keyGuardOf } from '../access/key-lease'
 import { guardedRoute } from '../access/route'
 import { TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
@@ -65,7 +65,7 @@ export function registerUsage(app: OpenAPIHono<AppEnv>) {
     const limits = TIER_LIMITS[tier]
     const hash = c.get('keyHash')!
     // This isolate's slice of the minute and the usage it owes go back first (src/access/key-lease.ts).
-    const report = await keyLeases.usage(() => keyGuardOf(c.env.KEY_GUARD, hash), hash, {
+    const report = await c.get('services').caches.of(KEY_LEASES).usage(() => keyGuardOf(c.env.KEY_GUARD, hash), hash, {
       now: c.get('services').now(),
       perMinute: limits.perMinute,
       heavyPerDay: limits.heavyPerDay,

@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest'
-import { clearIsolateCaches, isolateCacheNames, registerIsolateCache } from './isolate-caches'
+import { cacheKind, IsolateCaches } from './isolate-caches'
+
+const MAP = cacheKind('test map', () => new Map<number, string>(), (m) => m.clear())
+const SET = cacheKind('test set', () => new Set<string>(), (s) => s.clear())
 
 describe('isolate caches', () => {
-  it('forgets every registered cache in one call', () => {
-    const a = new Map([[1, 'x']])
-    const b = new Set(['y'])
-    registerIsolateCache('test a', () => a.clear())
-    registerIsolateCache('test b', () => b.clear())
-    expect(isolateCacheNames()).toEqual(expect.arrayContaining(['test a', 'test b']))
-    clearIsolateCaches()
-    expect(a.size + b.size).toBe(0)
+  it('hands out one instance of each kind per owner, made on first use', () => {
+    const caches = new IsolateCaches()
+    expect(caches.names()).toEqual([])
+    caches.of(MAP).set(1, 'x')
+    expect(caches.of(MAP).get(1)).toBe('x')
+    expect(new IsolateCaches().of(MAP).size).toBe(0) // another Services' cache
+    expect(caches.names()).toEqual(['test map'])
+  })
+
+  it('forgets every cache in one call, keeping the instances', () => {
+    const caches = new IsolateCaches()
+    const map = caches.of(MAP)
+    map.set(1, 'x')
+    caches.of(SET).add('y')
+    caches.clear()
+    expect(map.size + caches.of(SET).size).toBe(0)
+    expect(caches.of(MAP)).toBe(map)
   })
 })

@@ -3,7 +3,7 @@ import { RecentBarsCache } from '../channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
 import { sina } from '../channels/sina/index'
 import { tencent } from '../channels/tencent/index'
-import { clearIsolateCaches } from '../runtime/isolate-caches'
+import { IsolateCaches } from '../runtime/isolate-caches'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 import { marketViews } from './market'
 import type { MarketDeps } from './market-deps'
@@ -28,15 +28,17 @@ export interface ServiceOptions {
  * upstreams; the emulator entry wires the emulator's fetch and clock and labels sources
  * `emulator:<channel>`.
  *
- * `reset()` forgets what this isolate caches between requests: breakers and failover, recent daily
- * bars, shared market answers, reference answers, parsed factor tables, and every cache registered in
- * src/runtime/isolate-caches.ts (API key records, anonymous answers and leases, keyed leases,
- * live technical rows, the latest technicals date, the refreshed calendar). The
- * emulator's reset; production never calls it. Not forgotten: proof-of-work proofs already
- * accepted (replay protection), pure memos (parsed IPs, trading-day walks), the parsed
- * industry-chain members (checked against the object's etag on every read), and the parsed
- * indicator-state shards, kept by session as production keeps them (tests that rewrite a
- * session's states call forgetStateShards).
+ * `Services` owns every cache this isolate keeps between requests, and `reset()` (the emulator's
+ * reset; production never calls it) forgets them all:
+ * - its own: breakers and failover, recent daily bars, shared market answers, reference answers;
+ * - the store facade's: the calendar, the latest technicals date, parsed technicals tables,
+ *   indicator-state shards and factor tables (the industry-chain members are checked against the
+ *   object's etag on every read, and kept);
+ * - `caches`, for layers services/ may not import (src/runtime/isolate-caches.ts): API key
+ *   records, keyed and anonymous leases, anonymous answers, live technical rows.
+ *
+ * Not caches, and kept: proof-of-work proofs already accepted (replay protection) and pure memos of
+ * computations (parsed IPs, trading-day walks, Beijing days, MCP tool schemas).
  */
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
@@ -45,6 +47,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
   const factorTables = new FactorTables()
+  const caches = new IsolateCaches()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
@@ -54,21 +57,23 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     now,
     sourcePrefix: opts.sourcePrefix ?? '',
   }
+  const store = storeReads(factorTables)
   return {
     ...deps,
     market: marketViews(deps),
     reference: referenceData({ ...deps, referenceCache }),
-    store: storeReads(factorTables),
+    store,
     startedAt: Date.now(),
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
+    caches,
     reset: () => {
       router.reset()
       recentBars.clear()
       sharedAnswers.clear()
       referenceCache.clear()
-      factorTables.clear()
-      clearIsolateCaches()
+      store.forget()
+      caches.clear()
     },
   }
 }

@@ -1,11 +1,12 @@
-import { loadCalendar } from '../store/calendar-source'
+import { CalendarCache } from '../store/calendar-source'
 import { membersReader } from '../store/chain-members'
 import type { FactorTables } from '../store/factor-table'
+import { buildUnderWay } from '../store/build-progress'
 import { readHistory } from '../store/history'
 import { readUniverse } from '../store/meta'
 import { readEvidence } from '../store/playbook-evidence'
-import { readStates } from '../store/state-shards'
-import { latestTechnicalsDate, readTechnicals } from '../store/technicals'
+import { StateShards } from '../store/state-shards'
+import { LatestTechnicals, TechnicalsTables } from '../store/technicals'
 import type { StoreReads } from './types'
 
 /** The columns of a stored market day, in order: what a CSV of /v1/market-kline writes as it streams. */
@@ -13,23 +14,38 @@ export { MARKET_KLINE_COLUMNS } from '../store/market-kline'
 
 /**
  * `services.store` (its shape: `StoreReads` in src/services/types.ts): the R2 reads routes make;
- * the layout of the objects lives in src/store/. Reads that keep a copy in the isolate (the calendar, the latest
- * technicals date, index shards) keep it there; the parsed factor tables (`factorTables`, forgotten
- * by `Services.reset()`) and industry-chain members are kept here, one copy per `Services`.
+ * the layout of the objects lives in src/store/. What it keeps between requests is kept here, one
+ * copy per `Services`: the calendar, the latest technicals date, the parsed technicals tables,
+ * indicator-state shards and factor tables (these forgotten by `Services.reset()`), and the
+ * industry-chain members (checked against the object's etag on every read).
  */
-export function storeReads(factorTables: FactorTables): StoreReads {
+export function storeReads(factorTables: FactorTables): StoreReads & { forget(): void } {
   const members = membersReader()
+  const calendar = new CalendarCache()
+  const latest = new LatestTechnicals()
+  const technicals = new TechnicalsTables()
+  const states = new StateShards()
   return {
-    calendar: (c) => loadCalendar(c.env.STORE),
+    calendar: (c) => calendar.load(c.env.STORE),
+    forgetCalendar: () => calendar.forget(),
     factorTable: (c, market) => factorTables.read(c.env.STORE, market),
     history: (c, code) => readHistory(c.env.STORE, code),
     universe: (c) => readUniverse(c.env.STORE),
     playbookEvidence: (c) => readEvidence(c.env.STORE),
-    latestTechnicalsDate: (c) => latestTechnicalsDate(c.env.STORE),
-    technicals: (c, date) => readTechnicals(c.env.STORE, date),
-    states: (c, date, codes) => readStates(c.env.STORE, date, codes),
+    latestTechnicalsDate: (c) => latest.date(c.env.STORE),
+    forgetLatestTechnicals: () => latest.forget(),
+    technicals: (c, date) => technicals.day(c.env.STORE, date),
+    states: (c, date, codes) => states.read(c.env.STORE, date, codes),
     chainMembers: (c) => members(c.env.STORE),
     marketKline: (c, key) => c.env.STORE.get(key),
+    buildUnderWay: (c) => buildUnderWay(c.env.STORE),
     bucket: (c) => c.env.STORE,
+    forget: () => {
+      calendar.forget()
+      latest.forget()
+      technicals.clear()
+      states.clear()
+      factorTables.clear()
+    },
   }
 }

@@ -13,8 +13,9 @@ import type { Instrument } from '../domain/instrument'
 import type { Period } from '../domain/period'
 import type { ScreenMarket } from '../data/factors'
 import type { UpstreamFailureCode } from '../http/outcome'
-import type { History, LoadedFactorTable, MembersDoc, PickedStates, StoredEvidence, TechnicalsDay, Universe } from '../store/shapes'
+import type { Building, History, LoadedFactorTable, MembersDoc, PickedStates, StoredEvidence, TechnicalsDay, Universe } from '../store/shapes'
 import type { StaleClass, StaleOptions } from '../store/reference-cache'
+import type { IsolateCaches } from '../runtime/isolate-caches'
 import type { Freshness, SharedOptions } from './shared-answers'
 
 export type { Attempt, RouteResult }
@@ -48,6 +49,11 @@ export interface Services {
   simulated: boolean
   /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
   deadlineMs: number
+  /**
+   * The caches of layers that services/ may not import, by kind (src/runtime/isolate-caches.ts):
+   * API key records, keyed and anonymous leases, anonymous answers, live technical rows.
+   */
+  caches: IsolateCaches
   /**
    * Forgets what this isolate caches between requests (the list is at `createServices` in
    * src/services/index.ts). The emulator's reset; production never calls it.
@@ -186,6 +192,8 @@ export interface StoreRequest {
 export interface StoreReads {
   /** The trading calendar in force (holidays table, refreshed by the calendar job). */
   calendar(c: StoreRequest): Promise<CalendarTable>
+  /** Drops this isolate's copy of the calendar: the refresh job calls it after writing a new one. */
+  forgetCalendar(): void
   /** The newest factor table of `market` (the screen's and the overview's valuation fallback). */
   factorTable(c: StoreRequest, market: ScreenMarket): Promise<LoadedFactorTable | undefined>
   /** One stock's daily history since HISTORY_START, or undefined when it is not built. */
@@ -196,6 +204,8 @@ export interface StoreReads {
   playbookEvidence(c: StoreRequest): Promise<StoredEvidence | undefined>
   /** The session of the newest technicals table, if any is built. */
   latestTechnicalsDate(c: StoreRequest): Promise<string | undefined>
+  /** Drops this isolate's copy of the latest pointer: a job calls it after writing a day's table. */
+  forgetLatestTechnicals(): void
   /** The technicals table of one session. */
   technicals(c: StoreRequest, date: string): Promise<TechnicalsDay | undefined>
   /** The indicator states of `codes` after session `date`. */
@@ -204,9 +214,11 @@ export interface StoreReads {
   chainMembers(c: StoreRequest): Promise<MembersDoc | undefined>
   /** The whole market's day under `key` (src/store/keys.ts `marketKlineKey`), as its R2 object. */
   marketKline(c: StoreRequest, key: string): Promise<R2ObjectBody | null>
+  /** The history build under way (the backfill), or undefined when none runs. */
+  buildUnderWay(c: StoreRequest): Promise<Building | undefined>
   /**
-   * The bucket itself, for the job code a route runs (the build's progress, a day's technicals
-   * computed on demand, the admin job triggers): jobs read and write more than these named reads.
+   * The bucket itself, for the job code a route runs (a day's technicals computed on demand, the
+   * admin job triggers): jobs write, and read more than these named reads.
    */
   bucket(c: StoreRequest): R2Bucket
 }

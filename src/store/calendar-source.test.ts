@@ -1,7 +1,7 @@
 import { env as testEnv } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SSE_HOLIDAYS } from '../data/holidays'
-import { CALENDAR_CACHE_MS, CALENDAR_KEY, forgetCachedCalendar, loadCalendar, parseCalendarDoc, tableOf } from './calendar-source'
+import { CALENDAR_CACHE_MS, CALENDAR_KEY, CalendarCache, parseCalendarDoc, tableOf } from './calendar-source'
 
 const env = testEnv as unknown as Env
 const Y2027 = ['2027-01-01', '2027-02-08', '2027-10-01']
@@ -54,25 +54,27 @@ describe('tableOf', () => {
   })
 })
 
-describe('loadCalendar', () => {
+describe('CalendarCache', () => {
   afterEach(async () => {
     await env.STORE.delete(CALENDAR_KEY)
-    forgetCachedCalendar()
   })
 
-  it('reads R2 once per cache period', async () => {
-    forgetCachedCalendar()
+  it('reads R2 once per cache period, and again once forgotten', async () => {
+    const calendar = new CalendarCache()
     const t0 = 1_000_000
-    expect((await loadCalendar(env.STORE, t0)).knows(2027)).toBe(false)
+    expect((await calendar.load(env.STORE, t0)).knows(2027)).toBe(false)
     await env.STORE.put(CALENDAR_KEY, JSON.stringify(doc({ 2027: Y2027 })))
-    expect((await loadCalendar(env.STORE, t0 + CALENDAR_CACHE_MS - 1)).knows(2027)).toBe(false)
-    expect((await loadCalendar(env.STORE, t0 + CALENDAR_CACHE_MS)).knows(2027)).toBe(true)
+    expect((await calendar.load(env.STORE, t0 + CALENDAR_CACHE_MS - 1)).knows(2027)).toBe(false)
+    expect((await calendar.load(env.STORE, t0 + CALENDAR_CACHE_MS)).knows(2027)).toBe(true)
+    await env.STORE.delete(CALENDAR_KEY)
+    expect((await calendar.load(env.STORE, t0 + CALENDAR_CACHE_MS + 1)).knows(2027)).toBe(true)
+    calendar.forget()
+    expect((await calendar.load(env.STORE, t0 + CALENDAR_CACHE_MS + 2)).knows(2027)).toBe(false)
   })
 
   it('serves the bundled table when the document is damaged', async () => {
-    forgetCachedCalendar()
     await env.STORE.put(CALENDAR_KEY, '{"source":"szse"')
-    const t = await loadCalendar(env.STORE, 5_000_000)
+    const t = await new CalendarCache().load(env.STORE, 5_000_000)
     expect(t.knows(2026)).toBe(true)
     expect(t.origin(2026)).toBe('bundled')
   })

@@ -15,7 +15,6 @@
 import { SSE_HOLIDAYS } from '../data/holidays'
 import { CalendarTable } from '../domain/calendar-table'
 import { isValidDate, weekday } from '../domain/dates'
-import { registerIsolateCache } from '../runtime/isolate-caches'
 
 /** R2 key of the refreshed calendar. */
 export const CALENDAR_KEY = 'meta/calendar.json'
@@ -82,32 +81,33 @@ export function tableOf(doc: CalendarDoc | undefined): CalendarTable {
   )
 }
 
-// Module scope: one isolate serves many requests. Only the finished table is shared, never a
-// pending promise (workerd does not let one request wait on another request's I/O).
-let cached: { table: CalendarTable; until: number } | undefined
-
 /**
- * The calendar for the service: the cached table while fresh, else R2 read again (at most once
- * per isolate per {@link CALENDAR_CACHE_MS}). A missing, unreadable or damaged document serves the
- * bundled table, loudly in the log.
+ * The calendar for the service, one per `Services` (its store facade): the cached table while fresh,
+ * else R2 read again (at most once per isolate per {@link CALENDAR_CACHE_MS}). A missing,
+ * unreadable or damaged document serves the bundled table, loudly in the log. Only the finished
+ * table is shared between requests, never a pending promise (workerd does not let one request wait
+ * on another request's I/O).
  */
-export async function loadCalendar(store: R2Bucket, now: number = Date.now()): Promise<CalendarTable> {
-  if (cached && now < cached.until) return cached.table
-  let table: CalendarTable
-  let ttl = CALENDAR_CACHE_MS
-  try {
-    table = tableOf(await readCalendarDoc(store))
-  } catch (e) {
-    console.error(`calendar: serving the bundled table: ${e instanceof Error ? e.message : String(e)}`)
-    table = CalendarTable.bundled()
-    ttl = RETRY_MS
-  }
-  cached = { table, until: now + ttl }
-  return table
-}
+export class CalendarCache {
+  private cached: { table: CalendarTable; until: number } | undefined
 
-/** Drops this isolate's cached table (the refresh job calls it after writing; tests too). */
-export function forgetCachedCalendar(): void {
-  cached = undefined
+  async load(store: R2Bucket, now: number = Date.now()): Promise<CalendarTable> {
+    if (this.cached && now < this.cached.until) return this.cached.table
+    let table: CalendarTable
+    let ttl = CALENDAR_CACHE_MS
+    try {
+      table = tableOf(await readCalendarDoc(store))
+    } catch (e) {
+      console.error(`calendar: serving the bundled table: ${e instanceof Error ? e.message : String(e)}`)
+      table = CalendarTable.bundled()
+      ttl = RETRY_MS
+    }
+    this.cached = { table, until: now + ttl }
+    return table
+  }
+
+  /** Drops the cached table (the refresh job after writing; `Services.reset()`; tests). */
+  forget(): void {
+    this.cached = undefined
+  }
 }
-registerIsolateCache('the refreshed trading calendar', forgetCachedCalendar)

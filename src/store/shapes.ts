@@ -5,6 +5,7 @@
 import type { ScreenMarket } from '../data/factors'
 import type { Position } from '../data/industry-chains/build'
 import type { PlaybookEvidence } from '../domain/backtest/evidence'
+import type { BuildProgress } from '../domain/build-progress'
 import type { StepState } from '../domain/indicators/step-state'
 import type { ScreenTable } from '../domain/screen/evaluate'
 
@@ -110,4 +111,13 @@ export interface PickedStates {
   size: number
   /** The state of `code` after `date`: undefined when the day has none for it (or it was not asked for). */
   state(code: string): StepState | undefined
+}
+
+/** A history build under way (./build-progress.ts), with what it covers. */
+export interface Building {
+  progress: BuildProgress
+  /** The build will write this stock's history. */
+  buildsHistoryOf(code: string): boolean
+  /** The build will write this day's market-kline. */
+  buildsDay(date: string): boolean
 }

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { encodeState, stateThrough } from '../domain/indicators/step'
 import { statesIndexKey, statesPrefix, technicalsStateKey } from './keys'
-import { codesByShard, readStates, SHARD_ROWS, shardFirsts, shardOf, StatesWriter, writeStates, type StatesIndex } from './state-shards'
+import { codesByShard, SHARD_ROWS, StateShards, shardFirsts, shardOf, StatesWriter, writeStates, type StatesIndex } from './state-shards'
 import { statesDay, statesText } from './technicals-state'
 
 const DATE = '2026-11-19'
@@ -86,7 +86,7 @@ describe('StatesWriter', () => {
     await writer.add(halted, states.get(halted)!) // too late: dropped
     for (const code of CODES.slice(501)) await writer.add(code, states.get(code)!)
     expect(await writer.finish()).toMatchObject({ rows: 599, shards: 3 })
-    const picked = (await readStates(env.STORE, date, [halted, CODES[11], CODES[599]]))!
+    const picked = (await new StateShards().read(env.STORE, date, [halted, CODES[11], CODES[599]]))!
     expect(picked.state(halted)).toBeUndefined()
     const whole = statesDay(date, statesText(states))
     expect(picked.state(CODES[11])).toEqual(whole.state(CODES[11]))
@@ -102,19 +102,19 @@ describe('a day without states', () => {
     const before = await keysUnder(statesPrefix(date))
     expect(await new StatesWriter(env.STORE, date, CODES).finish()).toEqual({ rows: 0, bytes: 0, shards: 0 })
     expect(await keysUnder(statesPrefix(date))).toEqual(before)
-    expect(await readStates(env.STORE, '2026-11-12', CODES)).toBeUndefined()
+    expect(await new StateShards().read(env.STORE, '2026-11-12', CODES)).toBeUndefined()
     expect(await new StatesWriter(env.STORE, '2026-11-12', CODES).finish()).toMatchObject({ rows: 0 })
     expect(await keysUnder(statesPrefix('2026-11-12'))).toEqual([])
   })
 })
 
-describe('readStates', () => {
+describe('StateShards.read', () => {
   it('reads only the shards of the codes asked for, and gives the states the whole day\'s text gives', async () => {
     await writeStates(env.STORE, DATE, ALL)
     const whole = statesDay(DATE, statesText(ALL))
     const { bucket, gets } = countingStore()
     const asked = [CODES[5], CODES[260], CODES[261], 'sh600001'] // the last is in shard 0's range, and not listed
-    const picked = (await readStates(bucket, DATE, asked))!
+    const picked = (await new StateShards().read(bucket, DATE, asked))!
     expect(picked.size).toBe(600)
     for (const code of asked) expect(picked.state(code), code).toEqual(whole.state(code))
     expect(picked.state('sh600001')).toBeUndefined()
@@ -127,11 +127,11 @@ describe('readStates', () => {
     const date = '2026-11-18'
     const old = new Map(CODES.slice(0, 3).map((c, k) => [c, encodeState(stateThrough([bar('2026-11-17', 10 + k), bar(date, 11 + k)]))]))
     await env.STORE.put(technicalsStateKey(date), statesText(old))
-    const picked = (await readStates(env.STORE, date, [CODES[1], 'sh699999']))!
+    const picked = (await new StateShards().read(env.STORE, date, [CODES[1], 'sh699999']))!
     expect(picked.size).toBe(3)
     expect(picked.state(CODES[1])).toEqual(statesDay(date, statesText(old)).state(CODES[1]))
     expect(picked.state(CODES[0])).toBeUndefined() // not asked for
-    expect(await readStates(env.STORE, '2026-11-17', [CODES[1]])).toBeUndefined()
+    expect(await new StateShards().read(env.STORE, '2026-11-17', [CODES[1]])).toBeUndefined()
   })
 
   it('a rewrite of the day replaces the set and the one-file layout; readers see the new states', async () => {
@@ -139,11 +139,14 @@ describe('readStates', () => {
     await env.STORE.put(technicalsStateKey(date), 'sh600000\t{}')
     const first = new Map([[CODES[0], encodeState(stateThrough([bar(date, 10)]))]])
     await writeStates(env.STORE, date, first)
+    const reader = new StateShards()
+    expect((await reader.read(env.STORE, date, [CODES[0]]))!.state(CODES[0])!.c).toEqual([10])
     const second = new Map([[CODES[0], encodeState(stateThrough([bar(date, 20)]))]])
     await writeStates(env.STORE, date, second)
     const keys = await keysUnder(`technicals/${date}`)
     expect(keys.length).toBe(2) // the index and the second set's one shard
     expect(keys).not.toContain(technicalsStateKey(date))
-    expect((await readStates(env.STORE, date, [CODES[0]], Date.now() + 120_000))!.state(CODES[0])!.c).toEqual([20])
+    // the index is checked again after a minute; the new set's shard is another key
+    expect((await reader.read(env.STORE, date, [CODES[0]], Date.now() + 120_000))!.state(CODES[0])!.c).toEqual([20])
   })
 })

@@ -186,50 +186,60 @@ async function deleteOtherSets(bucket: R2Bucket, date: string, keep: ReadonlySet
   for (let i = 0; i < stale.length; i += 1000) await bucket.delete(stale.slice(i, i + 1000))
 }
 
-/** The day's index, read once per isolate and rechecked each minute (a backfill may rewrite a day). */
-const readIndex = memoisedReader(async (obj) => (await obj.json()) as StatesIndex, 2)
-
-/** Parsed shards by key; a key names one immutable set, so a kept shard never goes stale. */
-const kept = new Map<string, StatesDay>()
-
-async function readShard(bucket: R2Bucket, date: string, key: string): Promise<StatesDay | undefined> {
-  const hit = kept.get(key)
-  if (hit) {
-    kept.delete(key) // to the end: least recently used first
-    kept.set(key, hit)
-    return hit
-  }
-  const obj = await bucket.get(key)
-  if (!obj) return undefined // a set replaced meanwhile: those stocks take the whole-history path
-  const day = statesDay(date, await obj.text())
-  kept.set(key, day)
-  while (kept.size > SHARDS_KEPT) kept.delete(kept.keys().next().value!)
-  return day
-}
-
 /**
- * The states of `codes` after `date`, reading only the shards that hold them (dates written in one
- * file before the shards: that file streamed, keeping those lines only); undefined when the day
- * has no states at all.
+ * The indicator states of a day, read shard by shard (one reader per `Services`, its store facade;
+ * a job may use its own): each day's index is read once and rechecked each minute (a backfill may
+ * rewrite a day); parsed shards are kept by key, and a key names one immutable set, so a kept shard
+ * never goes stale.
  */
-export async function readStates(bucket: R2Bucket, date: string, codes: readonly string[], now = Date.now()): Promise<PickedStates | undefined> {
-  const index = await readIndex(bucket, statesIndexKey(date), now)
-  if (!index) {
-    const old = await bucket.get(technicalsStateKey(date))
-    if (!old) return undefined
-    const picked = await pickStateLines(old.body, codes)
-    const day = statesDay(date, picked.text)
-    return { date, size: picked.lines, state: (code) => day.state(code) }
-  }
-  const out = new Map<string, StepState | undefined>()
-  await mapLimit([...codesByShard(index, codes)], READ_CONCURRENCY, async ([n, group]) => {
-    const shard = await readShard(bucket, date, index.shards[n].key)
-    for (const code of group) out.set(code, shard?.state(code))
-  })
-  return { date, size: index.rows, state: (code) => out.get(code) }
-}
+export class StateShards {
+  private readIndex = StateShards.indexReader()
+  private readonly kept = new Map<string, StatesDay>()
 
-/** Forgets the parsed shards (tests that rewrite a session's states). */
-export function forgetStateShards() {
-  kept.clear()
+  private static indexReader() {
+    return memoisedReader(async (obj) => (await obj.json()) as StatesIndex, 2)
+  }
+
+  /**
+   * The states of `codes` after `date`, reading only the shards that hold them (dates written in one
+   * file before the shards: that file streamed, keeping those lines only); undefined when the day
+   * has no states at all.
+   */
+  async read(bucket: R2Bucket, date: string, codes: readonly string[], now = Date.now()): Promise<PickedStates | undefined> {
+    const index = await this.readIndex(bucket, statesIndexKey(date), now)
+    if (!index) {
+      const old = await bucket.get(technicalsStateKey(date))
+      if (!old) return undefined
+      const picked = await pickStateLines(old.body, codes)
+      const day = statesDay(date, picked.text)
+      return { date, size: picked.lines, state: (code) => day.state(code) }
+    }
+    const out = new Map<string, StepState | undefined>()
+    await mapLimit([...codesByShard(index, codes)], READ_CONCURRENCY, async ([n, group]) => {
+      const shard = await this.readShard(bucket, date, index.shards[n].key)
+      for (const code of group) out.set(code, shard?.state(code))
+    })
+    return { date, size: index.rows, state: (code) => out.get(code) }
+  }
+
+  private async readShard(bucket: R2Bucket, date: string, key: string): Promise<StatesDay | undefined> {
+    const hit = this.kept.get(key)
+    if (hit) {
+      this.kept.delete(key) // to the end: least recently used first
+      this.kept.set(key, hit)
+      return hit
+    }
+    const obj = await bucket.get(key)
+    if (!obj) return undefined // a set replaced meanwhile: those stocks take the whole-history path
+    const day = statesDay(date, await obj.text())
+    this.kept.set(key, day)
+    while (this.kept.size > SHARDS_KEPT) this.kept.delete(this.kept.keys().next().value!)
+    return day
+  }
+
+  /** Forgets the parsed shards and indexes (`Services.reset()`). */
+  clear(): void {
+    this.kept.clear()
+    this.readIndex = StateShards.indexReader()
+  }
 }

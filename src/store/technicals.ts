@@ -10,7 +10,6 @@ import { STOCK_DAY_COLUMNS, TECHNICAL_VALUE_COLUMNS } from '../domain/stock-days
 import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { getJson, putJson } from './r2-json'
-import { registerIsolateCache } from '../runtime/isolate-caches'
 import type { TechnicalsDay } from './shapes'
 
 export const TECHNICALS_VERSION = 1
@@ -69,11 +68,24 @@ export function technicalsDay(t: StoredTechnicals): TechnicalsDay {
   }
 }
 
-/** A day's table, parsed once per isolate and version. */
-const read = memoisedReader(async (obj) => technicalsDay((await obj.json()) as StoredTechnicals), 4)
+/** Days' tables, each parsed once per version (one per `Services`, its store facade). */
+export class TechnicalsTables {
+  private read = TechnicalsTables.reader()
 
-/** A day's table; undefined when the day is not built. */
-export const readTechnicals = (bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> => read(bucket, technicalsKey(date), now)
+  private static reader() {
+    return memoisedReader(async (obj) => technicalsDay((await obj.json()) as StoredTechnicals), 4)
+  }
+
+  /** A day's table; undefined when the day is not built. */
+  day(bucket: R2Bucket, date: string, now = Date.now()): Promise<TechnicalsDay | undefined> {
+    return this.read(bucket, technicalsKey(date), now)
+  }
+
+  /** Forgets the parsed tables (`Services.reset()`). */
+  clear(): void {
+    this.read = TechnicalsTables.reader()
+  }
+}
 
 /** Builds the stored form from staged `[code, ...values]` rows and the names known for the codes. */
 export function technicalsOf(date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>): StoredTechnicals {
@@ -83,41 +95,49 @@ export function technicalsOf(date: string, rows: Iterable<Array<string | number 
   return out
 }
 
-/** Stores a day's table and, when it is the newest, points the latest at it. Returns its size in bytes. */
+/**
+ * Stores a day's table and, when it is the newest, points the latest at it. Returns its size in
+ * bytes. A job that writes one tells its `Services` (`services.store.forgetLatestTechnicals()`), so
+ * that its own isolate sees a newer table at once.
+ */
 export async function writeTechnicals(bucket: R2Bucket, t: StoredTechnicals): Promise<number> {
   const text = JSON.stringify(t)
   await bucket.put(technicalsKey(t.date), text, { httpMetadata: { contentType: 'application/json' }, customMetadata: { rows: String(Object.keys(t.rows).length) } })
   const latest = await readLatest(bucket)
   if (!latest || latest <= t.date) {
     await putJson(bucket, LATEST_TECHNICALS_KEY, { date: t.date })
-    latestKnown = { date: t.date, checked: Date.now() }
   }
   return text.length
 }
 
 const readLatest = async (bucket: R2Bucket) => (await getJson<{ date: string }>(bucket, LATEST_TECHNICALS_KEY))?.date
 
+/** How long the pointer read is trusted. */
+const LATEST_RECHECK_MS = 60_000
+
 /**
- * The latest pointer as this isolate last read it. The after-close job moves it once a session, so
- * a blank-date call need not pay an R2 read for it each time: it is read again once a minute (an
+ * The date of the newest technicals table, as this isolate last read the latest pointer (one per
+ * `Services`, its store facade). The after-close job moves the pointer once a session, so a
+ * blank-date call need not pay an R2 read for it each time: it is read again once a minute (an
  * isolate may go on answering live for up to a minute after the day's table is built, with rows
  * computed from the same closing prices). No table yet is not remembered (the backfill's first table
  * is seen at once).
  */
-let latestKnown: { date: string; checked: number } | undefined
-const LATEST_RECHECK_MS = 60_000
+export class LatestTechnicals {
+  private known: { date: string; checked: number } | undefined
 
-/** The date of the newest technicals table, if any (see {@link latestKnown}). */
-export async function latestTechnicalsDate(bucket: R2Bucket, now = Date.now()): Promise<string | undefined> {
-  if (latestKnown && now >= latestKnown.checked && now - latestKnown.checked < LATEST_RECHECK_MS) return latestKnown.date
-  const date = await readLatest(bucket)
-  latestKnown = date === undefined ? undefined : { date, checked: now }
-  return date
-}
+  /** The date of the newest technicals table, if any. */
+  async date(bucket: R2Bucket, now = Date.now()): Promise<string | undefined> {
+    const k = this.known
+    if (k && now >= k.checked && now - k.checked < LATEST_RECHECK_MS) return k.date
+    const date = await readLatest(bucket)
+    this.known = date === undefined ? undefined : { date, checked: now }
+    return date
+  }
 
-/** Forgets the remembered latest pointer (the emulator's reset, tests). */
-export function forgetLatestTechnicals(): void {
-  latestKnown = undefined
+  /** Forgets the remembered pointer (a job that wrote a table, `Services.reset()`, tests). */
+  forget(): void {
+    this.known = undefined
+  }
 }
-registerIsolateCache('the latest technicals date', forgetLatestTechnicals)
 

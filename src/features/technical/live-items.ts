@@ -18,7 +18,7 @@
  */
 import { Flight } from '../../domain/shared-flight'
 import { FRESHNESS_MS } from '../../services/shared-answers'
-import { registerIsolateCache } from '../../runtime/isolate-caches'
+import { cacheKind } from '../../runtime/isolate-caches'
 
 /**
  * A row is kept as its item's bytes for the canonical code (src/features/technical/item-bytes.ts), not
@@ -35,30 +35,6 @@ interface Kept {
   item: LiveItem
 }
 
-const kept = new Map<string, Kept>()
-let sweptAt = 0
-/** Off only for `npm run bench`'s cold rows: every call asks for its own quotes, sharing nothing. */
-let sharing = true
-
-/** The live item of `code` if one was made from a quote asked for within the window before `now`, from `table`'s states. */
-export function freshLiveItem(code: string, now: number, table: string): LiveItem | undefined {
-  const k = sharing ? kept.get(code) : undefined
-  return k && k.table === table && now >= k.at && now - k.at < FRESHNESS_MS.liveRow ? k.item : undefined
-}
-
-/**
- * Keeps `item` for `code`, made from a quote asked for at `at`. Expired items are dropped once a
- * window, so what is kept is at most the stocks asked for in the last few seconds (bounded by the
- * market: only stocks with a quote are kept).
- */
-export function keepLiveItem(code: string, at: number, table: string, item: LiveItem): void {
-  if (at - sweptAt >= FRESHNESS_MS.liveRow || at < sweptAt) {
-    for (const [c, k] of kept) if (!(at >= k.at && at - k.at < FRESHNESS_MS.liveRow)) kept.delete(c)
-    sweptAt = at
-  }
-  kept.set(code, { at, table, item })
-}
-
 /** What the call that asked for a stock's quote found, for the calls that waited on it. */
 export type LiveResult = LiveItem | { kind: 'full' } | { kind: 'error'; error: string }
 
@@ -69,19 +45,6 @@ export type LiveResult = LiveItem | { kind: 'full' } | { kind: 'error'; error: s
  */
 const JOIN_MS = 10_000
 
-const pending = new Map<string, { table: string; result: Flight<LiveResult> }>()
-
-/**
- * The result another call is about to have for `code` (stepped from `table`'s states), if one is
- * asking for its quote now, as a promise of the calling request; `full` (compute it yourself) if
- * that call does not answer within {@link JOIN_MS}.
- */
-export function pendingLiveItem(code: string, table: string): Promise<LiveResult> | undefined {
-  const p = sharing ? pending.get(code) : undefined
-  if (!p || p.table !== table) return undefined
-  return p.result.joinWithin(JOIN_MS).then((joined) => joined?.value ?? { kind: 'full' })
-}
-
 /** How a call that asks for quotes hands each stock's result to the calls waiting on it. */
 export interface Asking {
   settle(code: string, result: LiveResult): void
@@ -89,40 +52,84 @@ export interface Asking {
   settleRest(result: LiveResult): void
 }
 
-/** Marks `codes` as being asked for by this call: other calls wait for its results (see {@link pendingLiveItem}). */
-export function askingFor(codes: readonly string[], table: string): Asking {
-  const open = new Map<string, { entry: { table: string; result: Flight<LiveResult> }; resolve: (r: LiveResult) => void }>()
-  for (const code of codes) {
-    if (open.has(code)) continue
-    let resolve!: (r: LiveResult) => void
-    const entry = { table, result: new Flight(new Promise<LiveResult>((r) => (resolve = r))) }
-    open.set(code, { entry, resolve })
-    pending.set(code, entry)
+/** The live rows of one `Services` ({@link LIVE_ITEMS}), and the calls asking for quotes now. */
+export class LiveItems {
+  private readonly kept = new Map<string, Kept>()
+  private sweptAt = 0
+  /** Stocks whose quote a call is asking for now, with the result it will hand the calls that wait. */
+  private readonly inFlight = new Map<string, { table: string; result: Flight<LiveResult> }>()
+  /** Off only for `npm run bench`'s cold rows: every call asks for its own quotes, sharing nothing. */
+  private sharing = true
+
+  /** The live item of `code` if one was made from a quote asked for within the window before `now`, from `table`'s states. */
+  fresh(code: string, now: number, table: string): LiveItem | undefined {
+    const k = this.sharing ? this.kept.get(code) : undefined
+    return k && k.table === table && now >= k.at && now - k.at < FRESHNESS_MS.liveRow ? k.item : undefined
   }
-  const settle = (code: string, r: LiveResult) => {
-    const mine = open.get(code)
-    if (!mine) return
-    open.delete(code)
-    if (pending.get(code) === mine.entry) pending.delete(code)
-    mine.resolve(r)
+
+  /**
+   * Keeps `item` for `code`, made from a quote asked for at `at`. Expired items are dropped once a
+   * window, so what is kept is at most the stocks asked for in the last few seconds (bounded by the
+   * market: only stocks with a quote are kept).
+   */
+  keep(code: string, at: number, table: string, item: LiveItem): void {
+    if (at - this.sweptAt >= FRESHNESS_MS.liveRow || at < this.sweptAt) {
+      for (const [c, k] of this.kept) if (!(at >= k.at && at - k.at < FRESHNESS_MS.liveRow)) this.kept.delete(c)
+      this.sweptAt = at
+    }
+    this.kept.set(code, { at, table, item })
   }
-  return { settle, settleRest: (r) => [...open.keys()].forEach((code) => settle(code, r)) }
+
+  /**
+   * The result another call is about to have for `code` (stepped from `table`'s states), if one is
+   * asking for its quote now, as a promise of the calling request; `full` (compute it yourself) if
+   * that call does not answer within {@link JOIN_MS}.
+   */
+  pending(code: string, table: string): Promise<LiveResult> | undefined {
+    const p = this.sharing ? this.inFlight.get(code) : undefined
+    if (!p || p.table !== table) return undefined
+    return p.result.joinWithin(JOIN_MS).then((joined) => joined?.value ?? { kind: 'full' })
+  }
+
+  /** Marks `codes` as being asked for by this call: other calls wait for its results (see {@link LiveItems.pending}). */
+  askingFor(codes: readonly string[], table: string): Asking {
+    const open = new Map<string, { entry: { table: string; result: Flight<LiveResult> }; resolve: (r: LiveResult) => void }>()
+    for (const code of codes) {
+      if (open.has(code)) continue
+      let resolve!: (r: LiveResult) => void
+      const entry = { table, result: new Flight(new Promise<LiveResult>((r) => (resolve = r))) }
+      open.set(code, { entry, resolve })
+      this.inFlight.set(code, entry)
+    }
+    const settle = (code: string, r: LiveResult) => {
+      const mine = open.get(code)
+      if (!mine) return
+      open.delete(code)
+      if (this.inFlight.get(code) === mine.entry) this.inFlight.delete(code)
+      mine.resolve(r)
+    }
+    return { settle, settleRest: (r) => [...open.keys()].forEach((code) => settle(code, r)) }
+  }
+
+  /** Forgets every kept item (`Services.reset()`, tests, the bench's cold rows); calls still asking settle as usual. */
+  clear(): void {
+    this.kept.clear()
+    this.sweptAt = 0
+  }
+
+  /**
+   * Whether calls share kept items and pending requests (on, always, in the service). `npm run bench`
+   * turns it off to measure what a call costs when it has nothing to share with another.
+   */
+  share(on: boolean): void {
+    this.sharing = on
+  }
+
+  /** How many items are kept (tests). */
+  get size(): number {
+    return this.kept.size
+  }
 }
 
-/** Forgets every kept item (tests, and the bench's cold rows); calls still asking settle as usual. */
-export function clearLiveItems(): void {
-  kept.clear()
-  sweptAt = 0
-}
-registerIsolateCache('live technical rows', clearLiveItems)
-
-/**
- * Whether calls share kept items and pending requests (on, always, in the service). `npm run bench`
- * turns it off to measure what a call costs when it has nothing to share with another.
- */
-export function shareLiveItems(on: boolean): void {
-  sharing = on
-}
-
-/** How many items are kept (tests). */
-export const liveItemsKept = (): number => kept.size
+/** Today's live technical rows of this isolate, in `services.caches`. */
+export const LIVE_ITEMS = cacheKind('live technical rows', () => new LiveItems(), (l) => l.clear())

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { BackfillState } from './backfill'
-import { building, buildingMessage } from './build-progress'
+import type { BackfillState } from './backfill-record'
+import { building } from './build-progress'
 
 const STATE: BackfillState = {
   run: 'r',
@@ -41,12 +41,5 @@ describe('building', () => {
     expect(b.buildsHistoryOf('sh600519')).toBe(true)
     expect(b.buildsHistoryOf('sh600001')).toBe(false)
     expect([b.buildsDay('2026-10-20'), b.buildsDay('2026-10-21'), b.buildsDay('2026-11-20'), b.buildsDay('2026-11-23')]).toEqual([false, true, true, false])
-  })
-
-  it('says what is being built and how far', () => {
-    const { progress } = building({ state: STATE, done: 1, pending: [1, 2] })
-    expect(buildingMessage('the daily history of sh600519', progress)).toBe(
-      'the daily history of sh600519 is being built (20% done: histories 2 of 5 stocks; started 2026-11-23T11:00:00.000Z); try again in a few minutes'
-    )
   })
 })
