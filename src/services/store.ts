@@ -2,6 +2,7 @@ import { loadCalendar } from '../store/calendar-source'
 import { membersReader } from '../store/chain-members'
 import type { FactorTables } from '../store/factor-table'
 import { readHistory } from '../store/history'
+import { OwnedTables } from '../store/owned-tables'
 import { readUniverse } from '../store/meta'
 import { readEvidence } from '../store/playbook-evidence'
 import { readStates } from '../store/state-shards'
@@ -15,10 +16,12 @@ export { MARKET_KLINE_COLUMNS } from '../store/market-kline'
  * `services.store` (its shape: `StoreReads` in src/services/types.ts): the R2 reads routes make;
  * the layout of the objects lives in src/store/. Reads that keep a copy in the isolate (the calendar, the latest
  * technicals date, index shards) keep it there; the parsed factor tables (`factorTables`, forgotten
- * by `Services.reset()`) and industry-chain members are kept here, one copy per `Services`.
+ * by `Services.reset()`), industry-chain members and owned tables (static assets, fixed for the
+ * deployment: `reset()` keeps them) are kept here, one copy per `Services`.
  */
 export function storeReads(factorTables: FactorTables): StoreReads {
   const members = membersReader()
+  const tables = new OwnedTables()
   return {
     calendar: (c) => loadCalendar(c.env.STORE),
     factorTable: (c, market) => factorTables.read(c.env.STORE, market),
@@ -29,6 +32,7 @@ export function storeReads(factorTables: FactorTables): StoreReads {
     technicals: (c, date) => readTechnicals(c.env.STORE, date),
     states: (c, date, codes) => readStates(c.env.STORE, date, codes),
     chainMembers: (c) => members(c.env.STORE),
+    chainThemes: (c) => tables.chainThemes(c),
     marketKline: (c, key) => c.env.STORE.get(key),
     bucket: (c) => c.env.STORE,
   }
