@@ -6,7 +6,7 @@ interface Bindings {
   STORE: R2Bucket
   KEY_GUARD: DurableObjectNamespace
   ANON_GUARD: DurableObjectNamespace
-  /** public/ as Workers static assets (/docs); the Worker does not read it, the tests do. */
+  /** public/ as Workers static assets: /docs, /chart, and the owned tables the Worker reads (src/store/owned-tables.ts). */
   ASSETS: Fetcher
   /** HMAC secret for PoW challenges (`wrangler secret put POW_SECRET`); unset in production = PoW off. */
   POW_SECRET?: string

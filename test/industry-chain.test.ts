@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { CHAIN_THEMES, themeOf } from '../src/data/industry-chains'
+import doc from '../public/_data/industry-chains.json'
+import { chainThemes } from '../src/data/industry-chains'
 import { scheduledHandler } from '../src/jobs'
 import { market } from '../src/emulator/market'
 import { compositionOf, companyProfileOf } from '../src/emulator/market/business'
@@ -11,7 +12,8 @@ import { services } from './store-app'
 
 const NOW = Date.parse(SESSION_CLOCK)
 /** A few themes keep the job's upstream walk short; the route validates topics against all of them. */
-const THEMES = ['锂电池', '储能', '新能源汽车', '白酒'].map((n) => themeOf(n)!)
+const ALL = chainThemes(doc)
+const THEMES = ['锂电池', '储能', '新能源汽车', '白酒'].map((n) => ALL.of(n)!)
 
 async function build() {
   return runIndustryChainToEnd({ store: env.STORE, ctx: services.channelContext, now: () => NOW, themes: THEMES, budget: 10_000 })
@@ -97,7 +99,7 @@ describe('GET /v1/industry-chain', () => {
     await waitOnExecutionContext(ctx)
     const { body } = await getJson('/v1/industry-chain')
     expect(body).toMatchObject({ ok: true, complete: false })
-    expect(body.data).toHaveLength(CHAIN_THEMES.length)
+    expect(body.data).toHaveLength(ALL.list.length)
     // The run stopped at its budget: boards first, compositions of the candidates later.
     expect(body.coverage.boards).toBeGreaterThan(0)
     expect(body.coverage.compositions).toBeLessThan(body.coverage.candidates)
@@ -120,6 +122,22 @@ describe('GET /v1/industry-chain', () => {
     expect(r.status).toBe(422)
     r = await q('mode=nope')
     expect(r.status).toBe(422)
+  })
+
+  it('reads its themes from the Worker\'s static assets, which the public cannot fetch', async () => {
+    // The Worker's own read (env.ASSETS) holds the checked-in file …
+    const asset = await env.ASSETS.fetch(new Request('https://assets/_data/industry-chains.json'))
+    expect(asset.status).toBe(200)
+    expect(await asset.json()).toEqual(doc)
+    // … while the public's request for it is the Worker's (wrangler.toml run_worker_first): its JSON 404.
+    const pub = await getJson('/_data/industry-chains.json', { anonymous: true })
+    expect(pub.status).toBe(404)
+    expect(pub.body).toMatchObject({ code: 'NOT_FOUND' })
+    // Every theme the file names is a topic the route knows.
+    const last = ALL.list[ALL.list.length - 1]
+    const r = await getJson(`/v1/industry-chain?mode=graph&topic=${encodeURIComponent(last.name)}`)
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ ok: false, code: 'NOT_BUILT' })
   })
 
   it('needs a key of tier trial or above', async () => {

@@ -3,8 +3,13 @@ import { market } from '../emulator/market'
 import { boardsOf, compositionOf, hasBusiness } from '../emulator/market/business'
 import { matchRule, type HeldComposition, type MatchInput } from '../domain/chain-match'
 const SESSION_NOW = Date.parse('2026-11-20T10:30:00+08:00')
-import { CHAIN_THEMES, namedBoards, themeOf } from './industry-chains'
+import doc from '../../public/_data/industry-chains.json'
+import { CHAIN_THEME_COUNT, chainThemes, namedBoards } from './industry-chains'
 import { theme } from './industry-chains/build'
+
+/** The themes as the Worker reads them from its static assets (src/store/owned-tables.ts). */
+const THEMES = chainThemes(doc)
+const CHAIN_THEMES = THEMES.list
 
 /** What the job would hold after a complete pass over the emulator: every board, every composition. */
 function emulatorInput(): MatchInput {
@@ -29,6 +34,20 @@ describe('industry-chain themes', () => {
     expect(CHAIN_THEMES.length).toBeGreaterThanOrEqual(183)
     expect(new Set(CHAIN_THEMES.map((t) => t.id)).size).toBe(CHAIN_THEMES.length)
     expect(new Set(CHAIN_THEMES.map((t) => t.name)).size).toBe(CHAIN_THEMES.length)
+  })
+
+  it('are as many as the route\'s description says (/openapi.json is built without the file)', () => {
+    expect(CHAIN_THEMES.length).toBe(CHAIN_THEME_COUNT)
+  })
+
+  it('are read from the file\'s groups of tuples; any other shape is refused', () => {
+    const two = chainThemes({ groups: [{ about: 'a', themes: [['x', '测试', 'c:A', ['u|甲|a', 'd|乙|b']]] }, { about: 'b', themes: [['y', '测', 'i:B', ['u|丙|-', 'm|丁|c']]] }] })
+    expect(two.list.map((t) => t.id)).toEqual(['x', 'y'])
+    expect(two.list[1].nodes[0].rule).toEqual({ industries: ['B'], concepts: [], keywords: [] })
+    expect(() => chainThemes({})).toThrow(/no groups/)
+    expect(() => chainThemes({ groups: [{ about: 'a' }] })).toThrow(/without themes/)
+    expect(() => chainThemes({ groups: [{ themes: [['x', '测试', 'c:A']] }] })).toThrow(/not \[id, name, boards/)
+    expect(() => chainThemes({ groups: [{ themes: [['x', '测试', 'c:A', [1]]] }] })).toThrow(/not \[id, name, boards/)
   })
 
   it('are graphs: unique node ids and names, valid positions, edges between existing nodes, two positions at least', () => {
@@ -64,14 +83,14 @@ describe('industry-chain themes', () => {
   })
 
   it('find a theme by name or id', () => {
-    expect(themeOf('锂电池')?.id).toBe('lithium-battery')
-    expect(themeOf(' Lithium-Battery ')?.name).toBe('锂电池')
-    expect(themeOf('锂电')).toBeUndefined()
+    expect(THEMES.of('锂电池')?.id).toBe('lithium-battery')
+    expect(THEMES.of(' Lithium-Battery ')?.name).toBe('锂电池')
+    expect(THEMES.of('锂电')).toBeUndefined()
   })
 
   it('name only boards the emulator has, and every theme selects stocks on the emulator', () => {
     const input = emulatorInput()
-    const { industries, concepts } = namedBoards()
+    const { industries, concepts } = namedBoards(CHAIN_THEMES)
     for (const b of industries) expect(input.industries.has(b), b).toBe(true)
     for (const b of concepts) expect(input.concepts.has(b), b).toBe(true)
     let emptyNodes = 0

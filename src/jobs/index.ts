@@ -32,7 +32,8 @@ export const JOBS: Record<string, Job> = {
   // Every 20 minutes 00:00–05:40 Beijing: industry-chain members, 400 upstream requests a run
   // (boards, then compositions); the first whole pass takes one night, later runs refresh.
   '*/20 16-21 * * *': async (_event, env, _ctx, services) => {
-    const r = await runIndustryChainJob({ store: env.STORE, ctx: services.channelContext, now: services.now })
+    const themes = (await services.store.chainThemes({ env })).list
+    const r = await runIndustryChainJob({ store: env.STORE, ctx: services.channelContext, now: services.now, themes })
     console.log(`industry-chain: ${JSON.stringify(r)}`)
   },
 }

@@ -18,7 +18,7 @@ import { fetchBoardDirectory, fetchBoardMembers, type BoardKind } from '../chann
 import { fetchComposition } from '../channels/eastmoney/f10-business'
 import { ChannelError } from '../channels/errors'
 import type { ChannelContext } from '../channels/types'
-import { CHAIN_THEMES, namedBoards, type ChainTheme } from '../data/industry-chains'
+import { namedBoards, type ChainTheme } from '../data/industry-chains'
 import { describeRule, matchRule, type HeldComposition } from '../domain/chain-match'
 import { mapLimit } from '../domain/concurrency'
 import { MEMBERS_KEY } from '../store/chain-members'
@@ -66,7 +66,8 @@ export interface ChainJobDeps {
   store: R2Bucket
   ctx: ChannelContext
   now: () => number
-  themes?: readonly ChainTheme[]
+  /** The themes whose members it builds: all of them (`services.store.chainThemes`), or a few in tests. */
+  themes: readonly ChainTheme[]
   budget?: number
 }
 
@@ -74,7 +75,7 @@ export interface ChainJobDeps {
 export async function runIndustryChainJob(deps: ChainJobDeps): Promise<ChainRunSummary> {
   const { store } = deps
   const ctx = pacedContext(deps.ctx)
-  const themes = deps.themes ?? CHAIN_THEMES
+  const { themes } = deps
   let budget = deps.budget ?? DEFAULT_BUDGET
   const now = deps.now()
   const work: Work = (await getJson<Work>(store, WORK_KEY)) ?? { boards: { industry: {}, concept: {} }, names: {} }

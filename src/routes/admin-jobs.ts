@@ -99,7 +99,10 @@ export function registerAdminJobs(app: OpenAPIHono<AppEnv>, services: Services) 
   app.post('/__jobs/industry-chain', async (c) => {
     const b = await body(c)
     const budget = b.budget === undefined ? undefined : Number(b.budget) || undefined
-    return step(c, () => runIndustryChainJob({ store: services.store.bucket(c), ctx: services.channelContext, now: services.now, budget }))
+    return step(c, async () => {
+      const themes = (await services.store.chainThemes(c)).list
+      return runIndustryChainJob({ store: services.store.bucket(c), ctx: services.channelContext, now: services.now, themes, budget })
+    })
   })
   app.post('/__jobs/playbooks', async (c) => {
     const b = await body(c)

@@ -3,7 +3,7 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { fetchSurvey, type CompanySurvey } from '../channels/eastmoney/f10-business'
 import type { ChannelName } from '../channels/types'
-import { CHAIN_THEMES, themeOf, type ChainTheme } from '../data/industry-chains'
+import { CHAIN_THEME_COUNT, type ChainTheme, type ChainThemes } from '../data/industry-chains'
 import { editDistance } from '../domain/screen/suggest'
 import type { Instrument } from '../domain/instrument'
 import { parseSymbol, SymbolError } from '../domain/symbols'
@@ -140,7 +140,7 @@ const Response = envelopeSchema('IndustryChainEnvelopeBase', z.union([z.array(Th
   })
 
 /** Theme names nearest `topic`: by edit distance, then by shared characters; five at most. */
-function suggestThemes(topic: string, themes: readonly ChainTheme[] = CHAIN_THEMES): string[] {
+function suggestThemes(topic: string, themes: readonly ChainTheme[]): string[] {
   const t = topic.trim().slice(0, MAX_TOPIC)
   const shared = (name: string) => [...new Set(name)].filter((ch) => t.includes(ch)).length
   return themes
@@ -153,13 +153,13 @@ function suggestThemes(topic: string, themes: readonly ChainTheme[] = CHAIN_THEM
 type Plan = { mode: 'list' } | { mode: 'graph'; theme: ChainTheme } | { mode: 'stock'; inst: Instrument }
 
 /** The rules zod cannot see: `topic` with graph, `code` with stock, and that each names something. */
-function plan(q: Query): Plan {
+function plan(q: Query, themes: ChainThemes): Plan {
   if (q.mode === 'list') return { mode: 'list' }
   if (q.mode === 'graph' || q.mode === 'detail') {
     const topic = q.topic?.trim() ?? ''
     if (!topic) throw new ValidationError([queryIssue('topic', `topic is required with mode=${q.mode}`, q.topic ?? null)])
-    const theme = topic.length <= MAX_TOPIC ? themeOf(topic) : undefined
-    if (!theme) throw new ValidationError([queryIssue('topic', `unknown theme; nearest: ${suggestThemes(topic).join(', ')}`, q.topic)])
+    const theme = topic.length <= MAX_TOPIC ? themes.of(topic) : undefined
+    if (!theme) throw new ValidationError([queryIssue('topic', `unknown theme; nearest: ${suggestThemes(topic, themes.list).join(', ')}`, q.topic)])
     return { mode: 'graph', theme }
   }
   const raw = q.code?.trim() ?? ''
@@ -180,7 +180,7 @@ const route = guardedRoute(POLICY, {
   tags: ['Pro'],
   summary: 'Industry-chain themes, graphs and a stock\'s place in them',
   description:
-    `${CHAIN_THEMES.length} industry-chain themes (锂电池, 光伏, 半导体, 白酒, 创新药, 机器人, …), each a graph of upstream, midstream and ` +
+    `${CHAIN_THEME_COUNT} industry-chain themes (锂电池, 光伏, 半导体, 白酒, 创新药, 机器人, …), each a graph of upstream, midstream and ` +
     'downstream nodes. A node\'s stocks are not typed by hand: its rule names Eastmoney industry and concept boards and keywords of the ' +
     'company\'s main-business composition (主营构成), and a scheduled job materialises them; every node says its rule and `computed_at`. ' +
     '`mode=list` (default): themes with node and stock counts. `mode=graph` (or `detail`) with `topic`: nodes, edges and each node\'s stocks ' +
@@ -192,12 +192,12 @@ const route = guardedRoute(POLICY, {
     200: { description: 'Themes, a graph or a stock\'s chains (ok:false while the members are not built; not counted)', content: { 'application/json': { schema: Response } } },
     ...COMMON_ERRORS,
   },
-}, { check: (_c, q) => void plan(q) })
+}, { check: async (c, q) => void plan(q, await c.get('services').store.chainThemes(c)) })
 
 /** GET /v1/industry-chain */
 export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
-    const p = plan(c.req.valid('query'))
+    const p = plan(c.req.valid('query'), await services.store.chainThemes(c))
     if (p.mode === 'stock') {
       const notice = notThisMarket('industry-chain', p.inst)
       if (notice) return c.json(envelope(c, 'industry-chain', { ok: true, source: 'none', mode: 'stock' as const, data: { code: p.inst.code, name: null, business: null, business_scope: null, chains: [] }, notice }), 200)

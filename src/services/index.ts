@@ -32,8 +32,8 @@ export interface ServiceOptions {
  * reset; production never calls it) forgets them all:
  * - its own: breakers and failover, recent daily bars, shared market answers, reference answers;
  * - the store facade's: the calendar, the latest technicals date, parsed technicals tables,
- *   indicator-state shards and factor tables (the industry-chain members are checked against the
- *   object's etag on every read, and kept);
+ *   indicator-state shards and factor tables (kept: the industry-chain members, checked against
+ *   the object's etag on every read, and the owned tables, static assets fixed for the deployment);
  * - `caches`, for layers services/ may not import (src/runtime/isolate-caches.ts): API key
  *   records, keyed and anonymous leases, anonymous answers, live technical rows.
  *

@@ -3,6 +3,7 @@ import { membersReader } from '../store/chain-members'
 import type { FactorTables } from '../store/factor-table'
 import { buildUnderWay } from '../store/build-progress'
 import { readHistory } from '../store/history'
+import { OwnedTables } from '../store/owned-tables'
 import { readUniverse } from '../store/meta'
 import { readEvidence } from '../store/playbook-evidence'
 import { StateShards } from '../store/state-shards'
@@ -16,8 +17,9 @@ export { MARKET_KLINE_COLUMNS } from '../store/market-kline'
  * `services.store` (its shape: `StoreReads` in src/services/types.ts): the R2 reads routes make;
  * the layout of the objects lives in src/store/. What it keeps between requests is kept here, one
  * copy per `Services`: the calendar, the latest technicals date, the parsed technicals tables,
- * indicator-state shards and factor tables (these forgotten by `Services.reset()`), and the
- * industry-chain members (checked against the object's etag on every read).
+ * indicator-state shards and factor tables (these forgotten by `Services.reset()`), the
+ * industry-chain members (checked against the object's etag on every read) and the owned tables
+ * (static assets, fixed for the deployment: `reset()` keeps them).
  */
 export function storeReads(factorTables: FactorTables): StoreReads & { forget(): void } {
   const members = membersReader()
@@ -25,6 +27,7 @@ export function storeReads(factorTables: FactorTables): StoreReads & { forget():
   const latest = new LatestTechnicals()
   const technicals = new TechnicalsTables()
   const states = new StateShards()
+  const tables = new OwnedTables()
   return {
     calendar: (c) => calendar.load(c.env.STORE),
     forgetCalendar: () => calendar.forget(),
@@ -37,6 +40,7 @@ export function storeReads(factorTables: FactorTables): StoreReads & { forget():
     technicals: (c, date) => technicals.day(c.env.STORE, date),
     states: (c, date, codes) => states.read(c.env.STORE, date, codes),
     chainMembers: (c) => members(c.env.STORE),
+    chainThemes: (c) => tables.chainThemes(c),
     marketKline: (c, key) => c.env.STORE.get(key),
     buildUnderWay: (c) => buildUnderWay(c.env.STORE),
     bucket: (c) => c.env.STORE,

@@ -12,8 +12,10 @@ import type { ChangeDistribution } from '../domain/change-distribution'
 import type { Instrument } from '../domain/instrument'
 import type { Period } from '../domain/period'
 import type { ScreenMarket } from '../data/factors'
+import type { ChainThemes } from '../data/industry-chains'
 import type { UpstreamFailureCode } from '../http/outcome'
 import type { Building, History, LoadedFactorTable, MembersDoc, PickedStates, StoredEvidence, TechnicalsDay, Universe } from '../store/shapes'
+import type { AssetsRequest } from '../store/owned-tables'
 import type { StaleClass, StaleOptions } from '../store/reference-cache'
 import type { IsolateCaches } from '../runtime/isolate-caches'
 import type { Freshness, SharedOptions } from './shared-answers'
@@ -212,6 +214,8 @@ export interface StoreReads {
   states(c: StoreRequest, date: string, codes: readonly string[]): Promise<PickedStates | undefined>
   /** The industry-chain members document, parsed once per version; undefined before the job's first run. */
   chainMembers(c: StoreRequest): Promise<MembersDoc | undefined>
+  /** The industry-chain themes, a static asset read once per `Services` (src/store/owned-tables.ts). */
+  chainThemes(c: AssetsRequest): Promise<ChainThemes>
   /** The whole market's day under `key` (src/store/keys.ts `marketKlineKey`), as its R2 object. */
   marketKline(c: StoreRequest, key: string): Promise<R2ObjectBody | null>
   /** The history build under way (the backfill), or undefined when none runs. */
