@@ -5,14 +5,11 @@
  * public's requests for `/_data/*` to the Worker, whose answer is its JSON 404.
  */
 import { CHAIN_THEMES_FILE, chainThemes, type ChainThemes } from '../data/industry-chains'
+import type { AssetsRequest } from './shapes'
 
 /** Where the tables are served from the assets directory. */
 const OWNED_TABLES_PATH = '/_data/'
 
-/** The binding the tables are read through (env.ASSETS). */
-export interface AssetsRequest {
-  env: { ASSETS: Fetcher }
-}
 
 /**
  * The tables, each parsed once: they change only with a deployment, which starts new isolates.

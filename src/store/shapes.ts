@@ -121,3 +121,8 @@ export interface Building {
   /** The build will write this day's market-kline. */
   buildsDay(date: string): boolean
 }
+
+/** What a read of the owned tables needs of the request: the static assets' binding (./owned-tables.ts). */
+export interface AssetsRequest {
+  env: { ASSETS: Fetcher }
+}
