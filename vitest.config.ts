@@ -13,6 +13,9 @@ export default defineConfig({
   resolve: { alias: [{ find: /^zod$/, replacement: '/src/zod-lean.ts' }] },
   test: {
     testTimeout: 30_000,
+    // A beforeAll that builds a store day waits on the emulator like a test does: the same bound, not
+    // vitest's 10 s default, which a loaded 2-core machine can pass.
+    hookTimeout: 30_000,
     // Vitest's default on a 2-core machine is one file at a time (cores - 1), which leaves a core
     // idle while a workerd file loads the Worker or waits on the emulator's timers.
     maxWorkers: 2,

@@ -22,11 +22,12 @@ export const QUIET_ENV = {
 
 /**
  * Bundles `entry` into `outdir` and returns the path of the main module. Minified as wrangler.toml
- * says, unless `minify: false` (the profiler wants the source's function names).
+ * says, unless `minify: false` (the profiler wants the source's function names); `config` names
+ * another wrangler config (a Worker without wrangler.toml's bindings).
  */
-export function buildWorker(entry, outdir, { minify = true } = {}) {
+export function buildWorker(entry, outdir, { minify = true, config } = {}) {
   mkdirSync(outdir, { recursive: true })
-  const args = ['deploy', entry, '--dry-run', '--outdir', outdir, ...(minify ? [] : ['--minify=false'])]
+  const args = ['deploy', entry, '--dry-run', '--outdir', outdir, ...(minify ? [] : ['--minify=false']), ...(config ? ['--config', config] : [])]
   execFileSync(process.execPath, [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), ...args], {
     cwd: ROOT,
     env: QUIET_ENV,
