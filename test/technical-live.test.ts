@@ -82,6 +82,8 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
   it('keeps the previous session\'s rows with their date before the open, and says so when no quote can be had', async () => {
     await resetWorld('2026-11-20T09:05:00+08:00')
     const key = await makeKey('pro')
+    // Its own store: the tables an earlier test built hold other stocks.
+    await afterClose(['sh600519', BJ], '2026-11-19', Date.parse('2026-11-20T09:05:00+08:00'))
     const { body } = await batch(`codes=sh600519,${BJ}`, key)
     expect(body.data.map((x: any) => x.data.date)).toEqual(['2026-11-19', '2026-11-19'])
     expect(body.data[0].as_of).toBeUndefined()
