@@ -54,7 +54,7 @@ export type KeyAdmission =
   | Extract<KeyAdmitResult, { ok: false }>
 
 /** At most this long after a call from a slice ends, its usage is sent to the object if nothing else took it there. */
-const REPORT_MS = 2_000
+export const REPORT_MS = 2_000
 /** How long a refused call waits for the isolate's other requests to the object (each far shorter). */
 const ASKING_WAIT_MS = 1_000
 

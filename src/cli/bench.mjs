@@ -405,6 +405,8 @@ async function routeBench(bundle) {
   try {
     // Pin the emulator clock inside a session so every run does the same work.
     await setMinute(mf, 0)
+    // Usage from leased slices batched as in production, not sent after every call (as for tests).
+    await (await mf.dispatchFetch(`${BASE}/__bench/usage-reports`, { method: 'PUT' })).text()
     await storeBenchKeys(mf)
     if (chosen([TECHNICAL, BATCH_1000, SCREEN, BATCH_1000_IN, LIVE_1000, LIVE_1000_IN, LIVE_COLD_1000, LIVE_COLD_1000_IN, BARE_BATCH_SIZE]).length) {
       const seeding = performance.now()

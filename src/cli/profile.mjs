@@ -23,6 +23,7 @@ const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/
 try {
   await mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }) })
   await storeKeys(mf, [KEY], 'unlimited', 'profile')
+  await (await mf.dispatchFetch(`${BASE}/__bench/usage-reports`, { method: 'PUT' })).text() // batched as in production
   await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${DATE}&n=1000`, { method: 'POST' })).text()
   const table = await (await (await mf.getR2Bucket('STORE')).get(`technicals/${DATE}.json`)).json()
   const target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))

@@ -6,6 +6,7 @@
  */
 import type { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
+import { KEY_LEASES, REPORT_MS } from '../access/key-lease'
 import { LIVE_ITEMS } from '../features/technical/live-items'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
@@ -69,6 +70,13 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
     live.share(on)
     live.clear()
     return c.json({ on })
+  })
+  // `npm run bench` and `npm run profile`: usage from leased slices sent as production sends it
+  // (batched, at most REPORT_MS after a call) rather than after every call, as the emulator's worker
+  // does for tests (src/emulator/worker.ts), which would add a KeyGuard request to every keyed call.
+  app.put('/__bench/usage-reports', (c) => {
+    c.get('services').caches.of(KEY_LEASES).reportAfter(REPORT_MS)
+    return c.json({ report_ms: REPORT_MS })
   })
   // `npm run bench` times this from outside: the worker serves `path` n times through its own
   // fetch handler, so per-request transport to workerd is paid once per batch, not per request.

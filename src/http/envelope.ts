@@ -18,22 +18,42 @@ export interface Envelope<T> {
  * Builds the envelope for a data endpoint. Extra fields (`as_of`, `error`, counters) follow the
  * standard ones. `elapsed_ms` is measured from the start of the request pipeline.
  */
-export function envelope<T>(
-  c: Context<AppEnv>,
-  endpoint: string,
-  body: { ok: boolean; source: string; data: T; code?: FailureCode } & Record<string, unknown>
-): Envelope<T> {
+export function envelope<T>(c: Context<AppEnv>, endpoint: string, body: EnvelopeBody<T>): Envelope<T> {
   const { ok, source, data, ...extra } = body
   recordOutcome(c, { ok, rows: countRows(data) })
   return {
     ok,
     endpoint,
     tier: c.get('tier'),
-    elapsed_ms: Math.max(0, Math.round(performance.now() - c.get('startedAt'))),
+    elapsed_ms: elapsedMs(c),
     source,
     data,
     ...extra,
   }
+}
+
+/** What a handler answers, before the envelope's per-call fields. */
+export type EnvelopeBody<T = unknown> = { ok: boolean; source: string; data: T; code?: FailureCode } & Record<string, unknown>
+
+/** Milliseconds since the start of the request pipeline, as `elapsed_ms` says. */
+const elapsedMs = (c: Context<AppEnv>) => Math.max(0, Math.round(performance.now() - c.get('startedAt')))
+
+/**
+ * The JSON text of {@link envelope}'s answer from `source` on, with its opening brace (which
+ * {@link envelopeText} drops): what stays the same from caller to caller of one answer.
+ * Keys in the envelope's order; fields {@link envelope} sets itself must not be in `extra`.
+ */
+export function envelopeTail(body: EnvelopeBody): string {
+  const { ok: _ok, source, data, ...extra } = body
+  return JSON.stringify({ source, data, ...extra })
+}
+
+/**
+ * `JSON.stringify(envelope(c, endpoint, body))` from `body`'s {@link envelopeTail}: the per-call
+ * fields written before it. It does not record the outcome.
+ */
+export function envelopeText(c: Context<AppEnv>, endpoint: string, ok: boolean, tail: string): string {
+  return `{"ok":${ok},"endpoint":${JSON.stringify(endpoint)},"tier":${JSON.stringify(c.get('tier'))},"elapsed_ms":${elapsedMs(c)},${tail.slice(1)}`
 }
 
 /** Tells the admission stage how the call ended; handlers that stream their own body call it. */

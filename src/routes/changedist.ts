@@ -3,7 +3,8 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { recordOutcome } from '../http/envelope'
+import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -99,9 +100,9 @@ const route = guardedRoute(POLICY, {
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const { value } = await services.market.changedist({ waitUntil: (p) => c.executionCtx.waitUntil(p) })
-    const body = envelope(c, 'changedist', value)
     // One answer is one row (the envelope would count the arrays inside it).
-    recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })
-    return c.json(body, 200)
+    recordOutcome(c, { ok: value.ok, rows: value.ok ? 1 : 0 })
+    // The shared answer is serialised once (src/http/shared-envelope.ts).
+    return sharedEnvelopeAnswer(c, 'changedist', value.ok, value, '', () => value)
   })
 }

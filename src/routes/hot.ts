@@ -10,7 +10,8 @@ import { changePct } from '../domain/change-distribution'
 import { beijing } from '../domain/dates'
 import type { InstrumentKind } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { recordOutcome } from '../http/envelope'
+import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
@@ -162,6 +163,8 @@ export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
     const { value } = await services.market.shared('hot', 'hot', () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
-    return c.json(envelope(c, 'hot', { ...value, data: value.data.slice(0, limit) }), 200)
+    // The shared answer's rows are serialised once per limit (src/http/shared-envelope.ts).
+    recordOutcome(c, { ok: value.ok, rows: Math.min(value.data.length, limit) })
+    return sharedEnvelopeAnswer(c, 'hot', value.ok, value, String(limit), () => ({ ...value, data: value.data.slice(0, limit) }))
   })
 }

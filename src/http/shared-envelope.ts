@@ -1,0 +1,45 @@
+/**
+ * Envelopes of shared answers (the market cache behind /v1/hot and /v1/changedist: one answer for
+ * every caller within its freshness window). Serialising the answer's rows is most of such a
+ * call's own work, and the rows are the same for every caller: the text from `source` on is made
+ * once per answer and variant (hot's `limit`), and each call writes only its own `tier` and
+ * `elapsed_ms` before it. The bytes are exactly those of `c.json(envelope(…))`.
+ */
+import type { Context } from 'hono'
+import { cacheKind } from '../runtime/isolate-caches'
+import type { AppEnv } from './context'
+import { envelopeText, envelopeTail, type EnvelopeBody } from './envelope'
+
+/** The tails of shared answers, by answer (held weakly: an answer replaced in the shared cache takes its texts with it) and variant. */
+class SharedEnvelopeTexts {
+  private tails = new WeakMap<object, Map<string, string>>()
+
+  /** The envelope text of `answer` from `source` on, made by `body` the first time this variant is asked for. */
+  tail(answer: object, variant: string, body: () => EnvelopeBody): string {
+    let texts = this.tails.get(answer)
+    if (!texts) this.tails.set(answer, (texts = new Map()))
+    let text = texts.get(variant)
+    if (text === undefined) texts.set(variant, (text = envelopeTail(body())))
+    return text
+  }
+
+  clear(): void {
+    this.tails = new WeakMap()
+  }
+}
+
+/** The envelope texts of this isolate's shared answers, in `services.caches`. */
+export const SHARED_ENVELOPES = cacheKind('envelope texts of shared answers', () => new SharedEnvelopeTexts(), (t) => t.clear())
+
+/**
+ * The JSON answer `c.json(envelope(c, endpoint, body()), 200)` would give for a shared `answer`,
+ * with the text after `elapsed_ms` made once per answer and `variant` (which names what `body`
+ * picks from the answer, e.g. a limit). The caller records the call's outcome (`recordOutcome`).
+ */
+export function sharedEnvelopeAnswer(c: Context<AppEnv>, endpoint: string, ok: boolean, answer: object, variant: string, body: () => EnvelopeBody): Response {
+  const tail = c.get('services').caches.of(SHARED_ENVELOPES).tail(answer, variant, body)
+  return c.body(envelopeText(c, endpoint, ok, tail), 200, JSON_CONTENT)
+}
+
+/** The content type `c.json` sets. */
+const JSON_CONTENT = { 'Content-Type': 'application/json' }
