@@ -120,6 +120,8 @@ async function validateForEveryTier(c: Context<AppEnv>, v: PreAdmission): Promis
   if (!parsed.success) throw new ValidationError(fromZodIssues(parsed.error.issues, 'query', raw))
   const query = parsed.data as Record<string, unknown>
   await v.check?.(c, query)
+  // The handler's c.req.valid('query'): the route does not parse the query again (src/access/route.ts).
+  c.req.addValidatedData('query', query)
   return query
 }
 

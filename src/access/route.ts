@@ -1,9 +1,10 @@
-import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi'
+import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/context'
 import { anonCache } from '../http/anon-cache'
 import { csvAnswer, csvCheck, csvNegotiation, withCsvContent, withCsvParams } from '../http/csv-answer'
 import { admit } from './admit'
+import { fromZodIssues, ValidationError } from '../http/validation'
 import type { GuardOptions } from './guard-options'
 import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 import type { AccessPolicy } from './tiers'
@@ -49,7 +50,7 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
   const guard = opts.anonCache
     ? [admit(policy, opts.refine, { anonCache: true, validate }), ...(csv ? [csvAnswer(csv)] : []), anonCache()]
     : [admit(policy, opts.refine, { prefetch: opts.prefetch, validate }), ...(csv ? [csvAnswer(csv)] : [])]
-  return createRoute({
+  const route = createRoute({
     ...config,
     ...(csv ? { request: { ...config.request, query } } : {}),
     responses: { ...accessErrors(policy), ...config.responses, ...(csv ? { 200: withCsv200(config.responses[200], csv) } : {}) },
@@ -59,8 +60,44 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),
     ...(policy.heavy ? { 'x-heavy': true } : {}),
     // A tabular route negotiates its form first, so every answer (refusals too) carries Vary: Accept.
-    middleware: (csv ? [csvNegotiation(), ...guard] : guard) as [MiddlewareHandler<AppEnv>],
+    middleware: [...(csv ? [csvNegotiation(), ...guard] : guard), ...(query ? [admittedQuery(query as z.ZodType)] : [])] as [MiddlewareHandler<AppEnv>],
   })
+  GUARDED.add(route)
+  return route
+}
+
+/** The routes made by {@link guardedRoute}: admission validates their query. */
+const GUARDED = new WeakSet<object>()
+
+/**
+ * Registers guarded routes on `app` without the query validator `app.openapi` adds for
+ * `request.query`: admission has already parsed the query with the same schema (before it counts
+ * the call, src/access/admit.ts) and handed the result to `c.req.valid('query')`, so parsing it
+ * again was wasted work on every call. The OpenAPI document is registered from the route as before.
+ */
+export function registerGuardedWithoutSecondParse(app: OpenAPIHono<AppEnv>): void {
+  const openapi = app.openapi
+  app.openapi = ((route: RouteConfig & { hide?: boolean }, handler: never, hook?: never) => {
+    if (!GUARDED.has(route) || !route.request?.query) return openapi(route, handler, hook)
+    const { middleware: _middleware, hide, ...documented } = route
+    if (!hide) app.openAPIRegistry.registerPath(documented)
+    return openapi({ ...route, hide: true, request: { ...route.request, query: undefined } }, handler, hook)
+  }) as typeof app.openapi
+}
+
+/**
+ * Last of a guarded route's middleware: the parsed query for the handler when admission did not
+ * parse it (an anonymous answer served from memory skips the parse and never reaches the handler;
+ * this keeps the handler's query whatever path led there). Refused as admission refuses, with a 422.
+ */
+const admittedQuery = (schema: z.ZodType): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (c.req.valid('query' as never) === undefined) {
+    const raw = c.req.query()
+    const parsed = schema.safeParse(raw)
+    if (!parsed.success) throw new ValidationError(fromZodIssues(parsed.error.issues, 'query', raw))
+    c.req.addValidatedData('query', parsed.data as object)
+  }
+  await next()
 }
 
 /** A tabular route's 200 response with `text/csv` beside its JSON. */

@@ -1,0 +1,54 @@
+// Admission parses a guarded route's query once, for itself and the handler (src/access/route.ts). In workerd: admission imports the guards (cloudflare:workers).
+import { OpenAPIHono, z } from '@hono/zod-openapi'
+import { describe, expect, it } from 'vitest'
+import type { AppEnv } from '../src/http/context'
+import { onError } from '../src/http/errors'
+import { guardedRoute, registerGuardedWithoutSecondParse } from '../src/access/route'
+
+/** An uncounted free route whose query schema counts its parses. */
+function appWithCountingRoute() {
+  const parses = { count: 0 }
+  const Query = z.object({
+    n: z.string().transform((v) => {
+      parses.count++
+      return Number(v)
+    }),
+  })
+  const route = guardedRoute({ group: 'free', minTier: 'free', cost: 0, counted: false }, {
+    method: 'get',
+    path: '/v1/count',
+    request: { query: Query },
+    responses: { 200: { description: 'the parsed n', content: { 'application/json': { schema: z.object({ n: z.number() }) } } } },
+  })
+  const app = new OpenAPIHono<AppEnv>()
+  registerGuardedWithoutSecondParse(app)
+  app.use('*', async (c, next) => {
+    c.set('tier', 'free')
+    await next()
+  })
+  app.openapi(route, (c) => c.json({ n: c.req.valid('query').n }, 200))
+  app.onError(onError)
+  return { app, parses }
+}
+
+describe('guarded routes parse their query once', () => {
+  it('hands admission\'s parse to the handler, without a second parse', async () => {
+    const { app, parses } = appWithCountingRoute()
+    const res = await app.request('/v1/count?n=7')
+    expect(await res.json()).toEqual({ n: 7 })
+    expect(parses.count).toBe(1)
+  })
+
+  it('still refuses an invalid query with the 422 naming it', async () => {
+    const { app } = appWithCountingRoute()
+    const res = await app.request('/v1/count')
+    expect(res.status).toBe(422)
+    expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(['query', 'n'])
+  })
+
+  it('documents the query parameter as before', () => {
+    const { app } = appWithCountingRoute()
+    const doc = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } })
+    expect(doc.paths?.['/v1/count']?.get?.parameters).toEqual([expect.objectContaining({ name: 'n', in: 'query', required: true })])
+  })
+})
