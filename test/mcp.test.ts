@@ -94,6 +94,55 @@ describe('POST /mcp: session', () => {
   })
 })
 
+describe('POST /mcp: the protocol (answered by src/mcp/, held to it by the SDK client above)', () => {
+  const initialize = (protocolVersion: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'curl', version: '1' } } })
+
+  it('initialize answers the client\'s protocol version when supported (2024-11-05), else the latest, with serverInfo and tools', async () => {
+    const key = await makeKey('trial')
+    const old = await (await rpc(initialize('2024-11-05'), bearer(key).headers)).json<any>()
+    expect(old.result).toMatchObject({ protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'a-share-market-api' } })
+    expect(old.result.instructions).toContain('counts against your key')
+    const unknown = await (await rpc(initialize('2099-01-01'), bearer(key).headers)).json<any>()
+    expect(unknown.result.protocolVersion).toBe('2025-11-25')
+  })
+
+  it('ping answers {}; a notification gets 202 with no body', async () => {
+    const key = await makeKey('trial')
+    expect(await (await rpc({ jsonrpc: '2.0', id: 'p', method: 'ping' }, bearer(key).headers)).json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} })
+    const notified = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, bearer(key).headers)
+    expect(notified.status).toBe(202)
+    expect(await notified.text()).toBe('')
+  })
+
+  it('an unknown method: -32601; tools/call without a name: -32602 (HTTP 200, as JSON-RPC answers)', async () => {
+    const key = await makeKey('trial')
+    const unknown = await rpc({ jsonrpc: '2.0', id: 1, method: 'resources/list' }, bearer(key).headers)
+    expect(unknown.status).toBe(200)
+    expect(await unknown.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } })
+    const nameless = await (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: { code: 'sh600519' } } }, bearer(key).headers)).json<any>()
+    expect(nameless).toMatchObject({ id: 2, error: { code: -32602 } })
+    expect(nameless.error.message).toContain('name')
+  })
+
+  it('refuses the HTTP request as the SDK transport does: 406 without both Accept types, 415, parse error 400, unsupported mcp-protocol-version 400', async () => {
+    const key = await makeKey('trial')
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' }
+    const notAcceptable = await rpc(ping, { ...bearer(key).headers, accept: 'application/json' })
+    expect(notAcceptable.status).toBe(406)
+    expect(await notAcceptable.json()).toMatchObject({ id: null, error: { code: -32000, message: expect.stringContaining('Not Acceptable') } })
+    const unsupported = await rpc(ping, { ...bearer(key).headers, 'content-type': 'text/plain' })
+    expect(unsupported.status).toBe(415)
+    const garbled = await worker.fetch(new Request(MCP_URL, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(key).headers }, body: '{"jsonrpc":' }))
+    expect(garbled.status).toBe(400)
+    expect(await garbled.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } })
+    const wrongVersion = await rpc(ping, { ...bearer(key).headers, 'mcp-protocol-version': '2023-01-01' })
+    expect(wrongVersion.status).toBe(400)
+    expect(await wrongVersion.json()).toMatchObject({ error: { code: -32000, message: expect.stringContaining('Unsupported protocol version: 2023-01-01') } })
+    // The middleware's headers ride on a refusal too.
+    expect(wrongVersion.headers.get('access-control-allow-origin')).toBe('*')
+  })
+})
+
 describe('POST /mcp: auth', () => {
   it('without a key: 401, a JSON body saying how to get one, and a Bearer challenge', async () => {
     const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })

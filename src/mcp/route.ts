@@ -1,14 +1,17 @@
 /**
  * `POST /mcp`: a remote MCP server (Streamable HTTP, stateless, JSON answers) for AI agents. Each
- * request gets a fresh server and transport; tool calls run as `/v1` requests through this same
- * application (src/mcp/dispatch.ts), so /mcp itself counts nothing and bypasses nothing.
- * GET (a server-sent event stream) and DELETE (ending a session) have no meaning without sessions: 405.
+ * request gets a fresh server (src/mcp/server.ts), whose messages src/mcp/transport.ts and
+ * src/mcp/protocol.ts answer (the latter says why not the MCP SDK's server); tool calls run as `/v1`
+ * requests through this same application (src/mcp/dispatch.ts), so /mcp itself counts nothing and
+ * bypasses nothing. GET (a server-sent event stream) and DELETE (ending a session) have no meaning
+ * without sessions: 405.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
 import { mcpCaller } from './auth'
+import { answerRequest } from './protocol'
 import { createMcpServer } from './server'
+import { handlePost } from './transport'
 
 export function registerMcp(app: Hono<AppEnv>, version: string): void {
   app.post('/mcp', async (c) => {
@@ -17,9 +20,7 @@ export function registerMcp(app: Hono<AppEnv>, version: string): void {
     // Read at call time: app.fetch is wrapped with the request deadline after the routes are registered.
     const fetch = (request: Request) => app.fetch(request, c.env, c.executionCtx)
     const server = createMcpServer(version, { fetch, request: c.req.raw, key: caller.key })
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    await server.connect(transport)
-    const answer = await transport.handleRequest(c.req.raw)
+    const answer = await handlePost(c.req.raw, (request) => answerRequest(server, request))
     // Through the context, so the answer carries the headers the middleware set (CORS, request id).
     return c.newResponse(answer.body, answer)
   })

@@ -1,22 +1,17 @@
 /**
- * The MCP server of one request (stateless: a fresh server per POST /mcp): `tools/list` from the
- * table in src/mcp/tools.ts, and `tools/call` dispatched as the tool's `/v1` request and answered
- * as a compact table.
+ * The MCP server of one request (stateless: a fresh server per POST /mcp): the tools of the table in
+ * src/mcp/tools.ts as `tools/list` describes them, and `tools/call` dispatched as the tool's `/v1`
+ * request and answered as a compact table. src/mcp/protocol.ts answers the protocol around it.
  *
- * Built on the SDK's protocol-level `Server` rather than its `McpServer`: McpServer converts input
- * schemas through a compatibility layer that also bundles zod 3 and zod-to-json-schema (some 25 KB
- * of gzip in a Worker already at its size cap), and answers a bad argument with its own wording.
- * Here the schemas are converted with the zod already in the bundle, and a bad argument gets the
+ * The input schemas are converted with the zod already in the bundle, and a bad argument gets the
  * same FastAPI-style issue (field, message, input) as the route's 422.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js'
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { toJSONSchema } from 'zod/v4'
 import { z } from 'zod'
 import { fromZodIssues, validationBody } from '../http/validation'
 import { dispatch, routeRequest, type AppFetch } from './dispatch'
 import { errorResult, toolResult, type ToolResult } from './format'
+import type { ToolDescription, ToolServer } from './protocol'
 import { DEFAULT_ROW_LIMIT, limitArg, TOOLS, type ToolSpec } from './tools'
 
 const INSTRUCTIONS =
@@ -50,27 +45,24 @@ function withoutSafeIntegerBounds(node: unknown): void {
 }
 
 /** The tools as `tools/list` describes them, converted once per isolate. */
-const described = new Map<string, { spec: ToolSpec; schema: z.ZodType; tool: Tool }>()
+const described = new Map<string, { spec: ToolSpec; schema: z.ZodType; tool: ToolDescription }>()
 for (const spec of TOOLS) {
   const schema = argumentsOf(spec)
-  const { $schema: _, ...inputSchema } = toJSONSchema(schema, { io: 'input' }) as Tool['inputSchema'] & { $schema?: string }
+  const { $schema: _, ...inputSchema } = toJSONSchema(schema, { io: 'input' }) as ToolDescription['inputSchema'] & { $schema?: string }
   withoutSafeIntegerBounds(inputSchema)
   described.set(spec.name, { spec, schema, tool: { name: spec.name, title: spec.title, description: spec.description, inputSchema, annotations: { readOnlyHint: true } } })
 }
 
-/**
- * The server never asks the client for input (elicitation), the only use the SDK's Server makes of
- * a JSON Schema validator; this one says so, instead of bundling one (src/mcp/no-ajv.ts).
- */
-const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'this server does not ask for input (no elicitation)' }),
-}
+const TOOL_DESCRIPTIONS = [...described.values()].map((d) => d.tool)
 
-export function createMcpServer(version: string, call: CallContext): Server {
-  const server = new Server({ name: 'a-share-market-api', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...described.values()].map((d) => d.tool) }))
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(call, request.params.name, request.params.arguments ?? {}))
-  return server
+/** The server of one POST /mcp: its tool calls run as `call`'s caller. */
+export function createMcpServer(version: string, call: CallContext): ToolServer {
+  return {
+    info: { name: 'a-share-market-api', version },
+    instructions: INSTRUCTIONS,
+    tools: TOOL_DESCRIPTIONS,
+    call: (name, args) => callTool(call, name, args),
+  }
 }
 
 type Issue = z.core.$ZodIssue
