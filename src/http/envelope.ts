@@ -40,7 +40,7 @@ const elapsedMs = (c: Context<AppEnv>) => Math.max(0, Math.round(performance.now
 
 /**
  * The JSON text of {@link envelope}'s answer from `source` on, with its opening brace (which
- * {@link envelopeText} drops): what stays the same from caller to caller of one answer.
+ * follows {@link envelopeHead} without it): what stays the same from caller to caller of one answer.
  * Keys in the envelope's order; fields {@link envelope} sets itself must not be in `extra`.
  */
 export function envelopeTail(body: EnvelopeBody): string {
@@ -49,11 +49,12 @@ export function envelopeTail(body: EnvelopeBody): string {
 }
 
 /**
- * `JSON.stringify(envelope(c, endpoint, body))` from `body`'s {@link envelopeTail}: the per-call
- * fields written before it. It does not record the outcome.
+ * The per-call fields of `JSON.stringify(envelope(c, endpoint, body))`, up to and including the comma
+ * after `elapsed_ms`: followed by `body`'s {@link envelopeTail} without its opening brace, it is that
+ * text. It does not record the outcome.
  */
-export function envelopeText(c: Context<AppEnv>, endpoint: string, ok: boolean, tail: string): string {
-  return `{"ok":${ok},"endpoint":${JSON.stringify(endpoint)},"tier":${JSON.stringify(c.get('tier'))},"elapsed_ms":${elapsedMs(c)},${tail.slice(1)}`
+export function envelopeHead(c: Context<AppEnv>, endpoint: string, ok: boolean): string {
+  return `{"ok":${ok},"endpoint":${JSON.stringify(endpoint)},"tier":${JSON.stringify(c.get('tier'))},"elapsed_ms":${elapsedMs(c)},`
 }
 
 /** Tells the admission stage how the call ended; handlers that stream their own body call it. */

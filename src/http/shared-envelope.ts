@@ -2,25 +2,28 @@
  * Envelopes of shared answers (the market cache behind /v1/hot and /v1/changedist: one answer for
  * every caller within its freshness window). Serialising the answer's rows is most of such a
  * call's own work, and the rows are the same for every caller: the text from `source` on is made
- * once per answer and variant (hot's `limit`), and each call writes only its own `tier` and
- * `elapsed_ms` before it. The bytes are exactly those of `c.json(envelope(…))`.
+ * once per answer and variant (hot's `limit`) and kept as UTF-8 bytes, and each call writes only
+ * its own `tier` and `elapsed_ms` before them. Kept as bytes because a response body given as a
+ * string is encoded on every call: for hot's rows (Chinese names, a two-byte string) that encoding
+ * was the largest part of the call once the rows were serialised only once. The bytes are exactly
+ * those of `c.json(envelope(…))`.
  */
 import type { Context } from 'hono'
 import { cacheKind } from '../runtime/isolate-caches'
 import type { AppEnv } from './context'
-import { envelopeText, envelopeTail, type EnvelopeBody } from './envelope'
+import { envelopeHead, envelopeTail, type EnvelopeBody } from './envelope'
 
 /** The tails of shared answers, by answer (held weakly: an answer replaced in the shared cache takes its texts with it) and variant. */
 class SharedEnvelopeTexts {
-  private tails = new WeakMap<object, Map<string, string>>()
+  private tails = new WeakMap<object, Map<string, Uint8Array>>()
 
-  /** The envelope text of `answer` from `source` on, made by `body` the first time this variant is asked for. */
-  tail(answer: object, variant: string, body: () => EnvelopeBody): string {
+  /** The UTF-8 envelope text of `answer` from `source` on (no opening brace), made by `body` the first time this variant is asked for. */
+  tail(answer: object, variant: string, body: () => EnvelopeBody): Uint8Array {
     let texts = this.tails.get(answer)
     if (!texts) this.tails.set(answer, (texts = new Map()))
-    let text = texts.get(variant)
-    if (text === undefined) texts.set(variant, (text = envelopeTail(body())))
-    return text
+    let bytes = texts.get(variant)
+    if (bytes === undefined) texts.set(variant, (bytes = utf8.encode(envelopeTail(body()).slice(1))))
+    return bytes
   }
 
   clear(): void {
@@ -38,8 +41,15 @@ export const SHARED_ENVELOPES = cacheKind('envelope texts of shared answers', ()
  */
 export function sharedEnvelopeAnswer(c: Context<AppEnv>, endpoint: string, ok: boolean, answer: object, variant: string, body: () => EnvelopeBody): Response {
   const tail = c.get('services').caches.of(SHARED_ENVELOPES).tail(answer, variant, body)
-  return c.body(envelopeText(c, endpoint, ok, tail), 200, JSON_CONTENT)
+  // The head is ASCII (its fields are numbers, booleans and our own names): one byte a character.
+  const head = envelopeHead(c, endpoint, ok)
+  const bytes = new Uint8Array(head.length + tail.length)
+  utf8.encodeInto(head, bytes)
+  bytes.set(tail, head.length)
+  return c.body(bytes, 200, JSON_CONTENT)
 }
+
+const utf8 = new TextEncoder()
 
 /** The content type `c.json` sets. */
 const JSON_CONTENT = { 'Content-Type': 'application/json' }
