@@ -2,7 +2,7 @@ import { CalendarCache } from '../store/calendar-source'
 import { membersReader } from '../store/chain-members'
 import type { FactorTables } from '../store/factor-table'
 import { buildUnderWay } from '../store/build-progress'
-import { readHistory } from '../store/history'
+import { HistoryCache } from '../store/history-cache'
 import { OwnedTables } from '../store/owned-tables'
 import { readUniverse } from '../store/meta'
 import { readEvidence } from '../store/playbook-evidence'
@@ -17,7 +17,8 @@ export { MARKET_KLINE_COLUMNS } from '../store/market-kline'
  * `services.store` (its shape: `StoreReads` in src/services/types.ts): the R2 reads routes make;
  * the layout of the objects lives in src/store/. What it keeps between requests is kept here, one
  * copy per `Services`: the calendar, the latest technicals date, the parsed technicals tables,
- * indicator-state shards and factor tables (these forgotten by `Services.reset()`), the
+ * indicator-state shards, factor tables and parsed histories (these forgotten by `Services.reset()`;
+ * the histories are checked against their etag on every read), the
  * industry-chain members (checked against the object's etag on every read) and the owned tables
  * (static assets, fixed for the deployment: `reset()` keeps them).
  */
@@ -28,11 +29,12 @@ export function storeReads(factorTables: FactorTables): StoreReads & { forget():
   const technicals = new TechnicalsTables()
   const states = new StateShards()
   const tables = new OwnedTables()
+  const histories = new HistoryCache()
   return {
     calendar: (c) => calendar.load(c.env.STORE),
     forgetCalendar: () => calendar.forget(),
     factorTable: (c, market) => factorTables.read(c.env.STORE, market),
-    history: (c, code) => readHistory(c.env.STORE, code),
+    history: (c, code) => histories.history(c.env.STORE, code),
     universe: (c) => readUniverse(c.env.STORE),
     playbookEvidence: (c) => readEvidence(c.env.STORE),
     latestTechnicalsDate: (c) => latest.date(c.env.STORE),
@@ -50,6 +52,7 @@ export function storeReads(factorTables: FactorTables): StoreReads & { forget():
       technicals.clear()
       states.clear()
       factorTables.clear()
+      histories.clear()
     },
   }
 }
