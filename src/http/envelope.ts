@@ -58,16 +58,24 @@ export function envelopeHead(c: Context<AppEnv>, endpoint: string, ok: boolean):
 }
 
 /**
- * The text of `JSON.stringify(envelope(c, endpoint, {...body, data}))` where `data` is JSON text the
- * route wrote itself (`rows` of them): for a large array its own writer makes faster than
- * `JSON.stringify` of row objects. Records the outcome as {@link envelope} does.
+ * The UTF-8 bytes of `JSON.stringify(envelope(c, endpoint, {...body, data}))` where `data` is the
+ * JSON bytes the route wrote itself (`rows` of them): for a large array, its own writer makes them
+ * faster than `JSON.stringify` of row objects. Records the outcome as {@link envelope} does.
  */
-export function envelopeWithDataText(c: Context<AppEnv>, endpoint: string, body: { ok: boolean; source: string } & Record<string, unknown>, dataJson: string, rows: number): string {
+export function envelopeWithDataBytes(c: Context<AppEnv>, endpoint: string, body: { ok: boolean; source: string } & Record<string, unknown>, data: Uint8Array, rows: number): Uint8Array<ArrayBuffer> {
   const { ok, source, ...extra } = body
   recordOutcome(c, { ok, rows })
   const rest = JSON.stringify(extra)
-  return `${envelopeHead(c, endpoint, ok)}"source":${JSON.stringify(source)},"data":${dataJson}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`
+  const head = utf8.encode(`${envelopeHead(c, endpoint, ok)}"source":${JSON.stringify(source)},"data":`)
+  const tail = utf8.encode(rest === '{}' ? '}' : `,${rest.slice(1)}`)
+  const out = new Uint8Array(head.length + data.length + tail.length)
+  out.set(head, 0)
+  out.set(data, head.length)
+  out.set(tail, head.length + data.length)
+  return out
 }
+
+const utf8 = new TextEncoder()
 
 /** Tells the admission stage how the call ended; handlers that stream their own body call it. */
 export function recordOutcome(c: Context<AppEnv>, outcome: Outcome): void {

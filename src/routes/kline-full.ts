@@ -7,7 +7,7 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { buildingMessage } from '../domain/build-progress'
 import { during } from '../runtime/request-scope'
-import { envelope, envelopeWithDataText, recordOutcome } from '../http/envelope'
+import { envelope, envelopeWithDataBytes, recordOutcome } from '../http/envelope'
 import { dataTable, schemaColumns, wantsCsv } from '../http/csv-answer'
 import { csvRowStream, csvStreamResponse } from '../http/csv-stream'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
@@ -15,7 +15,7 @@ import type { Services } from '../services/types'
 import { numDate } from '../domain/date-num'
 import type { History } from '../store/shapes'
 import type { StoreRequest } from '../services/types'
-import { fullRowsJson, lazyFullRows } from '../features/technical/kline-full-rows'
+import { fullRowsBytes, lazyFullRows } from '../features/technical/kline-full-rows'
 import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -133,10 +133,10 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) 
       recordOutcome(c, { ok: true, rows: count })
       return csvStreamResponse(c, csvRowStream(FULL_COLUMNS, rows)) as never
     }
-    const { count, json, last } = fullRowsJson(h, q.fq, q.start, q.end)
+    const { count, bytes, last } = fullRowsBytes(h, q.fq, q.start, q.end)
     const notice = count === 0 ? `no bars of ${code} between ${q.start ?? HISTORY_START} and ${q.end ?? h.last} (history ${numRange(h)})` : undefined
-    const text = envelopeWithDataText(c, 'kline-full', { ok: true, source: 'store', fq: q.fq, as_of: last ?? h.last, ...(notice ? { notice } : {}) }, json, count)
-    return c.body(text, 200, { 'Content-Type': 'application/json' }) as never
+    const answer = envelopeWithDataBytes(c, 'kline-full', { ok: true, source: 'store', fq: q.fq, as_of: last ?? h.last, ...(notice ? { notice } : {}) }, bytes, count)
+    return c.body(answer, 200, { 'Content-Type': 'application/json' }) as never
   })
 }
 

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { market } from '../../emulator/market/index'
 import { appendBars, emptyHistory, mergeActions } from '../../store/history'
 import type { History } from '../../store/shapes'
-import { centsText, fullRows, fullRowsJson } from './kline-full-rows'
+import { fullRows, fullRowsBytes } from './kline-full-rows'
 
 const NOW = Date.parse('2026-11-20T16:00:00+08:00')
 const FQS = ['qfq', 'hfq', 'nofq'] as const
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 /** The history the jobs would store for `code` at NOW, from the emulator's model. */
 function storedHistory(code: string): History {
@@ -17,23 +18,16 @@ function storedHistory(code: string): History {
   return h
 }
 
-describe('centsText', () => {
-  it('writes integer cents as (m / 100).toFixed(2) does, negative and zero included', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (m) => centsText(m) === (m / 100).toFixed(2)))
-    for (const m of [0, -0, 5, -5, 99, 100, -100, 123456]) expect(centsText(m)).toBe((m / 100).toFixed(2))
-  })
-})
-
-describe('fullRowsJson', () => {
-  it('is JSON.stringify(fullRows(…)) byte for byte on stored histories, in every fq and range', () => {
+describe('fullRowsBytes', () => {
+  it('is the UTF-8 of JSON.stringify(fullRows(…)) byte for byte on stored histories, in every fq and range', () => {
     for (const code of ['sh600519', 'sz300750', 'sz000001']) {
       const h = storedHistory(code)
       expect(h.act.length, code).toBeGreaterThan(0)
       for (const fq of FQS) {
         for (const [start, end] of [[undefined, undefined], ['2020-01-01', '2021-06-30'], ['2030-01-01', undefined]] as const) {
           const rows = fullRows(h, fq, start, end)
-          const out = fullRowsJson(h, fq, start, end)
-          expect(out.json, `${code} ${fq} ${start}..${end}`).toBe(JSON.stringify(rows))
+          const out = fullRowsBytes(h, fq, start, end)
+          expect(text(out.bytes), `${code} ${fq} ${start}..${end}`).toBe(JSON.stringify(rows))
           expect(out.count).toBe(rows.length)
           expect(out.last).toBe(rows.at(-1)?.time)
         }
@@ -60,7 +54,7 @@ describe('fullRowsJson', () => {
         const iso = (n: number) => `${String(n).slice(0, 4)}-${String(n).slice(4, 6)}-${String(n).slice(6, 8)}`
         h.act = actions.map(([i, cash, bonus]): History['act'][number] => [iso(day(i)), cash, bonus])
         h.last = iso(h.t.at(-1)!)
-        return fullRowsJson(h, fq).json === JSON.stringify(fullRows(h, fq))
+        return text(fullRowsBytes(h, fq).bytes) === JSON.stringify(fullRows(h, fq))
       })
     )
   })

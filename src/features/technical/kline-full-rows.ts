@@ -3,6 +3,7 @@
  * 7 string columns `time, open, high, low, close, volume, amount`, oldest first.
  */
 import { factors, roundPrice, type Fq } from '../../domain/adjust'
+import { AsciiWriter } from '../../http/ascii-writer'
 import { dateNum, indexOnOrAfter, numDate } from '../../store/history'
 import type { History } from '../../store/shapes'
 import type { MarketKlineRow } from '../../store/market-kline'
@@ -11,38 +12,47 @@ import type { MarketKlineRow } from '../../store/market-kline'
 export type FullRow = Omit<MarketKlineRow, 'code'>
 
 /**
- * `JSON.stringify(fullRows(h, fq, start, end))`, byte for byte, written directly: no row objects, and
- * each price formatted from its integer cents rather than by `toFixed`. A whole history is some
- * 6,000 rows of five prices; building and serialising the objects was most of a /v1/kline-full call.
- * `last` is the date of the last row.
+ * The UTF-8 bytes of `JSON.stringify(fullRows(h, fq, start, end))`, byte for byte, written directly:
+ * no row objects and no strings. A whole history is some 6,000 rows of five prices; building the
+ * row objects, formatting each price with `toFixed` and encoding the text was most of a
+ * /v1/kline-full call. `last` is the date of the last row.
  */
-export function fullRowsJson(h: History, fq: Fq, start?: string, end?: string): { count: number; json: string; last: string | undefined } {
+export function fullRowsBytes(h: History, fq: Fq, start?: string, end?: string): { count: number; bytes: Uint8Array<ArrayBuffer>; last: string | undefined } {
   const [from, to] = span(h, start, end)
   const f = factors(h, fq, from, to)
-  let json = '['
+  const w = new AsciiWriter((to - from) * ROW_BYTES + 2)
+  w.ascii('[')
   for (let i = from; i < to; i++) {
     const k = f[i - from]
     const amt = h.amt[i]
-    json +=
-      `${i > from ? ',' : ''}{"time":"${numDate(h.t[i])}","open":"${pxText(h.o[i], k)}","high":"${pxText(h.h[i], k)}","low":"${pxText(h.l[i], k)}",` +
-      `"close":"${pxText(h.c[i], k)}","volume":"${Math.round(h.vol[i])}","amount":"${amt === null ? '' : centsText(Math.round(amt * 100))}"}`
+    w.ascii(i > from ? ',{"time":"' : '{"time":"')
+    writeDate(w, h.t[i])
+    w.ascii('","open":"').cents(priceCents(h.o[i], k))
+    w.ascii('","high":"').cents(priceCents(h.h[i], k))
+    w.ascii('","low":"').cents(priceCents(h.l[i], k))
+    w.ascii('","close":"').cents(priceCents(h.c[i], k))
+    w.ascii('","volume":"').int(Math.round(h.vol[i]))
+    w.ascii('","amount":"')
+    if (amt !== null) w.cents(Math.round(amt * 100))
+    w.ascii('"}')
   }
-  return { count: to - from, json: json + ']', last: to > from ? numDate(h.t[to - 1]) : undefined }
+  w.ascii(']')
+  return { count: to - from, bytes: w.bytes, last: to > from ? numDate(h.t[to - 1]) : undefined }
 }
 
-/** {@link px} from integer cents: `roundPrice(x * k)` is `m / 100` with m the rounded cents. */
-const pxText = (x: number, k: number) => centsText(Math.round(x * k * 100 + 1e-6))
+/** Bytes of a typical row, to allocate the answer once. */
+const ROW_BYTES = 120
 
-/**
- * `(m / 100).toFixed(2)` for integer cents `m`: the same text, since `m / 100` is the double nearest
- * m hundredths and rounds back to them at two decimals. Not finite: `toFixed`'s own text.
- */
-export function centsText(m: number): string {
-  if (!Number.isFinite(m)) return (m / 100).toFixed(2)
-  const a = m < 0 ? -m : m
-  const whole = Math.floor(a / 100)
-  const frac = a - whole * 100
-  return `${m < 0 ? '-' : ''}${whole}${frac < 10 ? '.0' : '.'}${frac}`
+/** `roundPrice(x * k)` in integer cents: what {@link px} formats. */
+const priceCents = (x: number, k: number) => Math.round(x * k * 100 + 1e-6)
+
+/** A `YYYYMMDD` day number as {@link numDate} writes it. */
+function writeDate(w: AsciiWriter, n: number): void {
+  if (!(n >= 10_000_000 && n <= 99_999_999 && Number.isInteger(n))) {
+    w.ascii(numDate(n))
+    return
+  }
+  w.digits(Math.floor(n / 10_000), 4).ascii('-').digits(Math.floor(n / 100) % 100, 2).ascii('-').digits(n % 100, 2)
 }
 
 /** Adjusted rows of `h` with start ≤ date ≤ end (both optional), oldest first. */
