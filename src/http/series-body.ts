@@ -1,5 +1,5 @@
 import type { Bar } from '../domain/bar'
-import type { Instrument } from '../domain/instrument'
+import type { Instrument, InstrumentKind } from '../domain/instrument'
 import { toBarRow, type BarRow } from './format'
 import type { Attempt } from '../channels/router'
 import { allSaidNothing, describeAttempts } from './outcome'
@@ -9,13 +9,29 @@ export type SymbolOutcome =
   | { instrument: Instrument; ok: false; attempts: Attempt[] }
 
 /**
+ * Rows of bars already formatted, by bar object: a pure memo of {@link toBarRow}. The past bars of
+ * /v1/quote come from the recent-bars cache as the same objects for up to a minute, so each is
+ * formatted (five `toFixed` calls) once rather than on every call; a bar the cache lets go takes its
+ * row with it.
+ */
+const ROWS = new WeakMap<Bar, { kind: InstrumentKind; row: BarRow }>()
+
+function rowOf(b: Bar, kind: InstrumentKind): BarRow {
+  const known = ROWS.get(b)
+  if (known?.kind === kind) return known.row
+  const row = toBarRow(b, kind)
+  ROWS.set(b, { kind, row })
+  return row
+}
+
+/**
  * Folds per-symbol outcomes into the envelope body of quote and kline: one symbol → an array of
  * rows newest first; several → a map by code. `ok` when any symbol returned data; `source` is the
  * one channel used, `multi` when they differ, `none` when no upstream was needed.
  */
 export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
   const single = outcomes.length === 1
-  const rows = (o: SymbolOutcome): BarRow[] => (o.ok ? o.bars.map((b) => toBarRow(b, o.instrument.kind)).reverse() : [])
+  const rows = (o: SymbolOutcome): BarRow[] => (o.ok ? o.bars.map((b) => rowOf(b, o.instrument.kind)).reverse() : [])
   const used = new Set(outcomes.flatMap((o) => (o.ok && o.channel ? [o.channel] : [])))
   const source = used.size === 0 ? 'none' : used.size === 1 ? sourcePrefix + [...used][0] : 'multi'
   const ok = outcomes.some((o) => o.ok)
