@@ -66,6 +66,15 @@ const LIVE_COLD_1000_IN = { ...LIVE_COLD_1000, name: '  … cold: nothing shared
 const QUOTE_KEYED_IN = { name: '/v1/quote keyed (KeyGuard)', path: QUOTE, keys: 'turn' }
 const QUOTE_ANONYMOUS = { name: '/v1/quote anonymous, cached (AnonGuard)', path: QUOTE, anonymous: 'pool' }
 const QUOTE_KEYED = { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' }
+const HOT_KEYED = { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' }
+const CHANGEDIST_KEYED = { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' }
+/**
+ * Controls for the shared answers: a bare route answering a copy of the route's answer. Their
+ * answers are tens of KB against the baseline's 11 bytes, so carrying them is part of what the
+ * route's ratio to the baseline measures; against these rows, what admission and the envelope cost.
+ */
+const HOT_BYTES = { name: "  … bare route, a copy of /v1/hot's answer", path: '', copyOf: HOT_KEYED, slot: 'hot' }
+const CHANGEDIST_BYTES = { name: "  … bare route, a copy of /v1/changedist's answer", path: '', copyOf: CHANGEDIST_KEYED, slot: 'changedist' }
 const IN_WORKER = [
   QUOTE_KEYED_IN,
   QUOTE_ANONYMOUS,
@@ -101,8 +110,10 @@ const END_TO_END = [
   SCREEN,
   { name: '/v1/snapshot sh600519 keyed', path: '/v1/snapshot?code=sh600519', keys: 'client' },
   { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'client' },
-  { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' },
-  { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' },
+  HOT_KEYED,
+  HOT_BYTES,
+  CHANGEDIST_KEYED,
+  CHANGEDIST_BYTES,
   CHIP,
   KLINE_FULL,
   KLINE_FULL_CSV,
@@ -420,6 +431,12 @@ async function routeBench(bundle) {
       console.log(`the 1,000-symbol batch's answer is ${(answer.byteLength / 1e6).toFixed(2)} MB`)
       console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
     }
+    for (const control of chosen([HOT_BYTES, CHANGEDIST_BYTES])) {
+      const answer = await (await mf.dispatchFetch(BASE + control.copyOf.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()
+      await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=${control.slot}`, { method: 'POST', body: answer })).text()
+      control.path = `/__bench/constant-copy?slot=${control.slot}`
+      console.log(`${control.copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB`)
+    }
     if (chosen([CHIP, KLINE_FULL, KLINE_FULL_CSV, HISTORY_RAW]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
       // The store's history of sh600519, built as the jobs build it.
       await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${TABLE_DATE}&codes=sh600519`, { method: 'POST' })).text()
@@ -465,6 +482,8 @@ async function routeBench(bundle) {
           [KLINE_FULL, HISTORY_RAW, 'its R2 object streamed bare', 0.6],
           [TECHNICAL, QUOTE_KEYED, '/v1/quote sh600519 (one key per client, as the technical row)'],
           [QUOTE_KEYED, QUOTE_ANONYMOUS, 'the anonymous cached quote'],
+          [HOT_KEYED, HOT_BYTES, 'a bare route answering a copy of its answer (admission and the envelope beside carrying the bytes)'],
+          [CHANGEDIST_KEYED, CHANGEDIST_BYTES, 'a bare route answering a copy of its answer'],
         ])
       }
     }

@@ -25,12 +25,14 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   // A copy of a large answer (the bench POSTs it once), served as a constant: what carrying those
   // very bytes costs each view (compressing them too, where the client asks for gzip) with no route
   // work beside it. Padding would not do: a run of one letter compresses far faster than JSON.
-  let constantCopy = new Uint8Array(new ArrayBuffer(0))
+  // `slot` names the copy (default `batch`): the technical batch's answer, /v1/hot's, /v1/changedist's.
+  const copies = new Map<string, Uint8Array<ArrayBuffer>>()
   app.post('/__bench/constant-copy', async (c) => {
-    constantCopy = new Uint8Array(await c.req.arrayBuffer())
-    return c.json({ bytes: constantCopy.length })
+    const bytes = new Uint8Array(await c.req.arrayBuffer())
+    copies.set(c.req.query('slot') ?? 'batch', bytes)
+    return c.json({ bytes: bytes.length })
   })
-  app.get('/__bench/constant-copy', (c) => c.body(constantCopy, 200, { 'content-type': 'application/json; charset=UTF-8' }))
+  app.get('/__bench/constant-copy', (c) => c.body(copies.get(c.req.query('slot') ?? 'batch') ?? new Uint8Array(), 200, { 'content-type': 'application/json; charset=UTF-8' }))
   // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
   // and the baseline that streams the same R2 object with no envelope, checks or admission.
   app.get('/__bench/market-kline-blob', (c) => {
