@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { countingBucket } from './counting-bucket'
 import { appendBars, emptyHistory } from './history'
 import { HistoryCache } from './history-cache'
 import { historyKey } from './keys'
-
-/** An R2 stand-in holding JSON texts; counts HEADs and GETs, and `put` changes an object's etag. */
-function countingBucket() {
-  const objects = new Map<string, { text: string; etag: string }>()
-  const calls = { head: 0, get: 0 }
-  let version = 0
-  const bucket = {
-    put: (key: string, text: string) => void objects.set(key, { text, etag: `e${++version}` }),
-    delete: (key: string) => void objects.delete(key),
-    head: async (key: string) => (calls.head++, objects.has(key) ? { etag: objects.get(key)!.etag } : null),
-    get: async (key: string) => {
-      calls.get++
-      const o = objects.get(key)
-      return o ? { etag: o.etag, json: async () => JSON.parse(o.text) } : null
-    },
-  }
-  return { bucket: bucket as unknown as R2Bucket & typeof bucket, calls }
-}
 
 const bar = (date: string, close: number) => ({ date, open: close, high: close, low: close, close, volume: 100, amount: close * 100, turnover: null })
 

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { countingBucket } from './counting-bucket'
 import { memoisedReader } from './memo-read'
-
-/** An R2 stand-in that counts HEADs and GETs; `put` changes an object's etag. */
-function countingBucket() {
-  const objects = new Map<string, { text: string; etag: string }>()
-  const calls = { head: 0, get: 0 }
-  let version = 0
-  const bucket = {
-    put: (key: string, text: string) => void objects.set(key, { text, etag: `e${++version}` }),
-    head: async (key: string) => {
-      calls.head++
-      const o = objects.get(key)
-      return o ? { etag: o.etag } : null
-    },
-    get: async (key: string) => {
-      calls.get++
-      const o = objects.get(key)
-      return o ? { etag: o.etag, text: async () => o.text } : null
-    },
-  }
-  return { bucket: bucket as unknown as R2Bucket & typeof bucket, calls }
-}
 
 describe('memoisedReader', () => {
   const reader = (keep: number) => memoisedReader(async (obj, key) => `${key}:${await obj.text()}`, keep, 1000)
