@@ -16,14 +16,18 @@ import { services, storeCall } from './store-app'
 
 const isStateKey = (key: string) => key.includes('.states/') || key.endsWith('.state.txt')
 
-/** env.STORE counting its GETs by key; with `hideStates`, as if no state had ever been stored. */
+/**
+ * env.STORE noting every key it is asked about (GET or HEAD: a history this Services has parsed is
+ * asked about by a HEAD, and read again only when its etag changed, src/store/history-cache.ts);
+ * with `hideStates`, as if no state had ever been stored.
+ */
 function countingStore(hideStates: boolean) {
   const gets: string[] = []
   const bucket = new Proxy(env.STORE, {
     get(target, prop) {
       if (prop === 'get' || prop === 'head') {
         return (key: string, o?: R2GetOptions) => {
-          if (prop === 'get') gets.push(key)
+          gets.push(key)
           if (hideStates && isStateKey(key)) return Promise.resolve(null)
           return prop === 'get' ? target.get(key, o) : target.head(key)
         }
