@@ -69,9 +69,9 @@ const QUOTE_KEYED = { name: '/v1/quote keyed, one key per client', path: QUOTE, 
 const HOT_KEYED = { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' }
 const CHANGEDIST_KEYED = { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' }
 /**
- * Controls for the shared answers: a bare route answering a copy of the route's answer. Their
- * answers are tens of KB against the baseline's 11 bytes, so carrying them is part of what the
- * route's ratio to the baseline measures; against these rows, what admission and the envelope cost.
+ * Controls for the shared answers: a bare route answering a copy of the route's answer (some KB
+ * against the baseline's 11 bytes), so that carrying the bytes is set apart from what the route's
+ * ratio to the baseline measures; against these rows, what admission and the envelope cost.
  */
 const HOT_BYTES = { name: "  … bare route, a copy of /v1/hot's answer", path: '', copyOf: HOT_KEYED, slot: 'hot' }
 const CHANGEDIST_BYTES = { name: "  … bare route, a copy of /v1/changedist's answer", path: '', copyOf: CHANGEDIST_KEYED, slot: 'changedist' }

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { computedActions } from '../emulator/market/history'
 import { market, roundTo } from '../emulator/market/index'
 import type { EmuInstrument } from '../emulator/market/types'
-import { fullRows } from '../features/technical/kline-full-rows'
+import { lazyFullRows } from '../features/technical/kline-full-rows'
 import { appendBars, dateNum, emptyHistory, mergeActions } from '../store/history'
 import type { History } from '../store/shapes'
-import { adjustEvents, factorOn, factors, roundPrice } from './adjust'
+import { adjustEvents, factorOn, factors, roundPrice, type Fq } from './adjust'
 
 const NOW = Date.parse('2026-11-20T16:00:00+08:00')
+
+/** The adjusted rows of a history, oldest first. */
+const fullRows = (h: History, fq: Fq) => [...lazyFullRows(h, fq).rows]
 
 /** The stored history the jobs would build for `inst` at NOW, straight from the model. */
 function historyOf(inst: EmuInstrument): History {

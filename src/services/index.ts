@@ -38,7 +38,8 @@ export interface ServiceOptions {
  *   records, keyed and anonymous leases, anonymous answers, live technical rows.
  *
  * Not caches, and kept: proof-of-work proofs already accepted (replay protection) and pure memos of
- * computations (parsed IPs, trading-day walks, Beijing days, MCP tool schemas).
+ * computations (parsed IPs, trading-day walks, Beijing days, MCP tool schemas, the rows of bar
+ * objects already formatted, held weakly by bar: src/http/series-body.ts).
  */
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { market } from '../../emulator/market/index'
 import { appendBars, emptyHistory, mergeActions } from '../../store/history'
 import type { History } from '../../store/shapes'
-import { fullRows, fullRowsBytes } from './kline-full-rows'
+import { fullRowsBytes, lazyFullRows } from './kline-full-rows'
+
+/** The rows as objects, the form the CSV answer streams: what the bytes must spell. */
+const fullRows = (...args: Parameters<typeof lazyFullRows>) => [...lazyFullRows(...args).rows]
 
 const NOW = Date.parse('2026-11-20T16:00:00+08:00')
 const FQS = ['qfq', 'hfq', 'nofq'] as const

@@ -12,7 +12,7 @@ import type { MarketKlineRow } from '../../store/market-kline'
 export type FullRow = Omit<MarketKlineRow, 'code'>
 
 /**
- * The UTF-8 bytes of `JSON.stringify(fullRows(h, fq, start, end))`, byte for byte, written directly:
+ * The UTF-8 bytes of `JSON.stringify([...lazyFullRows(h, fq, start, end).rows])`, byte for byte, written directly:
  * no row objects and no strings. A whole history is some 6,000 rows of five prices; building the
  * row objects, formatting each price with `toFixed` and encoding the text was most of a
  * /v1/kline-full call. `last` is the date of the last row.
@@ -55,18 +55,10 @@ function writeDate(w: AsciiWriter, n: number): void {
   w.digits(Math.floor(n / 10_000), 4).ascii('-').digits(Math.floor(n / 100) % 100, 2).ascii('-').digits(n % 100, 2)
 }
 
-/** Adjusted rows of `h` with start ≤ date ≤ end (both optional), oldest first. */
-export function fullRows(h: History, fq: Fq, start?: string, end?: string): FullRow[] {
-  const [from, to] = span(h, start, end)
-  const f = factors(h, fq, from, to)
-  const out = new Array<FullRow>(to - from)
-  for (let i = from; i < to; i++) out[i - from] = rowAt(h, i, f[i - from])
-  return out
-}
-
 /**
- * The same rows made one at a time as they are read (the streamed CSV answer): only the factors
- * (one number a bar) are computed up front. `count` is how many the iterator gives.
+ * The adjusted rows of `h` with start ≤ date ≤ end (both optional), oldest first, made one at a time
+ * as they are read (the streamed CSV answer): only the factors (one number a bar) are computed up
+ * front. `count` is how many the iterator gives.
  */
 export function lazyFullRows(h: History, fq: Fq, start?: string, end?: string): { count: number; rows: Iterable<FullRow> } {
   const [from, to] = span(h, start, end)
