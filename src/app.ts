@@ -4,7 +4,6 @@ import { registerGuardedWithoutSecondParse } from './access/route'
 import { apiHeaders } from './http/cache-headers'
 import { publicCors } from './http/cors'
 import { deadlineContext, withDeadline } from './http/deadline'
-import { REQUEST_DEADLINE_MS } from './runtime/request-scope'
 import { requestContext, type AppEnv } from './http/context'
 import { notFoundOrWrongMethod, onError } from './http/errors'
 import { fromZodIssues, validationBody } from './http/validation'
@@ -42,29 +41,14 @@ import { registerSearch } from './routes/search'
 import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
 import { registerMcp } from './mcp/route'
+import { registerOpenApiDocument } from './openapi/route'
+import { API_VERSION } from './openapi/version'
 import type { Services } from './services/types'
-
-const API_VERSION = '0.1.0'
-
-const DESCRIPTION = `Market data for the Chinese A-share market (with HK, US, ETF, convertible-bond, futures and forex),
-served from Eastmoney, Tencent and Sina with automatic failover. Every data response is an envelope
-\`{ok, endpoint, tier, elapsed_ms, source, data}\`; \`source\` names the channel that answered.
-Invalid parameters get HTTP 422 with a FastAPI-style body naming the field. Every request answers within
-${REQUEST_DEADLINE_MS / 1000} s: past that bound the answer is HTTP 504 with an \`ok:false\` envelope, \`code\` \`DEADLINE_EXCEEDED\`
-and the \`stage\` still running; such a call is not counted. Each operation carries
-\`x-min-tier\` (the lowest tier that may call it) and \`x-cost\` (usage units per call).`
-
-/**
- * The project is private (package.json: "private": true, "license": "UNLICENSED"): no licence is
- * granted. `identifier` is OpenAPI 3.1's SPDX field (a LicenseRef for a proprietary licence); the
- * generator's types know only 3.0's fields, hence a constant rather than a literal.
- */
-const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }
 
 /**
  * Builds the application: pipeline middleware in order (request id → deadline scope → context →
- * CORS), the route registry, the error contract, `/openapi.json` generated once from the routes'
- * zod schemas, and the request deadline around it all (src/http/deadline.ts).
+ * CORS), the route registry (documented in `/openapi.json`, src/openapi/), the error contract, and
+ * the request deadline around it all (src/http/deadline.ts).
  */
 export function createApp(services: Services): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -139,27 +123,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   // POST /mcp: the API for AI agents; each tool call runs as one of the routes above.
   registerMcp(app, API_VERSION)
 
-  // The document only changes with the code, so it is generated on first request and kept.
-  let openapi: string | undefined
-  app.get('/openapi.json', (c) => {
-    openapi ??= JSON.stringify(
-      app.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'A-share market data API',
-          version: API_VERSION,
-          description: DESCRIPTION,
-          license: LICENSE,
-        },
-        servers: [{ url: new URL(c.req.url).origin, description: 'This service' }],
-        tags: [
-          { name: 'Free', description: 'No key needed (anonymous limits apply)' },
-          { name: 'Pro', description: 'API key required' },
-        ],
-      })
-    )
-    return c.body(openapi, 200, { 'content-type': 'application/json; charset=utf-8' })
-  })
+  // Generated before the bundle (src/openapi/document.ts), served from the static assets.
+  registerOpenApiDocument(app, services)
   // /docs itself is a static asset (wrangler.toml [assets], public/).
   app.get('/', (c) => c.redirect('/docs'))
 

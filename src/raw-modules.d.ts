@@ -21,6 +21,12 @@ declare module 'swagger-ui-dist/*?raw' {
   export default text
 }
 
+/** @hono/zod-openapi's module as text (src/openapi/no-generator.test.ts reads what it imports). */
+declare module '*/@hono/zod-openapi/dist/index.mjs?raw' {
+  const text: string
+  export default text
+}
+
 /** Vite's `import.meta.glob`, in the one form tests use: every matching file's text. */
 interface ImportMeta {
   glob(pattern: string, options: { query: '?raw'; import: 'default'; eager: true }): Record<string, string>

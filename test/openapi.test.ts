@@ -18,6 +18,8 @@ describe('/openapi.json', () => {
     expect(status).toBe(200)
     expect(body.openapi).toBe('3.1.0')
     expect(body.info.version).toBe('0.1.0')
+    // Generated before the bundle, it still names the host that served it (src/openapi/route.ts).
+    expect(body.servers).toEqual([{ url: 'http://127.0.0.1:8787', description: 'This service' }])
     for (const path of Object.keys(body.paths)) {
       const op = body.paths[path].get ?? body.paths[path].post
       expect(op['x-min-tier']).toMatch(/^(free|trial|standard|pro|unlimited)$/)

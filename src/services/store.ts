@@ -43,6 +43,7 @@ export function storeReads(factorTables: FactorTables): StoreReads & { forget():
     states: (c, date, codes) => states.read(c.env.STORE, date, codes),
     chainMembers: (c) => members(c.env.STORE),
     chainThemes: (c) => tables.chainThemes(c),
+    ownedText: (c, file) => tables.text(c, file),
     marketKline: (c, key) => c.env.STORE.get(key),
     buildUnderWay: (c) => buildUnderWay(c.env.STORE),
     bucket: (c) => c.env.STORE,

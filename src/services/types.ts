@@ -215,6 +215,8 @@ export interface StoreReads {
   chainMembers(c: StoreRequest): Promise<MembersDoc | undefined>
   /** The industry-chain themes, a static asset read once per `Services` (src/store/owned-tables.ts). */
   chainThemes(c: AssetsRequest): Promise<ChainThemes>
+  /** A static asset of public/_data/ as text, read once per `Services` (the OpenAPI document). */
+  ownedText(c: AssetsRequest, file: string): Promise<string>
   /** The whole market's day under `key` (src/store/keys.ts `marketKlineKey`), as its R2 object. */
   marketKline(c: StoreRequest, key: string): Promise<R2ObjectBody | null>
   /** The history build under way (the backfill), or undefined when none runs. */

@@ -21,21 +21,26 @@ export class OwnedTables {
 
   /** The industry-chain themes (src/data/industry-chains.ts). */
   chainThemes(c: AssetsRequest): Promise<ChainThemes> {
-    return this.read(c.env.ASSETS, CHAIN_THEMES_FILE, chainThemes)
+    return this.read(c.env.ASSETS, CHAIN_THEMES_FILE, (text) => chainThemes(JSON.parse(text)))
   }
 
-  private async read<T>(assets: Fetcher, file: string, parse: (doc: unknown) => T): Promise<T> {
+  /** A file's text as it lies (the OpenAPI document, src/openapi/route.ts). */
+  text(c: AssetsRequest, file: string): Promise<string> {
+    return this.read(c.env.ASSETS, file, (text) => text)
+  }
+
+  private async read<T>(assets: Fetcher, file: string, parse: (text: string) => T): Promise<T> {
     if (!this.parsed.has(file)) {
-      const value = parse(await readTable(assets, file))
+      const value = parse(await readFile(assets, file))
       if (!this.parsed.has(file)) this.parsed.set(file, value)
     }
     return this.parsed.get(file) as T
   }
 }
 
-async function readTable(assets: Fetcher, file: string): Promise<unknown> {
+async function readFile(assets: Fetcher, file: string): Promise<string> {
   const res = await assets.fetch(new Request(`https://assets${OWNED_TABLES_PATH}${file}`))
   // A table missing from the assets is a broken deployment, not an upstream's failure: said as such.
   if (!res.ok) throw new Error(`owned table ${OWNED_TABLES_PATH}${file}: the assets answered HTTP ${res.status}`)
-  return res.json()
+  return res.text()
 }
