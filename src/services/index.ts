@@ -39,7 +39,8 @@ export interface ServiceOptions {
  *
  * Not caches, and kept: proof-of-work proofs already accepted (replay protection) and pure memos of
  * computations (parsed IPs, trading-day walks, Beijing days, MCP tool schemas, the rows of bar
- * objects already formatted, held weakly by bar: src/http/series-body.ts).
+ * objects already formatted, held weakly by bar: src/http/series-body.ts; the last /v1/kline-full
+ * rows written of each history, held weakly by the history: src/features/technical/kline-full-rows.ts).
  */
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now

@@ -22,6 +22,23 @@ function storedHistory(code: string): History {
 }
 
 describe('fullRowsBytes', () => {
+  it('writes a history asked the same way once, and anew for another query, another history or a history grown in place', () => {
+    const h = storedHistory('sh600519')
+    const first = fullRowsBytes(h, 'qfq')
+    expect(fullRowsBytes(h, 'qfq')).toBe(first)
+    const hfq = fullRowsBytes(h, 'hfq')
+    expect(hfq).not.toBe(first)
+    expect(text(hfq.bytes)).toBe(JSON.stringify(fullRows(h, 'hfq')))
+    expect(fullRowsBytes(h, 'qfq', '2020-01-01')).not.toBe(first)
+    const copy = storedHistory('sh600519')
+    expect(fullRowsBytes(copy, 'qfq')).not.toBe(first)
+    const before = fullRowsBytes(copy, 'nofq')
+    appendBars(copy, market.dailyBars(market.byCode('sh600519')!, '2026-11-23', '2026-11-23', Date.parse('2026-11-23T16:00:00+08:00')))
+    const grown = fullRowsBytes(copy, 'nofq')
+    expect(grown.count).toBe(before.count + 1)
+    expect(text(grown.bytes)).toBe(JSON.stringify(fullRows(copy, 'nofq')))
+  })
+
   it('is the UTF-8 of JSON.stringify(fullRows(…)) byte for byte on stored histories, in every fq and range', () => {
     for (const code of ['sh600519', 'sz300750', 'sz000001']) {
       const h = storedHistory(code)

@@ -11,13 +11,40 @@ import type { MarketKlineRow } from '../../store/market-kline'
 /** One row of /v1/kline-full: a /v1/market-kline row without its code. */
 export type FullRow = Omit<MarketKlineRow, 'code'>
 
+/** {@link fullRowsBytes}' answer: the rows, how many, and the date of the last. Never changed once made. */
+export interface RowsBytes {
+  count: number
+  bytes: Uint8Array<ArrayBuffer>
+  last: string | undefined
+}
+
+/**
+ * The last rows written for each history object, with the query they answer: a pure memo, held
+ * weakly by the history (the history cache hands out one object per stored version, so a
+ * rewritten history is a new object and never meets an old memo). A popular stock asked the same
+ * way again costs the envelope and a copy, not another 6,000 rows; one answer per history (some
+ * 300 KB for the longest) bounds it by the histories the cache keeps.
+ */
+const LAST_ROWS = new WeakMap<History, { query: string; rows: RowsBytes }>()
+
 /**
  * The UTF-8 bytes of `JSON.stringify([...lazyFullRows(h, fq, start, end).rows])`, byte for byte, written directly:
  * no row objects and no strings. A whole history is some 6,000 rows of five prices; building the
  * row objects, formatting each price with `toFixed` and encoding the text was most of a
- * /v1/kline-full call. `last` is the date of the last row.
+ * /v1/kline-full call. `last` is the date of the last row. The bytes are shared: callers copy them
+ * and never write to them.
  */
-export function fullRowsBytes(h: History, fq: Fq, start?: string, end?: string): { count: number; bytes: Uint8Array<ArrayBuffer>; last: string | undefined } {
+export function fullRowsBytes(h: History, fq: Fq, start?: string, end?: string): RowsBytes {
+  // The lengths too: a history the jobs extend in place (appendBars, mergeActions) is a changed history.
+  const query = `${fq}|${start ?? ''}|${end ?? ''}|${h.t.length}|${h.act.length}`
+  const known = LAST_ROWS.get(h)
+  if (known?.query === query) return known.rows
+  const rows = writeFullRows(h, fq, start, end)
+  LAST_ROWS.set(h, { query, rows })
+  return rows
+}
+
+function writeFullRows(h: History, fq: Fq, start?: string, end?: string): RowsBytes {
   const [from, to] = span(h, start, end)
   const f = factors(h, fq, from, to)
   const w = new AsciiWriter((to - from) * ROW_BYTES + 2)
