@@ -801,6 +801,19 @@ export function parseJsonAnswer(contentType, body) {
   }
 }
 
+/**
+ * Whether the request asked for CSV: a `format=csv` parameter, or without `format` an Accept header
+ * naming text/csv (src/http/csv-negotiate.ts decides by weight; this only excuses a CSV answer).
+ */
+export function csvAsked(req) {
+  const format = new URLSearchParams(req.query ?? '').getAll('format')
+  if (format.length) return format.includes('csv')
+  return /text\/csv/i.test(req.headers?.accept ?? '')
+}
+
+/** True when `contentType` is CSV's media type. */
+export const isCsvAnswer = (contentType) => /^text\/csv\b/i.test(String(contentType ?? '').trim())
+
 /** Whether an answer must be JSON: every `/v1` answer that has a body (not HEAD, not a preflight, not 204/304). */
 export function jsonExpected(req, status) {
   return (req.path === '/v1' || req.path.startsWith('/v1/')) && req.method !== 'HEAD' && req.method !== 'OPTIONS' && status !== 204 && status !== 304
@@ -862,7 +875,9 @@ export function recordResult(report, req, shown, res) {
   const code = json ? codeOf(res.status, value) : null
   if (code) route.codes[code] = (route.codes[code] ?? 0) + 1
   const body = String(res.body ?? '').slice(0, 300)
-  if (jsonExpected(req, res.status) && !json) note(report, 'nonJson', { ...where, status: res.status, contentType: res.contentType ?? null, body })
+  // A 200 in CSV is the answer asked for; every other /v1 answer (errors of CSV requests too) is JSON.
+  const csv = res.status === 200 && csvAsked(req) && isCsvAnswer(res.contentType)
+  if (jsonExpected(req, res.status) && !json && !csv) note(report, 'nonJson', { ...where, status: res.status, contentType: res.contentType ?? null, body })
   if (res.status >= 500) {
     if (res.status === 504 && json && value?.ok === false && value?.code === 'DEADLINE_EXCEEDED') note(report, 'deadline', { ...where, status: res.status, body })
     else note(report, 'crashes', { ...where, status: res.status, body })

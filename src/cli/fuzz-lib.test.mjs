@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import {
   DEFAULTS, HOSTILE_DATES, MAX_TARGET, UsageError, createGenerator, createReport, curlOf, encodeQuery, exitCodeOf, fitQuery,
-  formatReport, hostileExpressions, jsonExpected, loopbackOrigin, makeRng, operationsOf, parseFuzzArgs, parseJsonAnswer, percentile,
+  csvAsked, formatReport, hostileExpressions, isCsvAnswer, jsonExpected, loopbackOrigin, makeRng, operationsOf, parseFuzzArgs, parseJsonAnswer, percentile,
   recordResult, relationsOf, screenExpression, summarize, targetOf, validParams, vocabularyOf,
 } from './fuzz-lib.mjs'
 
@@ -290,6 +290,21 @@ test('what counts as a JSON answer', () => {
   assert.equal(jsonExpected({ method: 'GET', path: '/docs' }, 200), false)
   assert.equal(jsonExpected({ method: 'GET', path: '/v1' }, 404), true)
   assert.equal(jsonExpected({ method: 'GET', path: '/v10' }, 404), false)
+})
+
+test('a CSV answer counts as one only when the request asked for CSV', () => {
+  assert.equal(csvAsked({ query: 'code=sh600519&format=csv' }), true)
+  assert.equal(csvAsked({ query: 'format=json', headers: { accept: 'text/csv' } }), false)
+  assert.equal(csvAsked({ query: 'code=sh600519', headers: { accept: 'text/csv' } }), true)
+  assert.equal(csvAsked({ query: 'code=sh600519' }), false)
+  assert.equal(isCsvAnswer('text/csv; charset=utf-8; header=present'), true)
+  assert.equal(isCsvAnswer('text/plain'), false)
+  const report = createReport()
+  const csvBody = { status: 200, contentType: 'text/csv; charset=utf-8', body: 'date,open\r\n', ms: 5 }
+  recordResult(report, { n: 1, label: 'GET /v1/quote', method: 'GET', path: '/v1/quote', query: 'code=sh600519&format=csv', auth: { kind: 'none' } }, { method: 'GET', target: '/v1/quote', curl: 'curl' }, csvBody)
+  recordResult(report, { n: 2, label: 'GET /v1/quote', method: 'GET', path: '/v1/quote', query: 'code=sh600519', auth: { kind: 'none' } }, { method: 'GET', target: '/v1/quote', curl: 'curl' }, csvBody)
+  recordResult(report, { n: 3, label: 'GET /v1/quote', method: 'GET', path: '/v1/quote', query: 'format=csv', auth: { kind: 'none' } }, { method: 'GET', target: '/v1/quote', curl: 'curl' }, { ...csvBody, status: 422 })
+  assert.deepEqual(report.findings.nonJson.map((f) => f.n), [2, 3])
 })
 
 const shown = (target) => ({ method: 'GET', target, curl: `curl '${target}'` })
