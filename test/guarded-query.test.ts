@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { AppEnv } from '../src/http/context'
 import { onError } from '../src/http/errors'
 import { guardedRoute, registerGuardedWithoutSecondParse } from '../src/access/route'
+import { getJson } from './helpers'
 
 /** An uncounted free route whose query schema counts its parses. */
 function appWithCountingRoute() {
@@ -44,6 +45,11 @@ describe('guarded routes parse their query once', () => {
     const res = await app.request('/v1/count')
     expect(res.status).toBe(422)
     expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(['query', 'n'])
+  })
+
+  it('documents a guarded route\'s query in the generated /openapi.json', async () => {
+    const doc = (await getJson('/openapi.json')).body
+    expect(doc.paths['/v1/quote'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'code', in: 'query', required: true })]))
   })
 
   it('records the route with its query schema in the registry /openapi.json is generated from', () => {

@@ -1,3 +1,4 @@
+import { exports } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getJson, resetWorld } from './helpers'
 
@@ -28,6 +29,14 @@ describe('/openapi.json', () => {
       const ok = op.responses['200'].content['application/json']
       expect(ok.schema).toBeTruthy()
     }
+  })
+
+  it('names whichever host it was asked at, each in turn', async () => {
+    const worker = (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default
+    const serversAt = async (origin: string) => ((await (await worker.fetch(new Request(`${origin}/openapi.json`))).json()) as any).servers
+    expect(await serversAt('https://api.example.com')).toEqual([{ url: 'https://api.example.com', description: 'This service' }])
+    expect(await serversAt('http://127.0.0.1:8787')).toEqual([{ url: 'http://127.0.0.1:8787', description: 'This service' }])
+    expect(await serversAt('https://api.example.com')).toEqual([{ url: 'https://api.example.com', description: 'This service' }])
   })
 
   it('enforces every documented query parameter: a wrong value gets 422 naming it', async () => {

@@ -22,12 +22,12 @@ const isStateKey = (key: string) => key.includes('.states/') || key.endsWith('.s
  * with `hideStates`, as if no state had ever been stored.
  */
 function countingStore(hideStates: boolean) {
-  const gets: string[] = []
+  const asked: string[] = []
   const bucket = new Proxy(env.STORE, {
     get(target, prop) {
       if (prop === 'get' || prop === 'head') {
         return (key: string, o?: R2GetOptions) => {
-          gets.push(key)
+          asked.push(key)
           if (hideStates && isStateKey(key)) return Promise.resolve(null)
           return prop === 'get' ? target.get(key, o) : target.head(key)
         }
@@ -36,7 +36,7 @@ function countingStore(hideStates: boolean) {
       return typeof v === 'function' ? v.bind(target) : v
     },
   })
-  return { bucket, gets }
+  return { bucket, asked }
 }
 
 /** The answer without `elapsed_ms` (the one field that differs between two calls). */
@@ -49,7 +49,7 @@ async function bothWays(code: string, key: string) {
   const whole = await (await storeCall(`/v1/technical?code=${code}`, { key, env: { STORE: hidden.bucket } })).text()
   const real = countingStore(false)
   const stepped = await (await storeCall(`/v1/technical?code=${code}`, { key, env: { STORE: real.bucket } })).text()
-  return { whole: timeless(whole), stepped: timeless(stepped), body: JSON.parse(stepped), wholeReads: hidden.gets, steppedReads: real.gets }
+  return { whole: timeless(whole), stepped: timeless(stepped), body: JSON.parse(stepped), wholeReads: hidden.asked, steppedReads: real.asked }
 }
 
 const FRIDAY = '2026-11-20'

@@ -15,8 +15,12 @@ export const withServer = (doc: string, origin: string): string =>
   `{"servers":[{"url":${JSON.stringify(origin)},"description":"This service"}],${doc.slice(1)}`
 
 export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, services: Services): void {
+  // The text served last, by origin: a deployment answers on one or two hosts, and joining the
+  // 380 KB document to its server on every call would copy it each time.
+  let last: { origin: string; text: string } | undefined
   app.get('/openapi.json', async (c) => {
-    const doc = await services.store.ownedText(c, OPENAPI_FILE)
-    return c.body(withServer(doc, new URL(c.req.url).origin), 200, { 'content-type': 'application/json; charset=utf-8' })
+    const origin = new URL(c.req.url).origin
+    if (last?.origin !== origin) last = { origin, text: withServer(await services.store.ownedText(c, OPENAPI_FILE), origin) }
+    return c.body(last.text, 200, { 'content-type': 'application/json; charset=utf-8' })
   })
 }
