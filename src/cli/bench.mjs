@@ -269,18 +269,25 @@ function loopRequest(target) {
   return [url, { headers }]
 }
 
-/** The shared-cache routes whose upstream cost is counted: 1,000 keyed calls each. */
-const SHARED_COST = [
+/**
+ * The routes whose upstream cost is counted: 1,000 keyed calls each. The shared-cache routes serve
+ * one answer per freshness window; the live ones fetch on every call, and share only the upstream
+ * requests already in flight when a call asks (src/channels/http.ts).
+ */
+const UPSTREAM_COST = [
   { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot' },
   { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist' },
+  { name: '/v1/quote sh600519 keyed (live)', path: QUOTE },
+  { name: '/v1/snapshot sh600519 keyed (live)', path: '/v1/snapshot?code=sh600519' },
+  { name: '/v1/orderbook sh600519 keyed (live)', path: '/v1/orderbook?code=sh600519' },
 ]
 const COST_CALLS = 1000
 
 /**
  * Upstream requests (counted at the emulator, per channel) caused by {@link COST_CALLS} keyed calls
- * to a shared-cache route, CONCURRENCY in flight, each call the next of the 400 keys, starting
- * cold: the clock moves on a minute first, so the cached answer has expired. The clock then stands
- * still, as for a burst inside one freshness window (hot 15 s, changedist 10 s).
+ * to a route, CONCURRENCY in flight, each call the next of the 400 keys, starting cold: the clock
+ * moves on a minute first, so a cached answer has expired. The clock then stands still, as for a
+ * burst inside one freshness window (hot 15 s, changedist 10 s).
  */
 async function upstreamCost(mf, target) {
   await setMinute(mf, minute + 1)
@@ -455,9 +462,9 @@ async function routeBench(bundle) {
     for (const target of [BASELINE, ...chosen(IN_WORKER)].filter((t) => t.path)) await (await mf.dispatchFetch(...loopRequest(target))).text()
     await endToEnd(mf, BASELINE)
     await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
-    if (chosen(SHARED_COST).length) {
-      console.log('upstream requests per 1,000 keyed calls, counted at the emulator (a cold start, then one freshness window)')
-      for (const t of chosen(SHARED_COST)) await upstreamCost(mf, t)
+    if (chosen(UPSTREAM_COST).length) {
+      console.log(`upstream requests per ${COST_CALLS} keyed calls, ${CONCURRENCY} in flight, counted at the emulator (a cold start; then one freshness window of the shared answers, or requests in flight shared by the live routes)`)
+      for (const t of chosen(UPSTREAM_COST)) await upstreamCost(mf, t)
     }
 
     console.log(`${SECONDS}s per measurement, ${ROUNDS} rounds; upstreams answered by the in-process emulator`)
@@ -493,7 +500,7 @@ async function routeBench(bundle) {
   }
 }
 
-const routeRows = chosen(IN_WORKER).length + chosen(END_TO_END).length + chosen(SHARED_COST).length > 0
+const routeRows = chosen(IN_WORKER).length + chosen(END_TO_END).length + chosen(UPSTREAM_COST).length > 0
 const marketKlineRows = !only || only.test('/v1/market-kline')
 if (routeRows || marketKlineRows) {
   console.log('building the emulator worker bundle…')

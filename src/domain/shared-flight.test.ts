@@ -69,4 +69,13 @@ describe('Flight', () => {
     expect(await new Flight(never<number>(), Date.now() - 1_000).joinWithin(500)).toBeUndefined()
     expect(await Flight.of(3).joinWithin(0)).toEqual({ value: 3 })
   })
+
+  it('joinWithin stops waiting once the work is abandoned, but takes a value that is there', async () => {
+    let gone = false
+    const waiting = new Flight(never<number>()).joinWithin(10_000, Date.now(), () => gone)
+    setTimeout(() => (gone = true), 5)
+    expect(await waiting).toBeUndefined()
+    expect(await new Flight(never<number>()).joinWithin(10_000, Date.now(), () => true)).toBeUndefined()
+    expect(await Flight.of(4).joinWithin(10_000, Date.now(), () => true)).toEqual({ value: 4 })
+  })
 })

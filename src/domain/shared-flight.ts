@@ -74,20 +74,21 @@ export class Flight<V> {
 
   /**
    * The work's result, waiting at most what is left of `maxAgeMs` since the start (real time):
-   * `{ value }` in time, undefined when the flight is too old to wait for; rejects as the work did.
+   * `{ value }` in time, undefined when the flight is too old to wait for, or once `abandoned()`
+   * says the work will never end (its request is over); rejects as the work did.
    */
-  joinWithin(maxAgeMs: number, now = Date.now()): Promise<{ value: V } | undefined> {
+  joinWithin(maxAgeMs: number, now = Date.now(), abandoned: () => boolean = () => false): Promise<{ value: V } | undefined> {
     const o = this.outcome
     if (o) return o.ok ? Promise.resolve({ value: o.value }) : Promise.reject(o.error)
     const until = this.startedAt + maxAgeMs
-    if (until <= now) return Promise.resolve(undefined)
+    if (until <= now || abandoned()) return Promise.resolve(undefined)
     return new Promise((resolve, reject) => {
       let look = 0
       const watch = () => {
         const o = this.outcome
         if (o) return o.ok ? resolve({ value: o.value }) : reject(o.error)
         const left = until - Date.now()
-        if (left <= 0) return resolve(undefined)
+        if (left <= 0 || abandoned()) return resolve(undefined)
         setTimeout(watch, Math.min(left, WATCH_MS[Math.min(look++, WATCH_MS.length - 1)]))
       }
       watch()
