@@ -311,8 +311,10 @@ async function upstreamCost(mf, target) {
   await setMinute(mf, minute + 1)
 }
 
-/** Failed calls are counted in the tables; the first one is shown, to say why. */
-let reported = 0
+/** Failed calls are counted in the tables; each view's first one of each route is shown, to say why. */
+const reported = new Set()
+/** True the first time `target` fails in `view`. */
+const isFirstFailure = (view, target) => !reported.has(`${view} ${target.name}`) && !!reported.add(`${view} ${target.name}`)
 
 async function inWorker(mf, target) {
   await prepare(mf, target)
@@ -322,7 +324,7 @@ async function inWorker(mf, target) {
     // Every keyed batch takes the next of them (loopRequest), whatever the row's end-to-end keys.
     if (!target.anonymous) await budget(mf, 'turn', BATCH)
     const r = await (await mf.dispatchFetch(...loopRequest(target))).json()
-    if (r.firstFailure && !reported++) console.error(`first failed call: ${target.path} → ${r.firstFailure}`)
+    if (r.firstFailure && isFirstFailure('in-worker', target)) console.error(`first failed call in the worker: ${target.path} → ${r.firstFailure}`)
     return r
   })
 }
@@ -357,7 +359,7 @@ async function endToEnd(mf, target, via = 'dispatch') {
         }
         const { status, body } = await send(via, target.path, headers)
         const bad = status !== 200 || body.startsWith('{"ok":false')
-        if (bad && !reported++) console.error(`first failed call: ${target.path} → ${status} ${body.slice(0, 300)}`)
+        if (bad && isFirstFailure(via, target)) console.error(`first failed call (${via}): ${target.path} → ${status} ${body.slice(0, 300)}`)
         return { n: 1, failed: bad ? 1 : 0 }
       })
     )
