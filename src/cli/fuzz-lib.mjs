@@ -233,7 +233,7 @@ const backticked = (text) => [...String(text).matchAll(/`([^`\n]{1,80})`/g)].map
 /**
  * What the descriptions name, for values the schemas alone cannot give: the screen's factors (its
  * description lists them as "- `Name` — …", presets excepted) and presets (the `preset`
- * parameter's list), macro series names, industry-chain themes (CJK words), and every operation's
+ * parameter's enum, or its description's list), macro series names, industry-chain themes (CJK words), and every operation's
  * backticked words.
  */
 export function vocabularyOf(ops) {
@@ -247,6 +247,8 @@ export function vocabularyOf(ops) {
     words.set(op.route, [...new Set(texts.flatMap(backticked))])
     for (const p of op.params) {
       if (p.name === 'preset') {
+        // The schema's enum where the document has one (it does now), else the description's list.
+        for (const v of p.schema?.enum ?? []) presets.add(String(v))
         const list = p.description.split(':').slice(1).join(':')
         for (const w of list.split(',')) if (IDENT.test(w.trim())) presets.add(w.trim())
       }

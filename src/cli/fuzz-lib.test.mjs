@@ -120,6 +120,16 @@ test('the random source replays for a seed and stays in range', () => {
   assert.deepEqual([...new Set(ints)].sort(), [3, 4, 5, 6, 7])
 })
 
+test("presets come from the preset parameter's enum, and are not taken for factors", () => {
+  const v = vocabularyOf([{
+    route: 'GET /v1/screen',
+    description: '**Factors**:\n- `PE_TTM` — ratio — hs — P/E\n- `LowPE` — hs — preset\n- `HighDividend` — hs — preset\n',
+    params: [{ name: 'preset', in: 'query', schema: { type: 'string', enum: ['LowPE', 'HighDividend'] }, description: "A preset's name instead of expr (the list below says what each selects)" }],
+  }])
+  assert.deepEqual(v.presets, ['LowPE', 'HighDividend'])
+  assert.deepEqual(v.factors, ['PE_TTM'])
+})
+
 test('operations and what their descriptions name', () => {
   const ops = operationsOf(DOC)
   assert.deepEqual(ops.map((o) => o.route), [
