@@ -1,7 +1,7 @@
 import type { ChannelContext } from './types'
 import { ChannelError, httpError, network, timeout } from './errors'
-import { Flight } from '../domain/shared-flight'
-import { currentScope, during, type RequestScope } from '../runtime/request-scope'
+import { SharedFlights } from '../domain/shared-flight'
+import { currentScope, during } from '../runtime/request-scope'
 
 export interface FetchTextOptions {
   headers?: Record<string, string>
@@ -25,44 +25,25 @@ const DECODERS: Record<NonNullable<FetchTextOptions['encoding']>, TextDecoder> =
  * popular code costs the upstream one request, not one each. Only the text crosses between requests
  * (src/domain/shared-flight.ts); a settled flight is forgotten, so this is never a cache.
  */
-const inFlight = new WeakMap<typeof fetch, Map<string, SharedRequest>>()
-
-/** An upstream request in flight, and the request it runs for (none outside a request). */
-interface SharedRequest {
-  flight: Flight<string>
-  owner: RequestScope | undefined
-}
+const inFlight = new WeakMap<typeof fetch, SharedFlights<string, string>>()
 
 /**
  * GETs (or POSTs) an upstream URL and returns its body as text, turning every way it can go wrong into a
  * typed {@link ChannelError}: no answer within the timeout, a non-2xx status, a network failure.
  * Identical GETs in flight at the same time share one round trip (see {@link inFlight}).
  */
-export async function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
-  if (opts.post !== undefined) return fetchTextAlone(ctx, channel, url, opts)
+export function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
+  const stage = `upstream:${channel}` as const
+  if (opts.post !== undefined) return during(stage, fetchTextAlone(ctx, channel, url, opts))
   let flights = inFlight.get(ctx.fetch)
-  if (!flights) inFlight.set(ctx.fetch, (flights = new Map()))
+  if (!flights) inFlight.set(ctx.fetch, (flights = new SharedFlights(ctx.timeoutMs)))
   const key = `${channel} ${opts.encoding ?? 'utf-8'} ${url} ${opts.headers ? JSON.stringify(opts.headers) : ''}`
-  // Waits at most this request's own timeout from a flight's start, as if it had sent it then. A
-  // round trip whose request is over (answered, or cut off by its deadline) may never end: it is
-  // not waited for, and is replaced, unless another caller has replaced it meanwhile.
-  for (let shared = flights.get(key); shared; shared = flights.get(key)) {
-    const owner = shared.owner
-    const joined = await during(`upstream:${channel}`, shared.flight.joinWithin(ctx.timeoutMs, Date.now(), () => owner?.over ?? false))
-    if (joined) return joined.value
-    if (flights.get(key) === shared) {
-      flights.delete(key)
-      break
-    }
-  }
-  const work = fetchTextAlone(ctx, channel, url, opts)
-  const mine: SharedRequest = { flight: new Flight(work), owner: currentScope() }
-  flights.set(key, mine)
-  const forget = () => {
-    if (flights.get(key) === mine) flights.delete(key)
-  }
-  work.then(forget, forget)
-  return work
+  // A joiner waits at most its own timeout from the round trip's start, as if it had sent it then.
+  // A round trip whose request is over (answered, or cut off by its deadline) may never end: it is
+  // not waited for.
+  const owner = currentScope()
+  const shared = flights.run(key, () => fetchTextAlone(ctx, channel, url, opts), { maxAgeMs: ctx.timeoutMs, abandoned: owner && (() => owner.over) })
+  return during(stage, shared)
 }
 
 /** One round trip of its own: {@link fetchText} without sharing. */
@@ -87,7 +68,7 @@ async function fetchTextAlone(ctx: ChannelContext, channel: string, url: string,
     return DECODERS[opts.encoding ?? 'utf-8'].decode(bytes)
   }
   try {
-    return await during(`upstream:${channel}`, Promise.race([read(), deadline]))
+    return await Promise.race([read(), deadline])
   } catch (e) {
     if (e instanceof ChannelError) throw e
     if (controller.signal.aborted) throw timeout(channel, ctx.timeoutMs)

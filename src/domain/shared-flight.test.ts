@@ -36,6 +36,25 @@ describe('SharedFlights', () => {
     expect(await flights.run('k', async () => (starts++, 2))).toBe(2)
     expect(starts).toBe(1)
   })
+
+  it('takes a bound per call: a caller with a shorter one stops waiting sooner', async () => {
+    const flights = new SharedFlights<string, number>(60_000)
+    void flights.run('k', never)
+    expect(await flights.run('k', async () => 3, { maxAgeMs: 20 })).toBe(3)
+  })
+
+  it('never waits for a flight whose request is over; callers meanwhile join its replacement', async () => {
+    const flights = new SharedFlights<string, number>(60_000)
+    let over = false
+    void flights.run('k', never, { abandoned: () => over })
+    let starts = 0
+    const start = () => new Promise<number>((r) => setTimeout(() => r(++starts), 10))
+    const waiting = [flights.run('k', start), flights.run('k', start)]
+    over = true
+    // Both waiters see the flight abandoned; the first replaces it and the second joins that one.
+    expect(await Promise.all(waiting)).toEqual([1, 1])
+    expect(starts).toBe(1)
+  })
 })
 
 describe('Flight', () => {

@@ -96,13 +96,33 @@ export class Flight<V> {
   }
 }
 
+/** How one call of {@link SharedFlights.run} shares. */
+export interface RunOptions {
+  /** How old a flight this call may join (default: the set's own bound). */
+  maxAgeMs?: number
+  /**
+   * For a flight this call starts: true once the request it runs for is over, so that its work may
+   * never end and nobody should wait for it (rule 2 above, without waiting out the age bound).
+   */
+  abandoned?: () => boolean
+}
+
+/** A flight, and the test of whether the request that started it is over. */
+interface Shared<V> {
+  flight: Flight<V>
+  abandoned: () => boolean
+}
+
+const NEVER_ABANDONED = () => false
+
 /**
  * Flights by key: a burst of callers with the same key shares one. A flight is joined while it is
- * younger than `maxAgeMs`, each joiner waiting at most what is left of that age, and a flight past
- * it is replaced by a fresh one. A settled flight is forgotten (this is coalescing, not a cache).
+ * younger than `maxAgeMs` and not abandoned, each joiner waiting at most what is left of that age;
+ * a flight past it is replaced by a fresh one. A settled flight is forgotten (this is coalescing,
+ * not a cache).
  */
 export class SharedFlights<K, V> {
-  private readonly flights = new Map<K, Flight<V>>()
+  private readonly flights = new Map<K, Shared<V>>()
 
   constructor(
     private readonly maxAgeMs: number,
@@ -110,16 +130,19 @@ export class SharedFlights<K, V> {
   ) {}
 
   /** The result of the flight for `key`: joined while it is young enough, else started with `start`. */
-  async run(key: K, start: () => Promise<V>): Promise<V> {
-    const flight = this.flights.get(key)
-    if (flight) {
-      const joined = await flight.joinWithin(this.maxAgeMs, this.clock())
+  async run(key: K, start: () => Promise<V>, { maxAgeMs = this.maxAgeMs, abandoned = NEVER_ABANDONED }: RunOptions = {}): Promise<V> {
+    for (let shared = this.flights.get(key); shared; shared = this.flights.get(key)) {
+      const joined = await shared.flight.joinWithin(maxAgeMs, this.clock(), shared.abandoned)
       if (joined) return joined.value
-      // Abandoned, or older than any real read takes: forget it and start again.
-      if (this.flights.get(key) === flight) this.flights.delete(key)
+      // Abandoned, or older than any real read takes: forget it and start again, unless another
+      // caller has already replaced it meanwhile (then that one is joined).
+      if (this.flights.get(key) === shared) {
+        this.flights.delete(key)
+        break
+      }
     }
     const work = start()
-    const mine = new Flight(work, this.clock())
+    const mine: Shared<V> = { flight: new Flight(work, this.clock()), abandoned }
     this.flights.set(key, mine)
     const forget = () => {
       if (this.flights.get(key) === mine) this.flights.delete(key)
