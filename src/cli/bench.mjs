@@ -68,13 +68,16 @@ const QUOTE_ANONYMOUS = { name: '/v1/quote anonymous, cached (AnonGuard)', path:
 const QUOTE_KEYED = { name: '/v1/quote keyed, one key per client', path: QUOTE, keys: 'client' }
 const HOT_KEYED = { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' }
 const CHANGEDIST_KEYED = { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' }
+/** Headers of a keyed answer that the bare route does not set (the copies carry them). */
+const OWN_HEADER = /^(cache-control|vary|x-content-type-options|x-ratelimit-.*)$/
 /**
  * Controls for the shared answers: a bare route answering a copy of the route's answer (some KB
- * against the baseline's 11 bytes), so that carrying the bytes is set apart from what the route's
+ * against the baseline's 11 bytes) with the route's own headers (rate limits, caching, Vary: six
+ * beside the four every answer has), so that carrying the answer is set apart from what the route's
  * ratio to the baseline measures; against these rows, what admission and the envelope cost.
  */
-const HOT_BYTES = { name: "  … bare route, a copy of /v1/hot's answer", path: '', copyOf: HOT_KEYED, slot: 'hot' }
-const CHANGEDIST_BYTES = { name: "  … bare route, a copy of /v1/changedist's answer", path: '', copyOf: CHANGEDIST_KEYED, slot: 'changedist' }
+const HOT_BYTES = { name: "  … bare route, a copy of /v1/hot's answer and headers", path: '', copyOf: HOT_KEYED, slot: 'hot' }
+const CHANGEDIST_BYTES = { name: "  … bare route, a copy of /v1/changedist's answer and headers", path: '', copyOf: CHANGEDIST_KEYED, slot: 'changedist' }
 const IN_WORKER = [
   QUOTE_KEYED_IN,
   QUOTE_ANONYMOUS,
@@ -441,10 +444,13 @@ async function routeBench(bundle) {
       console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
     }
     for (const control of chosen([HOT_BYTES, CHANGEDIST_BYTES])) {
-      const answer = await (await mf.dispatchFetch(BASE + control.copyOf.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })).arrayBuffer()
-      await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=${control.slot}`, { method: 'POST', body: answer })).text()
+      const res = await mf.dispatchFetch(BASE + control.copyOf.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })
+      const answer = await res.arrayBuffer()
+      // The headers the route sets itself; those every answer has (CORS, request id) the bare route sets too.
+      const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
+      await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=${control.slot}`, { method: 'POST', body: answer, headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
       control.path = `/__bench/constant-copy?slot=${control.slot}`
-      console.log(`${control.copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB`)
+      console.log(`${control.copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB with ${Object.keys(own).length} headers of its own (${Object.keys(own).join(', ')})`)
     }
     if (chosen([CHIP, KLINE_FULL, KLINE_FULL_CSV, HISTORY_RAW]).length && !(await (await mf.getR2Bucket('STORE')).head('history/sh600519.json'))) {
       // The store's history of sh600519, built as the jobs build it.
@@ -494,8 +500,8 @@ async function routeBench(bundle) {
           [KLINE_FULL, HISTORY_RAW, 'its R2 object streamed bare', 0.6],
           [TECHNICAL, QUOTE_KEYED, '/v1/quote sh600519 (one key per client, as the technical row)'],
           [QUOTE_KEYED, QUOTE_ANONYMOUS, 'the anonymous cached quote'],
-          [HOT_KEYED, HOT_BYTES, 'a bare route answering a copy of its answer (admission and the envelope beside carrying the bytes)'],
-          [CHANGEDIST_KEYED, CHANGEDIST_BYTES, 'a bare route answering a copy of its answer'],
+          [HOT_KEYED, HOT_BYTES, 'a bare route answering a copy of its answer and headers (admission and the envelope beside carrying them)'],
+          [CHANGEDIST_KEYED, CHANGEDIST_BYTES, 'a bare route answering a copy of its answer and headers'],
         ])
       }
     }

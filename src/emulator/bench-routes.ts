@@ -26,13 +26,20 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   // very bytes costs each view (compressing them too, where the client asks for gzip) with no route
   // work beside it. Padding would not do: a run of one letter compresses far faster than JSON.
   // `slot` names the copy (default `batch`): the technical batch's answer, /v1/hot's, /v1/changedist's.
-  const copies = new Map<string, Uint8Array<ArrayBuffer>>()
+  // The answer's own headers may come along (`x-copy-headers`, a JSON object: rate limits, caching,
+  // Vary), so that the copy is the route's whole answer less its work: every header is written to
+  // the socket, and a keyed answer has ten against the baseline's four.
+  const copies = new Map<string, { bytes: Uint8Array<ArrayBuffer>; headers: Record<string, string> }>()
   app.post('/__bench/constant-copy', async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer())
-    copies.set(c.req.query('slot') ?? 'batch', bytes)
-    return c.json({ bytes: bytes.length })
+    const headers = JSON.parse(c.req.header('x-copy-headers') ?? '{}') as Record<string, string>
+    copies.set(c.req.query('slot') ?? 'batch', { bytes, headers: { 'content-type': 'application/json; charset=UTF-8', ...headers } })
+    return c.json({ bytes: bytes.length, headers: Object.keys(headers).length })
   })
-  app.get('/__bench/constant-copy', (c) => c.body(copies.get(c.req.query('slot') ?? 'batch') ?? new Uint8Array(), 200, { 'content-type': 'application/json; charset=UTF-8' }))
+  app.get('/__bench/constant-copy', (c) => {
+    const copy = copies.get(c.req.query('slot') ?? 'batch')
+    return c.body(copy?.bytes ?? new Uint8Array(), 200, copy?.headers ?? {})
+  })
   // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
   // and the baseline that streams the same R2 object with no envelope, checks or admission.
   app.get('/__bench/market-kline-blob', (c) => {
