@@ -72,8 +72,8 @@ const CHANGEDIST_KEYED = { name: '/v1/changedist keyed (shared market cache)', p
 const OWN_HEADER = /^(cache-control|vary|x-content-type-options|x-ratelimit-.*)$/
 /**
  * Controls for the shared answers: a bare route answering a copy of the route's answer (some KB
- * against the baseline's 11 bytes) with the route's own headers (rate limits, caching, Vary: six
- * beside the four every answer has), so that carrying the answer is set apart from what the route's
+ * against the baseline's 11 bytes) with the route's own headers (rate limits, caching, Vary: five
+ * or six beside the four every answer has), so that carrying the answer is set apart from what the route's
  * ratio to the baseline measures; against these rows, what admission and the envelope cost.
  */
 const HOT_BYTES = { name: "  … bare route, a copy of /v1/hot's answer and headers", path: '', copyOf: HOT_KEYED, slot: 'hot' }

@@ -28,7 +28,7 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   // `slot` names the copy (default `batch`): the technical batch's answer, /v1/hot's, /v1/changedist's.
   // The answer's own headers may come along (`x-copy-headers`, a JSON object: rate limits, caching,
   // Vary), so that the copy is the route's whole answer less its work: every header is written to
-  // the socket, and a keyed answer has ten against the baseline's four.
+  // the socket, and a keyed answer has nine or ten against the baseline's four.
   const copies = new Map<string, { bytes: Uint8Array<ArrayBuffer>; headers: Record<string, string> }>()
   app.post('/__bench/constant-copy', async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer())
