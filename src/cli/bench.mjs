@@ -419,6 +419,21 @@ function printCostRatios(rows, [anchor, pairs] = [QUOTE_KEYED, [[TECHNICAL, null
 let mf
 let socket
 
+/**
+ * Whether the worker's isolate started again since the last look: /v1/health's uptime (since the
+ * isolate loaded the module) against Node's clock. A new isolate has lost the slices of the keys'
+ * minutes its predecessor held, which their KeyGuards counted: a key may then meet 429 up to a
+ * slice before its limit, as the README says of an evicted isolate. Printed below each table.
+ */
+let lastLook
+async function isolateRestart() {
+  const { uptime_s } = await (await mf.dispatchFetch(`${BASE}/v1/health`)).json()
+  const now = Date.now()
+  const expected = lastLook ? lastLook.uptime + (now - lastLook.at) / 1000 : uptime_s
+  lastLook = { at: now, uptime: uptime_s }
+  if (uptime_s < expected - 5) console.log(`the worker's isolate started again during this view, ${uptime_s} s ago (its slices of the keys' minutes were lost with it)`)
+}
+
 /** The route rows: every chosen target of the three views, against the bare constant route. */
 async function routeBench(bundle) {
   // The Worker alone: Miniflare's stand-in for Cloudflare's assets routing costs more than a bare
@@ -426,6 +441,7 @@ async function routeBench(bundle) {
   mf = startWorker(bundle, { assets: false })
   socket = await httpClient(mf, CONCURRENCY)
   try {
+    await isolateRestart()
     // Pin the emulator clock inside a session so every run does the same work.
     await setMinute(mf, 0)
     // Usage from leased slices batched as in production, not sent after every call (as for tests).
@@ -482,6 +498,7 @@ async function routeBench(bundle) {
     if (chosen(IN_WORKER).length) {
       const rows = await compareInRounds(BASELINE, chosen(IN_WORKER), (t) => inWorker(mf, t))
       printTable(`in-worker (batches of ${BATCH} through the worker's fetch handler)`, rows)
+      await isolateRestart()
       printChipRatio(rows, 'in-worker')
       printCostRatios(rows, [QUOTE_KEYED_IN, [[TECHNICAL_IN, null], [BATCH_1000_IN, 24], [LIVE_1000_IN, 24], [LIVE_COLD_1000_IN, 24]]])
       printAnchors(rows, [
@@ -494,6 +511,7 @@ async function routeBench(bundle) {
       for (const [via, title] of [['dispatch', 'via Miniflare dispatchFetch'], ['http', 'over keep-alive HTTP connections to workerd']]) {
         const rows = await compareInRounds(BASELINE, chosen(END_TO_END), (t) => endToEnd(mf, t, via))
         printTable(`end-to-end (${CONCURRENCY} concurrent requests from Node ${title})`, rows)
+        await isolateRestart()
         printCostRatios(rows)
         printChipRatio(rows, `end-to-end ${via}`)
         printAnchors(rows, [
