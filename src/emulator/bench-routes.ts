@@ -40,6 +40,40 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
     const copy = copies.get(c.req.query('slot') ?? 'batch')
     return c.body(copy?.bytes ?? new Uint8Array(), 200, copy?.headers ?? {})
   })
+  // The live routes' anchor (/v1/quote, /v1/snapshot, /v1/orderbook): the upstream requests one
+  // warm call of a route makes, recorded from a call through the app (POST, with the caller's key),
+  // then sent again by a bare route that only reads their bodies (GET): the emulator's work and the
+  // channel's fetch, with no admission, parsing or envelope, and nothing shared between calls.
+  // `slot` names the recording.
+  const upstreamCalls = new Map<string, Array<{ url: string; headers: [string, string][] }>>()
+  app.post('/__bench/upstream-copy', async (c) => {
+    const context = c.get('services').channelContext
+    const call = async () => {
+      const request = new Request(new URL(c.req.query('path') ?? '/', c.req.url), { headers: { authorization: c.req.header('authorization') ?? '' } })
+      return (await app.fetch(request, c.env, c.executionCtx)).text()
+    }
+    await call() // the first call fetches what later calls reuse (a quote's past bars)
+    const seen: Array<{ url: string; headers: [string, string][] }> = []
+    const upstream = context.fetch
+    context.fetch = (input, init) => {
+      const request = new Request(input, init)
+      seen.push({ url: request.url, headers: [...request.headers] })
+      return upstream(input, init)
+    }
+    try {
+      await call()
+    } finally {
+      context.fetch = upstream
+    }
+    upstreamCalls.set(c.req.query('slot') ?? '', seen)
+    return c.json({ requests: seen.map((r) => r.url) })
+  })
+  app.get('/__bench/upstream-copy', async (c) => {
+    const { fetch } = c.get('services').channelContext
+    let bytes = 0
+    for (const r of upstreamCalls.get(c.req.query('slot') ?? '') ?? []) bytes += (await (await fetch(r.url, { headers: r.headers })).arrayBuffer()).byteLength
+    return c.json({ ok: true, bytes })
+  })
   // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
   // and the baseline that streams the same R2 object with no envelope, checks or admission.
   app.get('/__bench/market-kline-blob', (c) => {
