@@ -1,7 +1,8 @@
 /**
  * The routes `npm run bench` and `npm run profile` drive inside the emulator's worker: the bare
- * baselines (a constant, a copy of a large answer, R2 objects streamed as they lie), the store the
- * analytics rows need, and a loop that serves a path n times through the worker's own fetch handler.
+ * baselines (a constant, a copy of a large answer, R2 objects streamed as they lie, a live call's
+ * upstream requests), the store the analytics rows need, and a loop that serves a path n times
+ * through the worker's own fetch handler.
  * Only the emulator's worker mounts them.
  */
 import type { Hono } from 'hono'
