@@ -71,7 +71,7 @@ const ORDERBOOK_KEYED = { name: '/v1/orderbook sh600519 keyed', path: '/v1/order
 /**
  * Controls for the live routes: a bare route making the upstream requests one warm call of the
  * route makes (recorded from such a call) and reading their answers, with no admission, parsing
- * or envelope, and no sharing of requests in flight: the work of the in-process emulator and the
+ * or envelope: the work of the in-process emulator and the
  * fetch, which every call of the route pays too (on Cloudflare the upstream's part runs on its
  * own servers). Against these rows, what the route adds to its upstream requests.
  */
@@ -298,8 +298,8 @@ function loopRequest(target) {
 
 /**
  * The routes whose upstream cost is counted: 1,000 keyed calls each. The shared-cache routes serve
- * one answer per freshness window; the live ones fetch on every call, and share only the upstream
- * requests already in flight when a call asks (src/channels/http.ts).
+ * one answer per freshness window; the live ones fetch on every call (src/channels/http.ts says why
+ * calls do not share requests in flight).
  */
 const UPSTREAM_COST = [
   { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot' },
@@ -517,7 +517,7 @@ async function routeBench(bundle) {
     await endToEnd(mf, BASELINE)
     await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
     if (chosen(UPSTREAM_COST).length) {
-      console.log(`upstream requests per ${COST_CALLS} keyed calls, ${CONCURRENCY} in flight, counted at the emulator (a cold start; then one freshness window of the shared answers, or requests in flight shared by the live routes)`)
+      console.log(`upstream requests per ${COST_CALLS} keyed calls, ${CONCURRENCY} in flight, counted at the emulator (a cold start; then one freshness window of the shared answers; the live routes ask on every call)`)
       for (const t of chosen(UPSTREAM_COST)) await upstreamCost(mf, t)
       // Each count moves the clock two minutes: the pool's proofs (ten minutes) are solved again
       // rather than let the first anonymous row meet 429s.

@@ -66,7 +66,7 @@ const route = guardedRoute(POLICY, {
     'Daily bars newest first; `data[0]` is today\'s live bar, so `data[0].last` is the current price. 8 string fields per bar ' +
     '(prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. ' +
     'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. ' +
-    'With a key the live bar is fetched for every call (calls arriving while the same request is on its way share its answer); the past bars may be reused for up to a minute, never from another day. ' +
+    'With a key the live bar is fetched on every call; the past bars may be reused for up to a minute, never from another day. ' +
     'Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).',
   request: { query: QuoteQuery },
   responses: {

@@ -32,7 +32,6 @@ export class RequestScope {
   private readonly running: Stage[] = []
   private reservation: Settle | undefined
   private settled = false
-  private answered = false
   constructor(
     readonly ms: number,
     protected waitUntil: (p: Promise<unknown>) => void = () => {}
@@ -40,17 +39,8 @@ export class RequestScope {
 
   /** The request has its answer: drop what this object holds, so a frame kept alive keeps little. */
   release(): void {
-    this.answered = true
     this.waitUntil = () => {}
     if (this.settled) this.reservation = undefined
-  }
-
-  /**
-   * True once the request has its answer or its deadline passed: work it started and has not
-   * finished may never finish now (workerd ends a request's I/O with it), so nobody should wait for it.
-   */
-  get over(): boolean {
-    return this.answered || this.expired
   }
 
   /** The stage the request is in. */
