@@ -37,22 +37,13 @@ describe('SharedFlights', () => {
     expect(starts).toBe(1)
   })
 
-  it('takes a bound per call: a caller with a shorter one stops waiting sooner', async () => {
-    const flights = new SharedFlights<string, number>(60_000)
+  it('callers that find the same flight too old start one replacement between them', async () => {
+    const flights = new SharedFlights<string, number>(30)
     void flights.run('k', never)
-    expect(await flights.run('k', async () => 3, { maxAgeMs: 20 })).toBe(3)
-  })
-
-  it('never waits for a flight whose request is over; callers meanwhile join its replacement', async () => {
-    const flights = new SharedFlights<string, number>(60_000)
-    let over = false
-    void flights.run('k', never, { abandoned: () => over })
     let starts = 0
     const start = () => new Promise<number>((r) => setTimeout(() => r(++starts), 10))
-    const waiting = [flights.run('k', start), flights.run('k', start)]
-    over = true
-    // Both waiters see the flight abandoned; the first replaces it and the second joins that one.
-    expect(await Promise.all(waiting)).toEqual([1, 1])
+    // Both waiters give up on the flight; the first replaces it and the second joins that one.
+    expect(await Promise.all([flights.run('k', start), flights.run('k', start)])).toEqual([1, 1])
     expect(starts).toBe(1)
   })
 })
@@ -87,14 +78,5 @@ describe('Flight', () => {
     expect(await flight.joinWithin(20)).toBeUndefined()
     expect(await new Flight(never<number>(), Date.now() - 1_000).joinWithin(500)).toBeUndefined()
     expect(await Flight.of(3).joinWithin(0)).toEqual({ value: 3 })
-  })
-
-  it('joinWithin stops waiting once the work is abandoned, but takes a value that is there', async () => {
-    let gone = false
-    const waiting = new Flight(never<number>()).joinWithin(10_000, Date.now(), () => gone)
-    setTimeout(() => (gone = true), 5)
-    expect(await waiting).toBeUndefined()
-    expect(await new Flight(never<number>()).joinWithin(10_000, Date.now(), () => true)).toBeUndefined()
-    expect(await Flight.of(4).joinWithin(10_000, Date.now(), () => true)).toEqual({ value: 4 })
   })
 })

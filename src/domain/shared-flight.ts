@@ -74,21 +74,20 @@ export class Flight<V> {
 
   /**
    * The work's result, waiting at most what is left of `maxAgeMs` since the start (real time):
-   * `{ value }` in time, undefined when the flight is too old to wait for, or once `abandoned()`
-   * says the work will never end (its request is over); rejects as the work did.
+   * `{ value }` in time, undefined when the flight is too old to wait for; rejects as the work did.
    */
-  joinWithin(maxAgeMs: number, now = Date.now(), abandoned: () => boolean = () => false): Promise<{ value: V } | undefined> {
+  joinWithin(maxAgeMs: number, now = Date.now()): Promise<{ value: V } | undefined> {
     const o = this.outcome
     if (o) return o.ok ? Promise.resolve({ value: o.value }) : Promise.reject(o.error)
     const until = this.startedAt + maxAgeMs
-    if (until <= now || abandoned()) return Promise.resolve(undefined)
+    if (until <= now) return Promise.resolve(undefined)
     return new Promise((resolve, reject) => {
       let look = 0
       const watch = () => {
         const o = this.outcome
         if (o) return o.ok ? resolve({ value: o.value }) : reject(o.error)
         const left = until - Date.now()
-        if (left <= 0 || abandoned()) return resolve(undefined)
+        if (left <= 0) return resolve(undefined)
         setTimeout(watch, Math.min(left, WATCH_MS[Math.min(look++, WATCH_MS.length - 1)]))
       }
       watch()
@@ -96,33 +95,14 @@ export class Flight<V> {
   }
 }
 
-/** How one call of {@link SharedFlights.run} shares. */
-export interface RunOptions {
-  /** How old a flight this call may join (default: the set's own bound). */
-  maxAgeMs?: number
-  /**
-   * For a flight this call starts: true once the request it runs for is over, so that its work may
-   * never end and nobody should wait for it (rule 2 above, without waiting out the age bound).
-   */
-  abandoned?: () => boolean
-}
-
-/** A flight, and the test of whether the request that started it is over. */
-interface Shared<V> {
-  flight: Flight<V>
-  abandoned: () => boolean
-}
-
-const NEVER_ABANDONED = () => false
-
 /**
  * Flights by key: a burst of callers with the same key shares one. A flight is joined while it is
- * younger than `maxAgeMs` and not abandoned, each joiner waiting at most what is left of that age;
- * a flight past it is replaced by a fresh one. A settled flight is forgotten (this is coalescing,
+ * younger than `maxAgeMs`, each joiner waiting at most what is left of that age; a flight past it
+ * is replaced by a fresh one. A settled flight is forgotten (this is coalescing,
  * not a cache).
  */
 export class SharedFlights<K, V> {
-  private readonly flights = new Map<K, Shared<V>>()
+  private readonly flights = new Map<K, Flight<V>>()
 
   constructor(
     private readonly maxAgeMs: number,
@@ -130,19 +110,19 @@ export class SharedFlights<K, V> {
   ) {}
 
   /** The result of the flight for `key`: joined while it is young enough, else started with `start`. */
-  async run(key: K, start: () => Promise<V>, { maxAgeMs = this.maxAgeMs, abandoned = NEVER_ABANDONED }: RunOptions = {}): Promise<V> {
-    for (let shared = this.flights.get(key); shared; shared = this.flights.get(key)) {
-      const joined = await shared.flight.joinWithin(maxAgeMs, this.clock(), shared.abandoned)
+  async run(key: K, start: () => Promise<V>): Promise<V> {
+    for (let flight = this.flights.get(key); flight; flight = this.flights.get(key)) {
+      const joined = await flight.joinWithin(this.maxAgeMs, this.clock())
       if (joined) return joined.value
       // Abandoned, or older than any real read takes: forget it and start again, unless another
       // caller has already replaced it meanwhile (then that one is joined).
-      if (this.flights.get(key) === shared) {
+      if (this.flights.get(key) === flight) {
         this.flights.delete(key)
         break
       }
     }
     const work = start()
-    const mine: Shared<V> = { flight: new Flight(work, this.clock()), abandoned }
+    const mine = new Flight(work, this.clock())
     this.flights.set(key, mine)
     const forget = () => {
       if (this.flights.get(key) === mine) this.flights.delete(key)
