@@ -98,8 +98,7 @@ export class Flight<V> {
 /**
  * Flights by key: a burst of callers with the same key shares one. A flight is joined while it is
  * younger than `maxAgeMs`, each joiner waiting at most what is left of that age; a flight past it
- * is replaced by a fresh one. A settled flight is forgotten (this is coalescing,
- * not a cache).
+ * is replaced by a fresh one. A settled flight is forgotten (this is coalescing, not a cache).
  */
 export class SharedFlights<K, V> {
   private readonly flights = new Map<K, Flight<V>>()
