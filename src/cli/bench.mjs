@@ -71,9 +71,9 @@ const ORDERBOOK_KEYED = { name: '/v1/orderbook sh600519 keyed', path: '/v1/order
 /**
  * Controls for the live routes: a bare route making the upstream requests one warm call of the
  * route makes (recorded from such a call) and reading their answers, with no admission, parsing
- * or envelope: the work of the in-process emulator and the
- * fetch, which every call of the route pays too (on Cloudflare the upstream's part runs on its
- * own servers). Against these rows, what the route adds to its upstream requests.
+ * or envelope: the work of the in-process emulator and the fetch, which every call of the route
+ * pays too (on Cloudflare the upstream's part runs on its own servers). Against these rows, what
+ * the route adds to its upstream requests.
  */
 const QUOTE_UPSTREAM = { name: '  … its upstream requests, bare (quote)', path: '', upstreamOf: QUOTE_KEYED, slot: 'quote' }
 const SNAPSHOT_UPSTREAM = { name: '  … its upstream requests, bare (snapshot)', path: '', upstreamOf: SNAPSHOT_KEYED, slot: 'snapshot' }

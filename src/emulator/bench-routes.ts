@@ -45,7 +45,8 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   // warm call of a route makes, recorded from a call through the app (POST, with the caller's key),
   // then sent again by a bare route that only reads their bodies (GET): the emulator's work and the
   // channel's fetch, with no admission, parsing or envelope, and nothing shared between calls.
-  // `slot` names the recording.
+  // `slot` names the recording. The recorder swaps the services' upstream fetch for the length of
+  // one call, so it is only for the bench's set-up, which sends its calls one at a time.
   const upstreamCalls = new Map<string, Array<{ url: string; headers: [string, string][] }>>()
   app.post('/__bench/upstream-copy', async (c) => {
     const context = c.get('services').channelContext
