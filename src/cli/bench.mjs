@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { buildWorker, httpClient, ROOT, startWorker, storeKeys } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
 import { startupBench } from './bench-startup.mjs'
-import { compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
+import { barLines, compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 2)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8)
@@ -70,14 +70,15 @@ const SNAPSHOT_KEYED = { name: '/v1/snapshot sh600519 keyed', path: '/v1/snapsho
 const ORDERBOOK_KEYED = { name: '/v1/orderbook sh600519 keyed', path: '/v1/orderbook?code=sh600519', keys: 'client' }
 /**
  * Controls for the live routes: a bare route making the upstream requests one warm call of the
- * route makes (recorded from such a call) and reading their answers, with no admission, parsing
- * or envelope: the work of the in-process emulator and the fetch, which every call of the route
- * pays too (on Cloudflare the upstream's part runs on its own servers). Against these rows, what
- * the route adds to its upstream requests.
+ * route makes (recorded from such a call) and reading their answers, then answering a copy of the
+ * route's answer and its own headers, with no admission, parsing or envelope: the work of the
+ * in-process emulator, the fetch and carrying the answer, which every call of the route pays too
+ * (on Cloudflare the upstream's part runs on its own servers). Against these rows, what the route
+ * adds to what it must fetch and send.
  */
-const QUOTE_UPSTREAM = { name: '  … its upstream requests, bare (quote)', path: '', upstreamOf: QUOTE_KEYED, slot: 'quote' }
-const SNAPSHOT_UPSTREAM = { name: '  … its upstream requests, bare (snapshot)', path: '', upstreamOf: SNAPSHOT_KEYED, slot: 'snapshot' }
-const ORDERBOOK_UPSTREAM = { name: '  … its upstream requests, bare (orderbook)', path: '', upstreamOf: ORDERBOOK_KEYED, slot: 'orderbook' }
+const QUOTE_UPSTREAM = { name: '  … its upstream requests and answer, bare (quote)', path: '', upstreamOf: QUOTE_KEYED, slot: 'quote' }
+const SNAPSHOT_UPSTREAM = { name: '  … its upstream requests and answer, bare (snapshot)', path: '', upstreamOf: SNAPSHOT_KEYED, slot: 'snapshot' }
+const ORDERBOOK_UPSTREAM = { name: '  … its upstream requests and answer, bare (orderbook)', path: '', upstreamOf: ORDERBOOK_KEYED, slot: 'orderbook' }
 const HOT_KEYED = { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot', keys: 'client' }
 const CHANGEDIST_KEYED = { name: '/v1/changedist keyed (shared market cache)', path: '/v1/changedist', keys: 'client' }
 /** Headers of a keyed answer that the bare route does not set (the copies carry them). */
@@ -90,6 +91,17 @@ const OWN_HEADER = /^(cache-control|vary|x-content-type-options|x-ratelimit-.*)$
  */
 const HOT_BYTES = { name: "  … bare route, a copy of /v1/hot's answer and headers", path: '', copyOf: HOT_KEYED, slot: 'hot' }
 const CHANGEDIST_BYTES = { name: "  … bare route, a copy of /v1/changedist's answer and headers", path: '', copyOf: CHANGEDIST_KEYED, slot: 'changedist' }
+/** Issue 20's bars for the HTTP view (market-kline's is in bench-market-kline.mjs), with each one's ceiling row. */
+const HTTP_BARS = [
+  { target: HOT_KEYED.name, goal: 0.85, ceiling: HOT_BYTES.name },
+  { target: CHANGEDIST_KEYED.name, goal: 0.85, ceiling: CHANGEDIST_BYTES.name },
+  { target: QUOTE_KEYED.name, goal: 0.7, ceiling: QUOTE_UPSTREAM.name },
+  { target: SNAPSHOT_KEYED.name, goal: 0.65, ceiling: SNAPSHOT_UPSTREAM.name },
+  { target: ORDERBOOK_KEYED.name, goal: 0.65, ceiling: ORDERBOOK_UPSTREAM.name },
+  // The technical row asks for the live quote, as the keyed quote does.
+  { target: TECHNICAL.name, goal: 0.4, ceiling: QUOTE_KEYED.name },
+  { target: KLINE_FULL.name, goal: 0.6, per: HISTORY_RAW.name },
+]
 const IN_WORKER = [
   QUOTE_KEYED_IN,
   QUOTE_ANONYMOUS,
@@ -483,14 +495,15 @@ async function routeBench(bundle) {
       console.log(`the 1,000-symbol batch's answer is ${(answer.byteLength / 1e6).toFixed(2)} MB`)
       console.log(`built ${tables.rows} stocks' histories and the ${TABLE_DATE} tables in ${((performance.now() - seeding) / 1000).toFixed(1)} s: technicals ${(tables.bytes / 1e6).toFixed(2)} MB for ${tables.rows} stocks (${Math.round(tables.bytes / tables.rows)} bytes a stock; ~${((tables.bytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market), ${tables.factors} factor columns; indicator states ${(tables.stateBytes / 1e6).toFixed(2)} MB (~${((tables.stateBytes / tables.rows) * 5572 / 1e6).toFixed(1)} MB for the whole market)`)
     }
-    for (const control of chosen([HOT_BYTES, CHANGEDIST_BYTES])) {
-      const res = await mf.dispatchFetch(BASE + control.copyOf.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })
+    for (const control of chosen([HOT_BYTES, CHANGEDIST_BYTES, QUOTE_UPSTREAM, SNAPSHOT_UPSTREAM, ORDERBOOK_UPSTREAM])) {
+      const copyOf = control.copyOf ?? control.upstreamOf
+      const res = await mf.dispatchFetch(BASE + copyOf.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })
       const answer = await res.arrayBuffer()
       // The headers the route sets itself; those every answer has (CORS, request id) the bare route sets too.
       const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
       await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=${control.slot}`, { method: 'POST', body: answer, headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
       control.path = `/__bench/constant-copy?slot=${control.slot}`
-      console.log(`${control.copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB with ${Object.keys(own).length} headers of its own (${Object.keys(own).join(', ')})`)
+      console.log(`${copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB with ${Object.keys(own).length} headers of its own (${Object.keys(own).join(', ')})`)
     }
     for (const control of chosen([QUOTE_UPSTREAM, SNAPSHOT_UPSTREAM, ORDERBOOK_UPSTREAM])) {
       const recorded = await (await mf.dispatchFetch(`${BASE}/__bench/upstream-copy?slot=${control.slot}&path=${encodeURIComponent(control.upstreamOf.path)}`, { method: 'POST', headers: { authorization: `Bearer ${WARM_KEY}` } })).json()
@@ -548,12 +561,16 @@ async function routeBench(bundle) {
           [KLINE_FULL, HISTORY_RAW, 'its R2 object streamed bare', 0.6],
           [TECHNICAL, QUOTE_KEYED, '/v1/quote sh600519 (one key per client, as the technical row)'],
           [QUOTE_KEYED, QUOTE_ANONYMOUS, 'the anonymous cached quote'],
-          [QUOTE_KEYED, QUOTE_UPSTREAM, 'a bare route making its upstream requests (what admission, parsing and the envelope add)'],
-          [SNAPSHOT_KEYED, SNAPSHOT_UPSTREAM, 'a bare route making its upstream requests'],
-          [ORDERBOOK_KEYED, ORDERBOOK_UPSTREAM, 'a bare route making its upstream requests'],
+          [QUOTE_KEYED, QUOTE_UPSTREAM, 'a bare route making its upstream requests and answering a copy of its answer (what admission, parsing and the envelope add)'],
+          [SNAPSHOT_KEYED, SNAPSHOT_UPSTREAM, 'a bare route making its upstream requests and answering a copy of its answer'],
+          [ORDERBOOK_KEYED, ORDERBOOK_UPSTREAM, 'a bare route making its upstream requests and answering a copy of its answer'],
           [HOT_KEYED, HOT_BYTES, 'a bare route answering a copy of its answer and headers (admission and the envelope beside carrying them)'],
           [CHANGEDIST_KEYED, CHANGEDIST_BYTES, 'a bare route answering a copy of its answer and headers'],
         ])
+        if (via === 'http') {
+          console.log(`\nissue 20's bars (HTTP view), each beside its ceiling: a bare route doing only the part of the route's work no route can skip`)
+          for (const line of barLines(rows, HTTP_BARS)) console.log(line)
+        }
       }
     }
   } finally {

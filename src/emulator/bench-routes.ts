@@ -70,11 +70,15 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
     upstreamCalls.set(c.req.query('slot') ?? '', seen)
     return c.json({ requests: seen.map((r) => r.url) })
   })
+  // With a copy of the route's answer under the same slot (POST /__bench/constant-copy), the bare
+  // route answers it: what the route must fetch and send, less what it does in between.
   app.get('/__bench/upstream-copy', async (c) => {
     const { fetch } = c.get('services').channelContext
+    const slot = c.req.query('slot') ?? ''
     let bytes = 0
-    for (const r of upstreamCalls.get(c.req.query('slot') ?? '') ?? []) bytes += (await (await fetch(r.url, { headers: r.headers })).arrayBuffer()).byteLength
-    return c.json({ ok: true, bytes })
+    for (const r of upstreamCalls.get(slot) ?? []) bytes += (await (await fetch(r.url, { headers: r.headers })).arrayBuffer()).byteLength
+    const copy = copies.get(slot)
+    return copy ? c.body(copy.bytes, 200, copy.headers) : c.json({ ok: true, bytes })
   })
   // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
   // and the baseline that streams the same R2 object with no envelope, checks or admission.
