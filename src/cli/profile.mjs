@@ -1,36 +1,76 @@
-// npm run profile -- '<path>' [calls] — where a route spends its CPU inside workerd. Builds the
-// worker as the bench does, builds 1,000 stocks' histories and the day tables of the bench's date,
-// serves `path` `calls` times (default 50) through the worker's own fetch handler with an unlimited
-// key, with V8's sampling profiler on (through Miniflare's inspector), then prints self time by
-// function; the whole profile goes to .bench/profile.cpuprofile (Chrome DevTools opens it).
+// npm run profile -- '<path>' [calls] [cold] [http] — where a route spends its CPU inside workerd.
+// Builds the worker as the bench does, builds 1,000 stocks' histories and the day tables of the
+// bench's date, serves `path` `calls` times (default 50) with V8's sampling profiler on (through
+// Miniflare's inspector), then prints self time by function; the whole profile goes to
+// .bench/profile.cpuprofile (Chrome DevTools opens it).
+// By default the calls go one at a time through the worker's own fetch handler with an unlimited
+// key (the bench's in-worker view). `http` sends them as the bench's HTTP view does: 8 keep-alive
+// connections to workerd, one key each, so what costs only under concurrency (timers, calls
+// finishing together) shows too; the profile then also counts workerd's JavaScript around the
+// route (Response objects, headers) that the in-worker view leaves to its loop.
 // `{codes}` in the path is replaced by the day table's first 1,000 codes:
 //   npm run profile -- '/v1/technical-batch?codes={codes}'
-// The emulator's clock stands at 10:30 of a session, so blank-date batches are live; a third
-// argument `cold` has the worker share no live row between calls (each call asks for its own quotes):
+// The emulator's clock stands at 10:30 of a session, so blank-date batches are live; `cold` has the
+// worker share no live row between calls (each call asks for its own quotes):
 //   npm run profile -- '/v1/technical-batch?codes={codes}' 50 cold
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { buildWorker, ROOT, startWorker, storeKeys } from './harness.mjs'
+import { buildWorker, httpClient, ROOT, startWorker, storeKeys } from './harness.mjs'
 
-const [path = '/v1/quote?code=sh600519', calls = '50', mode = ''] = process.argv.slice(2)
+const [path = '/v1/quote?code=sh600519', calls = '50', ...modes] = process.argv.slice(2)
 const BASE = 'http://127.0.0.1:8787'
 const DATE = '2026-11-19'
 const KEY = 'mk_profile'
 const INSPECTOR = 9339
+const SESSION = Date.parse('2026-11-20T10:30:00+08:00')
+/** Calls a key makes in one clock minute, under the unlimited tier's 600: past it the key would meet 429s. */
+const PER_KEY_MINUTE = 550
+const HTTP_CLIENTS = 8
+const HTTP_KEYS = Array.from({ length: HTTP_CLIENTS }, (_, i) => `mk_profile_http_${i}`)
+const overHttp = modes.includes('http')
 
 const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile'), { minify: false }), { inspectorPort: INSPECTOR })
 try {
-  await mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: '2026-11-20T10:30:00+08:00' }) })
-  await storeKeys(mf, [KEY], 'unlimited', 'profile')
+  let minute = 0
+  // Each batch of calls has a clock minute of its own, so that no key meets its per-minute limit.
+  const nextMinute = async () => (await mf.dispatchFetch(`${BASE}/__emulator/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: new Date(SESSION + minute++ * 60_000).toISOString() }) })).text()
+  await nextMinute()
+  await storeKeys(mf, [KEY, ...HTTP_KEYS], 'unlimited', 'profile')
   await (await mf.dispatchFetch(`${BASE}/__bench/usage-reports`, { method: 'PUT' })).text() // batched as in production
   await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${DATE}&n=1000`, { method: 'POST' })).text()
   const table = await (await (await mf.getR2Bucket('STORE')).get(`technicals/${DATE}.json`)).json()
   const target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))
-  if (mode === 'cold') await (await mf.dispatchFetch(`${BASE}/__bench/live-sharing`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ on: false }) })).text()
-  const loop = async (n) => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${n}&path=${encodeURIComponent(target)}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
-  const warm = await loop(5) // compiled and cached before sampling
+  if (modes.includes('cold')) await (await mf.dispatchFetch(`${BASE}/__bench/live-sharing`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ on: false }) })).text()
+  const loopOnce = async (n) => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${n}&path=${encodeURIComponent(target)}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
+  const warm = await loopOnce(5) // compiled and cached before sampling
   if (warm.failed) throw new Error(`the route fails: ${warm.firstFailure}`)
+  const socket = overHttp ? await httpClient(mf, HTTP_CLIENTS) : undefined
+  /** Serves the target n times, in batches of at most a key's minute; resolves to the calls that failed. */
+  const serve = async (n) => {
+    let failed = 0
+    for (let left = n; left > 0; ) {
+      await nextMinute()
+      if (!socket) {
+        const batch = Math.min(left, PER_KEY_MINUTE)
+        failed += (await loopOnce(batch)).failed
+        left -= batch
+        continue
+      }
+      const batch = Math.min(left, PER_KEY_MINUTE * HTTP_CLIENTS)
+      let sent = 0
+      await Promise.all(HTTP_KEYS.map(async (key) => {
+        while (sent < batch) {
+          sent++
+          const r = await socket.get(target, { authorization: `Bearer ${key}` })
+          if (r.status !== 200 || r.body.startsWith('{"ok":false')) failed++
+        }
+      }))
+      left -= batch
+    }
+    return failed
+  }
+  if (socket) await serve(HTTP_CLIENTS * 5)
 
   const workers = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json/list`)).json()
   const ws = new WebSocket(workers.find((w) => w.title.includes('core:user')).webSocketDebuggerUrl)
@@ -47,8 +87,9 @@ try {
   await send('Profiler.setSamplingInterval', { interval: 100 })
   await send('Profiler.start')
   const t0 = performance.now()
-  const r = await loop(Number(calls))
+  const failed = await serve(Number(calls))
   const ms = (performance.now() - t0) / Number(calls)
+  socket?.close()
   const { profile } = await send('Profiler.stop')
   ws.close()
   writeFileSync(join(ROOT, '.bench/profile.cpuprofile'), JSON.stringify(profile))
@@ -62,7 +103,9 @@ try {
     self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[k] ?? 0))
   })
   const total = [...self.values()].reduce((a, b) => a + b, 0)
-  console.log(`${path}: ${calls} calls, ${ms.toFixed(2)} ms a call (${r.failed} failed); self time by function (bundle lines):`)
+  const busy = total - (self.get('(idle)') ?? 0)
+  const how = socket ? `over HTTP, ${HTTP_CLIENTS} in flight` : 'one at a time in the worker'
+  console.log(`${path}: ${calls} calls ${how}, ${ms.toFixed(2)} ms a call (${failed} failed), JavaScript busy ${(busy / Number(calls)).toFixed(0)} µs a call; self time by function (bundle lines):`)
   for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`)
 } finally {
   await mf.dispose()
