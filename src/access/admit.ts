@@ -11,7 +11,7 @@ import type { RateWindow } from './rate-window'
 import { KEY_LEASES, keyGuardOf } from './key-lease'
 import { KEY_RECORDS, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
-import { fromZodIssues, repeatedParams, ValidationError } from '../http/validation'
+import { fromZodIssues, mayRepeatParams, repeatedParams, ValidationError } from '../http/validation'
 import type { GuardOptions, PolicyRefinement, Prefetch } from './guard-options'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
@@ -113,7 +113,7 @@ function keyParams(c: Context<AppEnv>): string[] | undefined {
  */
 async function validateForEveryTier(c: Context<AppEnv>, v: PreAdmission): Promise<Record<string, unknown> | undefined> {
   if (!v.query) return undefined
-  const repeated = repeatedParams(c.req.queries(), paramsOf(v.query))
+  const repeated = mayRepeatParams(c.req.url) ? repeatedParams(c.req.queries(), paramsOf(v.query)) : []
   if (repeated.length) throw new ValidationError(repeated)
   const raw = c.req.query()
   const parsed = v.query.safeParse(raw)
