@@ -502,7 +502,8 @@ async function routeBench(bundle) {
       // The headers the route sets itself; those every answer has (CORS, request id) the bare route sets too.
       const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
       await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=${control.slot}`, { method: 'POST', body: answer, headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
-      control.path = `/__bench/constant-copy?slot=${control.slot}`
+      // The live routes' controls answer their copy after their upstream requests (path set below).
+      if (control.copyOf) control.path = `/__bench/constant-copy?slot=${control.slot}`
       console.log(`${copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB with ${Object.keys(own).length} headers of its own (${Object.keys(own).join(', ')})`)
     }
     for (const control of chosen([QUOTE_UPSTREAM, SNAPSHOT_UPSTREAM, ORDERBOOK_UPSTREAM])) {

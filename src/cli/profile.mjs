@@ -3,8 +3,8 @@
 // bench's date, serves `path` `calls` times (default 50) with V8's sampling profiler on (through
 // Miniflare's inspector), then prints self time by function; the whole profile goes to
 // .bench/profile.cpuprofile (Chrome DevTools opens it).
-// By default the calls go one at a time through the worker's own fetch handler with an unlimited
-// key (the bench's in-worker view). `http` sends them as the bench's HTTP view does: 8 keep-alive
+// The worker runs without its static assets, as in the bench. By default the calls go one at a
+// time through the worker's own fetch handler with an unlimited key (the bench's in-worker view). `http` sends them as the bench's HTTP view does: 8 keep-alive
 // connections to workerd, one key each, so what costs only under concurrency (timers, calls
 // finishing together) shows too; the profile then also counts workerd's JavaScript around the
 // route (Response objects, headers) that the in-worker view leaves to its loop.
@@ -30,7 +30,7 @@ const HTTP_CLIENTS = 8
 const HTTP_KEYS = Array.from({ length: HTTP_CLIENTS }, (_, i) => `mk_profile_http_${i}`)
 const overHttp = modes.includes('http')
 
-const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile'), { minify: false }), { inspectorPort: INSPECTOR })
+const mf = startWorker(buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/profile'), { minify: false }), { inspectorPort: INSPECTOR, assets: false })
 try {
   let minute = 0
   // Each batch of calls has a clock minute of its own, so that no key meets its per-minute limit.
@@ -58,10 +58,10 @@ try {
         continue
       }
       const batch = Math.min(left, PER_KEY_MINUTE * HTTP_CLIENTS)
-      let sent = 0
-      await Promise.all(HTTP_KEYS.map(async (key) => {
-        while (sent < batch) {
-          sent++
+      // Each key its own share of the batch, so that none passes PER_KEY_MINUTE however the calls' times differ.
+      await Promise.all(HTTP_KEYS.map(async (key, i) => {
+        const share = Math.floor(batch / HTTP_CLIENTS) + (i < batch % HTTP_CLIENTS ? 1 : 0)
+        for (let k = 0; k < share; k++) {
           const r = await socket.get(target, { authorization: `Bearer ${key}` })
           if (r.status !== 200 || r.body.startsWith('{"ok":false')) failed++
         }
