@@ -47,28 +47,38 @@ export function printTable(title, rows) {
 
 /**
  * Issue 20's bars as a table: each route's median ratio to the baseline (or to its anchor, for a
- * bar stated against one), the goal, and its ceiling: the median ratio of a bare route that does
+ * bar stated against one), the goal, and its ceilings: the median ratio of a bare route that does
  * only the part of the route's work no route can avoid (its upstream requests, or carrying its very
- * answer and headers). A goal above the ceiling measured in the same run cannot be met in this view
- * by making the route's own work cheaper. `bars` are `{ target, goal, ceiling?, per? }` (rows'
- * names); returns the lines to print, nothing for a bar whose rows did not run.
+ * answer and headers), and of the same behind keyed admission (`admitted`), which every counted
+ * call passes. A goal above either ceiling measured in the same run cannot be met in this view by
+ * making the route's own work cheaper. `bars` are `{ target, goal, ceiling?, admitted?, per? }`
+ * (rows' names); returns the lines to print, nothing for a bar whose rows did not run.
  */
 export function barLines(rows, bars) {
   const ratio = (name) => {
+    if (name === undefined) return undefined
     const row = rows.find((r) => r.name === name)
     return row?.ratios ? median(row.ratios) : undefined
   }
   const lines = []
-  for (const { target, goal, ceiling, per } of bars) {
+  for (const { target, goal, ceiling, admitted, per } of bars) {
     const own = ratio(target)
     const anchor = per ? ratio(per) : 1
     if (own === undefined || anchor === undefined) continue
     const measured = own / anchor
-    const roof = ceiling === undefined ? undefined : ratio(ceiling)
-    const verdict = measured >= goal ? 'met' : roof !== undefined && roof < goal ? 'not met: the goal is above the ceiling' : 'not met'
+    const roof = ratio(ceiling)
+    const admittedRoof = ratio(admitted)
+    const verdict =
+      measured >= goal ? 'met'
+      : roof !== undefined && roof < goal ? 'not met: the goal is above the ceiling'
+      : admittedRoof !== undefined && admittedRoof < goal ? 'not met: the goal is above the ceiling with admission'
+      : 'not met'
     const against = per ? `× ${per.trim()}` : '× bare'
-    const roofText = roof === undefined ? '' : `ceiling ${roof.toFixed(2)} (${ceiling.trim()})`
-    lines.push(`${target.trim().padEnd(44)} ${measured.toFixed(2)} ${against.padEnd(8)}  goal ${goal}  ${verdict}${roofText ? `; ${roofText}` : ''}`)
+    const roofs = [
+      roof === undefined ? '' : `ceiling ${roof.toFixed(2)} (${ceiling.trim()})`,
+      admittedRoof === undefined ? '' : `with admission ${admittedRoof.toFixed(2)}`,
+    ].filter(Boolean)
+    lines.push(`${target.trim().padEnd(44)} ${measured.toFixed(2)} ${against.padEnd(8)}  goal ${goal}  ${verdict}${roofs.length ? `; ${roofs.join(', ')}` : ''}`)
   }
   return lines
 }

@@ -118,6 +118,9 @@ export async function httpClient(mf, sockets) {
   return { get, close: () => agent.destroy() }
 }
 
+/** Headers of a keyed answer that the bench's bare routes do not set (their copies of an answer carry them). */
+export const OWN_HEADER = /^(cache-control|vary|x-content-type-options|x-ratelimit-.*)$/
+
 /** Stores API keys of `tier` in the worker's KEYS namespace, as `npm run key` would (`key:<sha256>`). */
 export async function storeKeys(mf, keys, tier = 'unlimited', label = 'bench') {
   const kv = await mf.getKVNamespace('KEYS')

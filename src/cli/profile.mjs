@@ -13,10 +13,14 @@
 // The emulator's clock stands at 10:30 of a session, so blank-date batches are live; `cold` has the
 // worker share no live row between calls (each call asks for its own quotes):
 //   npm run profile -- '/v1/technical-batch?codes={codes}' 50 cold
+// `anchor` profiles a live route's anchor instead of the route, as the bench builds it: the upstream
+// requests of one warm call of `path`, then a copy of its answer and headers (compare the two runs):
+//   npm run profile -- '/v1/snapshot?code=sh600519' 3000 http anchor
+// `admitted` profiles the same anchor behind keyed admission (/__bench/admitted-copy): admission's own cost.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { buildWorker, httpClient, ROOT, startWorker, storeKeys } from './harness.mjs'
+import { buildWorker, httpClient, OWN_HEADER, ROOT, startWorker, storeKeys } from './harness.mjs'
 
 const [path = '/v1/quote?code=sh600519', calls = '50', ...modes] = process.argv.slice(2)
 const BASE = 'http://127.0.0.1:8787'
@@ -40,9 +44,10 @@ try {
   await (await mf.dispatchFetch(`${BASE}/__bench/usage-reports`, { method: 'PUT' })).text() // batched as in production
   await (await mf.dispatchFetch(`${BASE}/__bench/day-tables?date=${DATE}&n=1000`, { method: 'POST' })).text()
   const table = await (await (await mf.getR2Bucket('STORE')).get(`technicals/${DATE}.json`)).json()
-  const target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))
+  let target = path.replace('{codes}', Object.keys(table.rows).slice(0, 1000).join(','))
   if (modes.includes('cold')) await (await mf.dispatchFetch(`${BASE}/__bench/live-sharing`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ on: false }) })).text()
   const loopOnce = async (n) => (await mf.dispatchFetch(`${BASE}/__bench/loop?n=${n}&path=${encodeURIComponent(target)}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
+  if (modes.includes('anchor') || modes.includes('admitted')) target = await anchorOf(target, modes.includes('admitted'))
   const warm = await loopOnce(5) // compiled and cached before sampling
   if (warm.failed) throw new Error(`the route fails: ${warm.firstFailure}`)
   const socket = overHttp ? await httpClient(mf, HTTP_CLIENTS) : undefined
@@ -109,4 +114,15 @@ try {
   for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`)
 } finally {
   await mf.dispose()
+}
+
+/** Records `route`'s anchor in the bench's slot `profile` and answers its path (bench.mjs, the live routes' controls), behind keyed admission when `admitted`. */
+async function anchorOf(route, admitted) {
+  const auth = { authorization: `Bearer ${KEY}` }
+  const res = await mf.dispatchFetch(BASE + route, { headers: auth })
+  const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
+  await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=profile`, { method: 'POST', body: await res.arrayBuffer(), headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
+  const recorded = await (await mf.dispatchFetch(`${BASE}/__bench/upstream-copy?slot=profile&path=${encodeURIComponent(route)}`, { method: 'POST', headers: auth })).json()
+  console.log(`${route}'s anchor: ${recorded.requests.length} upstream request(s), then a copy of its answer and ${Object.keys(own).length} headers`)
+  return admitted ? '/__bench/admitted-copy?slot=profile' : '/__bench/upstream-copy?slot=profile'
 }

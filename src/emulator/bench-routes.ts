@@ -5,9 +5,12 @@
  * through the worker's own fetch handler.
  * Only the emulator's worker mounts them.
  */
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
 import type { AppEnv } from '../http/context'
+import { admit } from '../access/admit'
 import { KEY_LEASES, REPORT_MS } from '../access/key-lease'
+import type { AccessPolicy } from '../access/tiers'
+import { recordOutcome } from '../http/envelope'
 import { LIVE_ITEMS } from '../features/technical/live-items'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
@@ -17,6 +20,9 @@ import { writeHistory } from '../store/history'
 import { historyKey, marketKlineKey } from '../store/keys'
 import { clock } from './control'
 import { market } from './market'
+
+/** `/__bench/admitted-copy`'s admission: a counted call of cost 1 that any key may make, as /v1/quote's. */
+const ADMITTED_COPY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 /** Adds the `/__bench/*` routes to the emulator's app. */
 export function registerBenchRoutes(app: Hono<AppEnv>): void {
@@ -30,11 +36,13 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   // The answer's own headers may come along (`x-copy-headers`, a JSON object: rate limits, caching,
   // Vary), so that the copy is the route's whole answer less its work: every header is written to
   // the socket, and a keyed answer has nine or ten against the baseline's four.
-  const copies = new Map<string, { bytes: Uint8Array<ArrayBuffer>; headers: Record<string, string> }>()
+  const copies = new Map<string, { bytes: Uint8Array<ArrayBuffer>; headers: Record<string, string>; admittedHeaders: Record<string, string> }>()
   app.post('/__bench/constant-copy', async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer())
     const headers = JSON.parse(c.req.header('x-copy-headers') ?? '{}') as Record<string, string>
-    copies.set(c.req.query('slot') ?? 'batch', { bytes, headers: { 'content-type': 'application/json; charset=UTF-8', ...headers } })
+    const all = { 'content-type': 'application/json; charset=UTF-8', ...headers }
+    const admittedHeaders = Object.fromEntries(Object.entries(all).filter(([name]) => !/^x-ratelimit-/i.test(name)))
+    copies.set(c.req.query('slot') ?? 'batch', { bytes, headers: all, admittedHeaders })
     return c.json({ bytes: bytes.length, headers: Object.keys(headers).length })
   })
   app.get('/__bench/constant-copy', (c) => {
@@ -72,13 +80,29 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   })
   // With a copy of the route's answer under the same slot (POST /__bench/constant-copy), the bare
   // route answers it: what the route must fetch and send, less what it does in between.
-  app.get('/__bench/upstream-copy', async (c) => {
+  // The recorded requests go out together, as the routes send theirs (snapshot's two at once).
+  const replayUpstream = async (c: Context<AppEnv>, slot: string) => {
     const { fetch } = c.get('services').channelContext
+    const sizes = await Promise.all((upstreamCalls.get(slot) ?? []).map(async (r) => (await (await fetch(r.url, { headers: r.headers })).arrayBuffer()).byteLength))
+    return sizes.reduce((a, b) => a + b, 0)
+  }
+  app.get('/__bench/upstream-copy', async (c) => {
     const slot = c.req.query('slot') ?? ''
-    let bytes = 0
-    for (const r of upstreamCalls.get(slot) ?? []) bytes += (await (await fetch(r.url, { headers: r.headers })).arrayBuffer()).byteLength
+    const bytes = await replayUpstream(c, slot)
     const copy = copies.get(slot)
     return copy ? c.body(copy.bytes, 200, copy.headers) : c.json({ ok: true, bytes })
+  })
+  // The same, behind the keyed admission every counted route has (identification, the key's leased
+  // slice, rate headers, usage): the most a keyed route can reach, however cheap its own parsing and
+  // envelope. It validates no query, so it is a bound the route stays under, never a fair copy of it.
+  app.get('/__bench/admitted-copy', admit(ADMITTED_COPY), async (c) => {
+    const slot = c.req.query('slot') ?? ''
+    await replayUpstream(c, slot)
+    const copy = copies.get(slot)
+    recordOutcome(c, { ok: true, rows: 1 })
+    if (!copy) return c.json({ ok: false, error: `no copy in slot ${slot}` }, 404)
+    // Admission has set the rate headers; the copy's own would only be written over them.
+    return c.body(copy.bytes, 200, copy.admittedHeaders)
   })
   // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
   // and the baseline that streams the same R2 object with no envelope, checks or admission.
