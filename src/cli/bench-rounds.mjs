@@ -50,8 +50,8 @@ export function printTable(title, rows) {
  * bar stated against one), the goal, and its ceilings: the median ratio of a bare route that does
  * only the part of the route's work no route can avoid (its upstream requests, or carrying its very
  * answer and headers), and of the same behind keyed admission (`admitted`), which every counted
- * call passes. A goal above either ceiling measured in the same run cannot be met in this view by
- * making the route's own work cheaper. `bars` are `{ target, goal, ceiling?, admitted?, per? }`
+ * call passes. A goal above the first measured in the same run cannot be met in this view by
+ * making the route's own work cheaper; above the second, not without cheaper admission too. `bars` are `{ target, goal, ceiling?, admitted?, per? }`
  * (rows' names); returns the lines to print, nothing for a bar whose rows did not run.
  */
 export function barLines(rows, bars) {

@@ -13,7 +13,7 @@
 // batch is 1.1 MB) differ most between the two; small ones pay dispatchFetch's per-request cost.
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { buildWorker, httpClient, OWN_HEADER, ROOT, startWorker, storeKeys } from './harness.mjs'
+import { buildWorker, httpClient, recordUpstreamRequests, ROOT, startWorker, storeAnswerCopy, storeKeys } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
 import { startupBench } from './bench-startup.mjs'
 import { barLines, compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
@@ -95,12 +95,12 @@ const CHANGEDIST_BYTES = { name: "  … bare route, a copy of /v1/changedist's a
  * and its usage. What a keyed route can reach however little it parses or builds: a route whose own
  * work is only the envelope of a shared answer (changedist) measures at this row within the noise.
  */
-const admitted = (control) => ({ name: `${control.name.replace(/, bare|bare route, /, '').replace(/\)$/, '')}, behind keyed admission${control.name.endsWith(')') ? ')' : ''}`, path: '', admittedOf: control, keys: 'client' })
-const HOT_ADMITTED = admitted(HOT_BYTES)
-const CHANGEDIST_ADMITTED = admitted(CHANGEDIST_BYTES)
-const QUOTE_ADMITTED = admitted(QUOTE_UPSTREAM)
-const SNAPSHOT_ADMITTED = admitted(SNAPSHOT_UPSTREAM)
-const ORDERBOOK_ADMITTED = admitted(ORDERBOOK_UPSTREAM)
+const admitted = (name, control) => ({ name, path: '', admittedOf: control, keys: 'client' })
+const HOT_ADMITTED = admitted("  … a copy of /v1/hot's answer and headers, behind keyed admission", HOT_BYTES)
+const CHANGEDIST_ADMITTED = admitted("  … a copy of /v1/changedist's answer and headers, behind keyed admission", CHANGEDIST_BYTES)
+const QUOTE_ADMITTED = admitted('  … its upstream requests and answer (quote, behind keyed admission)', QUOTE_UPSTREAM)
+const SNAPSHOT_ADMITTED = admitted('  … its upstream requests and answer (snapshot, behind keyed admission)', SNAPSHOT_UPSTREAM)
+const ORDERBOOK_ADMITTED = admitted('  … its upstream requests and answer (orderbook, behind keyed admission)', ORDERBOOK_UPSTREAM)
 const ADMITTED = [HOT_ADMITTED, CHANGEDIST_ADMITTED, QUOTE_ADMITTED, SNAPSHOT_ADMITTED, ORDERBOOK_ADMITTED]
 /** Issue 20's bars for the HTTP view (market-kline's is in bench-market-kline.mjs), with each one's ceilings: bare, and behind keyed admission. */
 const HTTP_BARS = [
@@ -515,20 +515,16 @@ async function routeBench(bundle) {
     }
     for (const control of withSlots([HOT_BYTES, CHANGEDIST_BYTES, QUOTE_UPSTREAM, SNAPSHOT_UPSTREAM, ORDERBOOK_UPSTREAM])) {
       const copyOf = control.copyOf ?? control.upstreamOf
-      const res = await mf.dispatchFetch(BASE + copyOf.path, { headers: { authorization: `Bearer ${WARM_KEY}` } })
-      const answer = await res.arrayBuffer()
-      // The headers the route sets itself; those every answer has (CORS, request id) the bare route sets too.
-      const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
-      await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=${control.slot}`, { method: 'POST', body: answer, headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
+      const copy = await storeAnswerCopy(mf, copyOf.path, control.slot, WARM_KEY)
       // The live routes' controls answer their copy after their upstream requests (path set below).
       if (control.copyOf) control.path = `/__bench/constant-copy?slot=${control.slot}`
-      console.log(`${copyOf.path}'s answer is ${(answer.byteLength / 1024).toFixed(1)} KB with ${Object.keys(own).length} headers of its own (${Object.keys(own).join(', ')})`)
+      console.log(`${copyOf.path}'s answer is ${(copy.bytes / 1024).toFixed(1)} KB with ${copy.headers.length} headers of its own (${copy.headers.join(', ')})`)
     }
     for (const control of withSlots([QUOTE_UPSTREAM, SNAPSHOT_UPSTREAM, ORDERBOOK_UPSTREAM])) {
-      const recorded = await (await mf.dispatchFetch(`${BASE}/__bench/upstream-copy?slot=${control.slot}&path=${encodeURIComponent(control.upstreamOf.path)}`, { method: 'POST', headers: { authorization: `Bearer ${WARM_KEY}` } })).json()
-      if (!recorded.requests.length) throw new Error(`a warm call of ${control.upstreamOf.path} made no upstream request to record`)
+      const requests = await recordUpstreamRequests(mf, control.upstreamOf.path, control.slot, WARM_KEY)
+      if (!requests.length) throw new Error(`a warm call of ${control.upstreamOf.path} made no upstream request to record`)
       control.path = `/__bench/upstream-copy?slot=${control.slot}`
-      console.log(`a warm call of ${control.upstreamOf.path} makes ${recorded.requests.length} upstream request(s): ${recorded.requests.join(' ')}`)
+      console.log(`a warm call of ${control.upstreamOf.path} makes ${requests.length} upstream request(s): ${requests.join(' ')}`)
     }
     // The admitted controls use their bare control's slot: its copy, and its recording where it has one.
     for (const control of chosen(ADMITTED)) control.path = `/__bench/admitted-copy?slot=${control.admittedOf.slot}`

@@ -118,8 +118,30 @@ export async function httpClient(mf, sockets) {
   return { get, close: () => agent.destroy() }
 }
 
+/** The origin the tools' `mf.dispatchFetch` calls name (Miniflare routes them to the worker whatever it is). */
+const DISPATCH_ORIGIN = 'http://127.0.0.1:8787'
+
 /** Headers of a keyed answer that the bench's bare routes do not set (their copies of an answer carry them). */
-export const OWN_HEADER = /^(cache-control|vary|x-content-type-options|x-ratelimit-.*)$/
+const OWN_HEADER = /^(cache-control|vary|x-content-type-options|x-ratelimit-.*)$/
+
+/**
+ * Stores a copy of `path`'s answer, asked with `key`, and the headers the route sets itself in the
+ * emulator's bench slot `slot` (POST /__bench/constant-copy): what the bench's bare controls answer.
+ * Those every answer has (CORS, request id) the bare routes set too. Resolves to the copy's size and header names.
+ */
+export async function storeAnswerCopy(mf, path, slot, key) {
+  const res = await mf.dispatchFetch(DISPATCH_ORIGIN + path, { headers: { authorization: `Bearer ${key}` } })
+  const answer = await res.arrayBuffer()
+  const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
+  await (await mf.dispatchFetch(`${DISPATCH_ORIGIN}/__bench/constant-copy?slot=${slot}`, { method: 'POST', body: answer, headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
+  return { bytes: answer.byteLength, headers: Object.keys(own) }
+}
+
+/** Records the upstream requests a warm call of `path` makes in bench slot `slot` (POST /__bench/upstream-copy); resolves to their URLs. */
+export async function recordUpstreamRequests(mf, path, slot, key) {
+  const url = `${DISPATCH_ORIGIN}/__bench/upstream-copy?slot=${slot}&path=${encodeURIComponent(path)}`
+  return (await (await mf.dispatchFetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}` } })).json()).requests
+}
 
 /** Stores API keys of `tier` in the worker's KEYS namespace, as `npm run key` would (`key:<sha256>`). */
 export async function storeKeys(mf, keys, tier = 'unlimited', label = 'bench') {

@@ -20,7 +20,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { buildWorker, httpClient, OWN_HEADER, ROOT, startWorker, storeKeys } from './harness.mjs'
+import { buildWorker, httpClient, recordUpstreamRequests, ROOT, startWorker, storeAnswerCopy, storeKeys } from './harness.mjs'
 
 const [path = '/v1/quote?code=sh600519', calls = '50', ...modes] = process.argv.slice(2)
 const BASE = 'http://127.0.0.1:8787'
@@ -118,11 +118,8 @@ try {
 
 /** Records `route`'s anchor in the bench's slot `profile` and answers its path (bench.mjs, the live routes' controls), behind keyed admission when `admitted`. */
 async function anchorOf(route, admitted) {
-  const auth = { authorization: `Bearer ${KEY}` }
-  const res = await mf.dispatchFetch(BASE + route, { headers: auth })
-  const own = Object.fromEntries([...res.headers].filter(([k]) => OWN_HEADER.test(k)))
-  await (await mf.dispatchFetch(`${BASE}/__bench/constant-copy?slot=profile`, { method: 'POST', body: await res.arrayBuffer(), headers: { 'x-copy-headers': JSON.stringify(own) } })).text()
-  const recorded = await (await mf.dispatchFetch(`${BASE}/__bench/upstream-copy?slot=profile&path=${encodeURIComponent(route)}`, { method: 'POST', headers: auth })).json()
-  console.log(`${route}'s anchor: ${recorded.requests.length} upstream request(s), then a copy of its answer and ${Object.keys(own).length} headers`)
+  const copy = await storeAnswerCopy(mf, route, 'profile', KEY)
+  const requests = await recordUpstreamRequests(mf, route, 'profile', KEY)
+  console.log(`${route}'s anchor: ${requests.length} upstream request(s), then a copy of its answer and ${copy.headers.length} headers`)
   return admitted ? '/__bench/admitted-copy?slot=profile' : '/__bench/upstream-copy?slot=profile'
 }
