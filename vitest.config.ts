@@ -3,16 +3,22 @@ import { defineConfig } from 'vitest/config'
 // Copies swagger-ui-dist's files into public/ for /docs and generates /openapi.json there, as
 // wrangler.toml's [build] would.
 import './test/pool-assets.mjs'
+// Mends the pinned pool's wrapper, whose every construction slowed every later call (see the file).
+import { mendInstalledPool } from './test/pool-patch.mjs'
 // Drops the pool's one known line of noise (see the file); real failures stand out.
 import './test/pool-noise.mjs'
 // Two projects: pure modules' tests in Node, the rest in workerd (see the file).
 import { unitFiles, workerdFiles } from './test/test-projects.mjs'
+
+mendInstalledPool()
 
 export default defineConfig({
   // Vite resolves a path starting with / from the project's root. The same zod as the bundle
   // (wrangler.toml's [alias], which the pool does not read).
   resolve: { alias: [{ find: /^zod$/, replacement: '/src/zod-lean.ts' }] },
   test: {
+    // The run closes with its slowest files (setup, import and run apiece), so a slow newcomer shows.
+    reporters: ['default', './test/slowest-files.mjs'],
     testTimeout: 30_000,
     // A beforeAll that builds a store day waits on the emulator like a test does: the same bound, not
     // vitest's 10 s default, which a loaded 2-core machine can pass.
@@ -28,6 +34,9 @@ export default defineConfig({
           include: unitFiles,
           environment: 'node',
           pool: 'threads',
+          // Pure modules: a thread keeps the modules it loaded for its next file, so the emulator's
+          // universe and price history are built once a thread, not once a file.
+          isolate: false,
           // Through Vite, so that its zod is the alias above, as in the Worker.
           server: { deps: { inline: ['@hono/zod-openapi'] } },
         },
@@ -50,6 +59,11 @@ export default defineConfig({
         test: {
           name: 'workerd',
           include: workerdFiles,
+          // One runtime per vitest worker for all its files: loading the Worker and the emulator costs
+          // about 6 s of a 2-core machine, more than most files' tests. Each file still starts from an
+          // empty store, fresh guard objects and a reset emulator (test/fresh-file.ts).
+          isolate: false,
+          setupFiles: ['./test/fresh-file.ts'],
           // Vitest empties every stylesheet unless told otherwise; test/docs.test.ts reads this one.
           css: { include: [/swagger-ui\.css/] },
         },

@@ -15,15 +15,17 @@ const BLOCK = stocks.find((i) => hasBlockTrades(i, LATEST) && market.dailyBars(i
 const LISTED = stocks.slice(0, 400).find((i) => market.dailyBars(i, '2026-08-20', LATEST, NOW).some((b) => listings(i, b).length > 0))!
 
 /**
- * /v1/fund with rank=true. The first walk of the emulator's whole market list also generates that
- * market, which on a busy machine can outlast the request deadline or the walk's own budget (the
- * answer then has no rank and says why); the emulator keeps what it rendered, and a retry is quick.
+ * /v1/fund with rank=true, once the rank is there. The first walk of the emulator's whole market
+ * list also generates that market, which on a busy machine can outlast the request deadline or the
+ * walk's own budget (the answer then has no rank and says why). The emulator keeps the pages it
+ * rendered, so every try gets further: the test waits for the rank, not for a number of tries, and
+ * only its own timeout ends the wait.
  */
 async function ranked(code: string) {
-  for (let i = 0; ; i++) {
+  for (;;) {
     const r = await getJson(`/v1/fund?code=${code}&rank=true&days=1`)
     const unranked = r.body.code === 'DEADLINE_EXCEEDED' || r.body.data?.data?.money_flow?.[0]?.main_net_rank === null
-    if (!unranked || i === 3) return r
+    if (!unranked) return r
   }
 }
 

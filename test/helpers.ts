@@ -16,6 +16,11 @@ export async function makeKey(tier: Exclude<Tier, 'free'>, extra: Partial<KeyRec
 /** The key `call` uses unless told otherwise; `resetWorld` replaces it, so counters start fresh. */
 let defaultKey: string | null = null
 
+/** A new test file starts without the default key, as in a new runtime (test/fresh-file.ts). */
+export function forgetDefaultKey(): void {
+  defaultKey = null
+}
+
 /** Request options for an anonymous call (no key). */
 export const ANONYMOUS = { anonymous: true } as const
 

@@ -3,6 +3,7 @@ import { dayNumber } from '../../domain/dates'
 import { monthIndex } from './calendars'
 import { findBar, monthBars } from './history'
 import { dayMinuteBars, minuteDay, partialBar } from './intraday'
+import { roundTo } from './limits'
 import { onTick, pickInt, sampleInstruments } from './testing'
 import { sessionFor } from './sessions'
 import { profileOf, universe } from './universe'
@@ -88,5 +89,27 @@ describe('minute bars derived from the daily bar', () => {
     expect(atOpen).toMatchObject({ open: f.block.open[f.i], close: f.block.open[f.i], volume: 0 })
     const full = partialBar(inst, f.block, f.i, 900)
     expect(full).toMatchObject({ close: f.block.close[f.i], high: f.block.high[f.i], low: f.block.low[f.i], volume: f.block.volume[f.i] })
+  })
+
+  it('gives the same partial bar, to the last bit, whichever minutes were asked before (the running aggregate)', () => {
+    const inst = byCode.get('sh600519')!
+    const f = findBar(inst, dayNumber('2026-11-20'))!
+    const md = minuteDay(inst, f.block, f.i)
+    /** The partial bar added up from the minutes, with nothing kept between calls. */
+    const direct = (minute: number) => {
+      const j = md.ends.filter((e) => e <= minute).length
+      let [high, low, volume, amount] = [-Infinity, Infinity, 0, 0]
+      for (let k = 0; k < j; k++) {
+        high = Math.max(high, md.high[k])
+        low = Math.min(low, md.low[k])
+        volume += md.volume[k]
+        amount += md.amount[k]
+      }
+      return { high, low, volume, amount: roundTo(amount, 2), close: md.close[j - 1] }
+    }
+    // Forward in steps, back to the morning, the same minute twice, lunch, and the close.
+    for (const minute of [571, 600, 601, 640, 600, 600, 690, 700, 780, 781, 899, 900, 575]) {
+      expect(partialBar(inst, f.block, f.i, minute), `minute ${minute}`).toMatchObject(direct(minute))
+    }
   })
 })

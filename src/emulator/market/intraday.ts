@@ -25,6 +25,21 @@ export interface MinuteDay {
   close: Float64Array
   volume: Float64Array
   amount: Float64Array
+  /**
+   * The running aggregate of the first `j` minutes, as the day's last partial bar asked for it. Every
+   * quote of an instant asks for the same minutes, and the next instant for a few more, so a live
+   * quote extends this by the minutes since instead of adding up the day again.
+   */
+  upTo?: MinutesSoFar
+}
+
+/** The aggregate of minutes [0, j) of a day, added in minute order (so equal to {@link aggregate}'s). */
+interface MinutesSoFar {
+  j: number
+  high: number
+  low: number
+  volume: number
+  amount: number
 }
 
 /**
@@ -279,15 +294,54 @@ export function openingMatch(inst: EmuInstrument, block: MonthBars, i: number): 
 export function partialBar(inst: EmuInstrument, block: MonthBars, i: number, minute: number, matched = false): RawBar {
   const md = minuteDay(inst, block, i)
   const date = dateOf(block.day[i])
-  let j = 0
-  while (j < md.n && md.ends[j] <= minute) j++
+  const j = minutesEndedBy(md.ends, minute)
   if (j === 0) {
     const o = block.open[i]
     const { volume, amount } = matched ? openingMatch(inst, block, i) : { volume: 0, amount: 0 }
     const turnover = inst.floatShares ? roundTo((volume / inst.floatShares) * 100, 4) : null
     return { date, open: o, high: o, low: o, close: o, preClose: block.pre[i], volume, amount, turnover }
   }
-  return aggregate(inst, md, 0, j, date, block.pre[i])
+  const so = minutesSoFar(md, j)
+  return {
+    date,
+    open: md.open[0],
+    high: so.high,
+    low: so.low,
+    close: md.close[j - 1],
+    preClose: block.pre[i],
+    volume: so.volume,
+    amount: roundTo(so.amount, 2),
+    turnover: inst.floatShares ? roundTo((so.volume / inst.floatShares) * 100, 4) : null,
+  }
+}
+
+/** How many of the day's minutes (ascending `ends`) have ended by exchange minute `minute`. */
+function minutesEndedBy(ends: Int16Array, minute: number): number {
+  let lo = 0
+  let hi = ends.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (ends[mid] <= minute) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The aggregate of minutes [0, j), extending the day's running one when it stops at or before j. */
+function minutesSoFar(md: MinuteDay, j: number): MinutesSoFar {
+  let so = md.upTo
+  if (!so || so.j > j) so = { j: 0, high: -Infinity, low: Infinity, volume: 0, amount: 0 }
+  else if (so.j === j) return so
+  else so = { ...so }
+  for (let k = so.j; k < j; k++) {
+    if (md.high[k] > so.high) so.high = md.high[k]
+    if (md.low[k] < so.low) so.low = md.low[k]
+    so.volume += md.volume[k]
+    so.amount += md.amount[k]
+  }
+  so.j = j
+  md.upTo = so
+  return so
 }
 
 /** Allowed minute-bar lengths. */
