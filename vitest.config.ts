@@ -35,8 +35,10 @@ export default defineConfig({
           environment: 'node',
           pool: 'threads',
           // Pure modules: a thread keeps the modules it loaded for its next file, so the emulator's
-          // universe and price history are built once a thread, not once a file.
+          // universe and price history are built once a thread, not once a file. What the emulator's
+          // control module holds (clock, faults, counters) is reset before each file.
           isolate: false,
+          setupFiles: ['./test/fresh-unit-file.ts'],
           // Through Vite, so that its zod is the alias above, as in the Worker.
           server: { deps: { inline: ['@hono/zod-openapi'] } },
         },
