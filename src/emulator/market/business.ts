@@ -15,6 +15,7 @@ import { industryOf } from './industries'
 import { financialReport, hasFundamentals } from './fundamentals'
 import { hashString, pickIndex, uniform } from './random'
 import type { EmuInstrument, MarketModel } from './types'
+import { cacheKeyOf } from './universe'
 
 type BoardKind = 'industry' | 'concept'
 
@@ -108,8 +109,8 @@ function build(inst: EmuInstrument): Business {
 }
 
 function businessOf(inst: EmuInstrument): Business {
-  let b = memo.get(inst.code)
-  if (!b) memo.set(inst.code, (b = build(inst)))
+  let b = memo.get(cacheKeyOf(inst))
+  if (!b) memo.set(cacheKeyOf(inst), (b = build(inst)))
   return b
 }
 

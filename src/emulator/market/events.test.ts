@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fromDayNumber } from '../../domain/dates'
 import { eventSpecs, LAST_EVENT_YEAR } from './events'
-import { profileOf, universe } from './universe'
+import { cacheKeyOf, profileOf, universe } from './universe'
 
 const { list, byCode } = universe()
 const specsOf = (code: string) => eventSpecs(byCode.get(code)!, profileOf(byCode.get(code)!))
@@ -11,6 +11,17 @@ describe('event specs', () => {
     const years = specsOf('sh600519').map((s) => +fromDayNumber(s.exDay).slice(0, 4))
     expect(years).toEqual(Array.from({ length: LAST_EVENT_YEAR - 2016 }, (_, i) => 2017 + i))
     for (const s of specsOf('sh600519')) expect(s.yield).toBeGreaterThan(0)
+  })
+
+  it('keeps another market\'s instrument with a real code apart from the universe\'s (the wire tests\' small market)', () => {
+    const real = byCode.get('sh600519')!
+    const other = { ...real, listDate: '2023-01-03' }
+    const yearsOf = (specs: ReturnType<typeof eventSpecs>) => specs.map((s) => +fromDayNumber(s.exDay).slice(0, 4))
+    expect(Math.min(...yearsOf(eventSpecs(other, profileOf(real))))).toBeGreaterThanOrEqual(2024)
+    expect(yearsOf(specsOf('sh600519'))[0]).toBe(2017)
+    expect(cacheKeyOf(real)).toBe('sh600519')
+    expect(cacheKeyOf(other)).not.toBe('sh600519')
+    expect(cacheKeyOf(other)).toBe(cacheKeyOf(other))
   })
 
   it('gives 宁德时代 several events including a bonus', () => {

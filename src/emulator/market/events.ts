@@ -9,6 +9,7 @@ import { hash, SALT, uniform } from './random'
 import type { Profile } from './profiles'
 import { isBarDay } from './suspensions'
 import type { EmuInstrument } from './types'
+import { cacheKeyOf } from './universe'
 
 /** One planned action: ex-date (day number), cash as a fraction of the prior close, bonus shares per share. */
 export interface EventSpec {
@@ -29,7 +30,7 @@ const cache = new Map<string, EventSpec[]>()
 
 /** Planned actions of a stock, ascending (empty for other kinds). At most one per year. */
 export function eventSpecs(inst: EmuInstrument, p: Profile): EventSpec[] {
-  let specs = cache.get(inst.code)
+  let specs = cache.get(cacheKeyOf(inst))
   if (specs) return specs
   specs = []
   if (inst.kind === 'stock') {
@@ -50,7 +51,7 @@ export function eventSpecs(inst: EmuInstrument, p: Profile): EventSpec[] {
       specs.push({ exDay, yield: pays ? 0.008 + 0.022 * uniform(p.seed, SALT.dividendYield, y) : 0, bonus })
     }
   }
-  cache.set(inst.code, specs)
+  cache.set(cacheKeyOf(inst), specs)
   return specs
 }
 

@@ -15,7 +15,7 @@ import { LAST_MONTH, monthIndex } from './calendars'
 import { Lru } from './lru'
 import { bnorm, hashString, uniform } from './random'
 import type { EmuInstrument, MarketModel } from './types'
-import { profileOf } from './universe'
+import { cacheKeyOf, profileOf } from './universe'
 import { anchors } from './walk'
 
 /** Income statement, cumulative from January 1 to the period end (CNY; EPS in CNY per share). */
@@ -151,7 +151,7 @@ interface Business {
 const businesses = new Map<string, Business>()
 
 function businessOf(inst: EmuInstrument): Business {
-  let b = businesses.get(inst.code)
+  let b = businesses.get(cacheKeyOf(inst))
   if (b) return b
   const seed = hashString('fundamentals:' + inst.code)
   const st = inst.name.includes('ST')
@@ -169,7 +169,7 @@ function businessOf(inst: EmuInstrument): Business {
     attrib: u(S.attrib) < 0.4 ? 1 : 0.85 + 0.15 * u(S.attrib + 100),
     tax: 0.12 + 0.13 * u(S.tax),
   }
-  businesses.set(inst.code, b)
+  businesses.set(cacheKeyOf(inst), b)
   return b
 }
 
@@ -272,7 +272,7 @@ const reports = new WeakMap<MarketModel, Lru<string, Omit<FinancialReport, 'noti
 function reportOf(market: MarketModel, inst: EmuInstrument, q: number): Omit<FinancialReport, 'noticeDate'> {
   let memo = reports.get(market)
   if (!memo) reports.set(market, (memo = new Lru(20_000)))
-  const key = `${inst.code}|${q}`
+  const key = `${cacheKeyOf(inst)}|${q}`
   let r = memo.get(key)
   if (!r) memo.set(key, (r = buildReport(market, inst, q)))
   return r

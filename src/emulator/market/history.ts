@@ -7,7 +7,7 @@ import { computeMonth, type ComputedAction, type MonthBars } from './daily'
 import { eventSpecs } from './events'
 import { Lru } from './lru'
 import type { EmuInstrument, RawBar } from './types'
-import { profileOf } from './universe'
+import { cacheKeyOf, profileOf } from './universe'
 
 /** Month blocks cached: enough for one month of every stock plus a few histories (~10 MB). */
 const months = new Lru<string, MonthBars>(7000)
@@ -18,7 +18,7 @@ const EMPTY: readonly ComputedAction[] = []
 /** Corporate actions of an instrument as they happened, ascending by ex-date. */
 export function computedActions(inst: EmuInstrument): readonly ComputedAction[] {
   if (inst.kind !== 'stock') return EMPTY
-  let acts = actionCache.get(inst.code)
+  let acts = actionCache.get(cacheKeyOf(inst))
   if (acts) return acts
   const p = profileOf(inst)
   acts = []
@@ -26,7 +26,7 @@ export function computedActions(inst: EmuInstrument): readonly ComputedAction[] 
   // Each action's cash depends on the close before it, which depends on the earlier actions.
   for (const spec of eventSpecs(inst, p)) {
     const m = monthOfDay(spec.exDay)
-    const key = inst.code + m
+    const key = cacheKeyOf(inst) + m
     const block = months.get(key) ?? computeMonth(inst, p, m, factor)
     months.set(key, block)
     if (block.action) {
@@ -34,14 +34,14 @@ export function computedActions(inst: EmuInstrument): readonly ComputedAction[] 
       factor *= block.action.k
     }
   }
-  actionCache.set(inst.code, acts)
+  actionCache.set(cacheKeyOf(inst), acts)
   return acts
 }
 
 /** Daily bars of month `m` (empty outside the modelled months). */
 export function monthBars(inst: EmuInstrument, m: number): MonthBars | null {
   if (m < 0 || m > LAST_MONTH) return null
-  const key = inst.code + m
+  const key = cacheKeyOf(inst) + m
   let block = months.get(key)
   if (!block) {
     const start = monthStartDay(m)

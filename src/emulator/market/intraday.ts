@@ -13,7 +13,7 @@ import { bnorm, hash, SALT } from './random'
 import { hhmm, minuteEnds, sessionFor } from './sessions'
 import { checkpoints } from './skeleton'
 import type { EmuInstrument, RawBar } from './types'
-import { profileOf } from './universe'
+import { cacheKeyOf, profileOf } from './universe'
 
 /** One day's one-minute bars in columns; `ends` are end minutes of the exchange day. */
 export interface MinuteDay {
@@ -52,7 +52,7 @@ const cache = new Lru<string, MinuteDay>(6000)
 /** The one-minute bars of the daily bar `i` of `block`. */
 export function minuteDay(inst: EmuInstrument, block: MonthBars, i: number): MinuteDay {
   const day = block.day[i]
-  const key = inst.code + day
+  const key = cacheKeyOf(inst) + day
   let md = cache.get(key)
   if (!md) {
     md = buildMinutes(inst, block, i)

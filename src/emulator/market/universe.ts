@@ -72,6 +72,23 @@ export function universe(): Universe {
   return (built ??= build())
 }
 
+const cacheKeys = new WeakMap<EmuInstrument, string>()
+let otherInstruments = 0
+
+/**
+ * The key of an instrument in the model's caches: its code for the universe's own instruments, and
+ * a key of its own for any other object (the wire tests' small market reuses real codes with other
+ * listing dates, and must neither read nor fill the universe's entries).
+ */
+export function cacheKeyOf(inst: EmuInstrument): string {
+  let key = cacheKeys.get(inst)
+  if (key === undefined) {
+    key = universe().byCode.get(inst.code) === inst ? inst.code : `${inst.code}#${++otherInstruments}`
+    cacheKeys.set(inst, key)
+  }
+  return key
+}
+
 /** The hidden parameters of an instrument of the universe. */
 export function profileOf(inst: EmuInstrument): Profile {
   const p = universe().profiles.get(inst.code)

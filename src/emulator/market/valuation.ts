@@ -8,6 +8,7 @@ import { beijing } from '../../domain/dates'
 import { bookValuePerShare, epsDynamic, epsStatic, epsTtm, hasFundamentals } from './fundamentals'
 import { Lru } from './lru'
 import type { EmuInstrument, MarketModel } from './types'
+import { cacheKeyOf } from './universe'
 
 export interface Valuation {
   peTtm: number | null
@@ -25,7 +26,7 @@ const perShareCache = new Lru<string, PerShare>(8192)
 
 function perShareOf(market: MarketModel, inst: EmuInstrument, now: number): PerShare {
   const today = beijing(now).date
-  const key = `${inst.code}|${today}`
+  const key = `${cacheKeyOf(inst)}|${today}`
   let v = perShareCache.get(key)
   if (!v) {
     v = [epsTtm(market, inst, today, now), epsDynamic(market, inst, today, now), epsStatic(market, inst, today, now), bookValuePerShare(market, inst, today, now)]

@@ -10,6 +10,7 @@ import { Lru } from './lru'
 import type { Profile } from './profiles'
 import { bnorm, SALT } from './random'
 import type { EmuInstrument } from './types'
+import { cacheKeyOf } from './universe'
 
 /** Month index of late 2026: the end of each instrument's trend line. */
 export const TREND_MONTHS = 123
@@ -31,7 +32,7 @@ const cache = new Lru<string, Float32Array>(8192)
 
 /** Anchors A[0 … LAST_MONTH + 1] of an instrument (float32: plenty for a log price, half the memory). */
 export function anchors(inst: EmuInstrument, p: Profile): Float32Array {
-  let a = cache.get(inst.code)
+  let a = cache.get(cacheKeyOf(inst))
   if (a) return a
   a = new Float32Array(LAST_MONTH + 2)
   // Expected cumulative adjustment factor: the raw price is walk × factor, and the floor is on raw.
@@ -56,6 +57,6 @@ export function anchors(inst: EmuInstrument, p: Profile): Float32Array {
     const floor = Math.log(p.floor / factor)
     a[m + 1] = Math.max(a[m] + step, Math.min(floor, a[m] + cap))
   }
-  cache.set(inst.code, a)
+  cache.set(cacheKeyOf(inst), a)
   return a
 }
