@@ -16,7 +16,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const DEFECT = `\tfunction Class(...args) {
+/** The wrapper's constructor as the pinned pool ships it. */
+export const DEFECT = `\tfunction Class(...args) {
 \t\tClass.prototype = new Proxy(Class.prototype, { get(target, key, receiver) {
 \t\t\tconst value = Reflect.get(target, key, receiver);
 \t\t\tif (value !== void 0) return value;

@@ -3,19 +3,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { mend, mendInstalledPool, wrapperModulePath } from './pool-patch.mjs'
+import { DEFECT, mend, mendInstalledPool, wrapperModulePath } from './pool-patch.mjs'
 
 /** The wrapper as the pool ships it, run as a plain module: a class whose prototype a Proxy guards. */
 const SHIPPED = `const IGNORED_KEYS = ["self"];
 function createProxyPrototypeClass(superClass, getUnknownPrototypeKey) {
-\tfunction Class(...args) {
-\t\tClass.prototype = new Proxy(Class.prototype, { get(target, key, receiver) {
-\t\t\tconst value = Reflect.get(target, key, receiver);
-\t\t\tif (value !== void 0) return value;
-\t\t\tif (typeof key === "symbol" || IGNORED_KEYS.includes(key)) return;
-\t\t\treturn getUnknownPrototypeKey.call(receiver, key);
-\t\t} });
-\t\treturn Reflect.construct(superClass, args, Class);
+${DEFECT}
 \t}
 \tReflect.setPrototypeOf(Class.prototype, superClass.prototype);
 \tReflect.setPrototypeOf(Class, superClass);
