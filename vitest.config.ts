@@ -9,6 +9,8 @@ import { mendInstalledPool } from './test/pool-patch.mjs'
 import './test/pool-noise.mjs'
 // Two projects: pure modules' tests in Node, the rest in workerd (see the file).
 import { unitFiles, workerdFiles } from './test/test-projects.mjs'
+// The heaviest files first, also on a fresh clone that has no durations to sort by (see the file).
+import HeavyFirstSequencer from './test/heavy-first.mjs'
 
 mendInstalledPool()
 
@@ -19,6 +21,7 @@ export default defineConfig({
   test: {
     // The run closes with its slowest files (setup, import and run apiece), so a slow newcomer shows.
     reporters: ['default', './test/slowest-files.mjs'],
+    sequence: { sequencer: HeavyFirstSequencer },
     testTimeout: 30_000,
     // A beforeAll that builds a store day waits on the emulator like a test does: the same bound, not
     // vitest's 10 s default, which a loaded 2-core machine can pass.

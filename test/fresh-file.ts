@@ -6,8 +6,11 @@
  * runtime to the storage and the isolate's memory, which this file empties before the file's
  * first test:
  * - R2 (`STORE`) and both KV namespaces (`KEYS`, `CACHE`): every object and key deleted;
- * - the guard objects (`KeyGuard`, `AnonGuard`): their storage and counters emptied, so a key or an
- *   address a later file uses again (tests of the objects name them) starts from nothing;
+ * - the anonymous callers' `AnonGuard` objects (at most 64 shards): their storage and counters
+ *   emptied, so an address starts each file with a fresh minute. A `KeyGuard` is named by its key,
+ *   and every test makes new keys; the tests of the object itself give each one a name of its own
+ *   (no two files share one), so none is met again by a later file and none needs emptying (there
+ *   are thousands by the end of a run, and emptying them all before every file cost seconds a file);
  * - the test helpers: no default key until the file's first `resetWorld`;
  * - the emulator: no faults, no hangs, the real clock, counters at zero; the service: every cache it
  *   keeps between requests forgotten, the default deadline and channel timeout.
@@ -45,9 +48,9 @@ async function emptyNamespace(kv: KVNamespace): Promise<void> {
 }
 
 /**
- * Empties every guard object of a namespace (KeyGuard, AnonGuard): its storage deleted, and its
- * state in memory built again by its own constructor on the empty storage. Both keep their counts in
- * a GuardStore, whose writes still pending are made first, so that none lands after the delete.
+ * Empties every guard object of a namespace: its storage deleted, and its state in memory built again
+ * by its own constructor on the empty storage. A guard keeps its counts in a GuardStore, whose
+ * writes still pending are made first, so that none lands after the delete.
  */
 async function resetGuards(ns: DurableObjectNamespace): Promise<void> {
   for (const id of await listDurableObjectIds(ns)) {
@@ -63,7 +66,7 @@ async function resetGuards(ns: DurableObjectNamespace): Promise<void> {
 
 beforeAll(async () => {
   forgetDefaultKey()
-  await Promise.all([emptyBucket(env.STORE), emptyNamespace(env.KEYS), emptyNamespace(env.CACHE), resetGuards(env.ANON_GUARD), resetGuards(env.KEY_GUARD)])
+  await Promise.all([emptyBucket(env.STORE), emptyNamespace(env.KEYS), emptyNamespace(env.CACHE), resetGuards(env.ANON_GUARD)])
   await control('POST', '/__emulator/reset')
   await control('DELETE', '/__emulator/router')
   await control('DELETE', '/__emulator/deadline')

@@ -97,7 +97,7 @@ describe('KeyGuard', () => {
   })
 
   it('never leases to a buyout pack, and never past the limit', async () => {
-    const pack = await guard('lease-pack').admit({ ...request({ heavy: false, units: 1, packUnits: 100 }), lease: 15 })
+    const pack = await guard('pack-lease').admit({ ...request({ heavy: false, units: 1, packUnits: 100 }), lease: 15 })
     expect(pack.ok && pack.leased).toBeNull()
     const g = guard('lease-limit')
     const trial = request({ heavy: false, endpoint: 'quote', units: 1, perMinute: 30 })
