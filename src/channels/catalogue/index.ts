@@ -1,0 +1,42 @@
+/**
+ * The upstream catalogue (README.md beside this file): every endpoint the channels call, with the
+ * real captured answers its parser is tested on, or what was searched when none was found.
+ */
+import eastmoneyData from './eastmoney-data.json'
+import eastmoneyPush from './eastmoney-push.json'
+import others from './others.json'
+import sina from './sina.json'
+import tencent from './tencent.json'
+
+/** When in the Beijing trading day an answer was taken; the wire differs by hour. */
+export const HOURS = ['pre-open', 'auction', 'session', 'lunch', 'after-close', 'night', 'weekend', 'holiday', 'unknown'] as const
+export type Hour = (typeof HOURS)[number]
+
+export interface Capture {
+  file: string
+  request: string | null
+  taken: string
+  hour: Hour
+  source: string
+}
+
+export interface UpstreamEndpoint {
+  id: string
+  url: string
+  report: string | null
+  callers: string[]
+  captures: Capture[]
+  searched: string | null
+}
+
+/** The catalogue's files, by family; each is a JSON array of {@link UpstreamEndpoint}. */
+export const CATALOGUE_FILES = {
+  'eastmoney-push': eastmoneyPush,
+  'eastmoney-data': eastmoneyData,
+  tencent,
+  sina,
+  others,
+} as unknown as Record<string, UpstreamEndpoint[]>
+
+/** Every catalogued endpoint, in file order. */
+export const UPSTREAM_ENDPOINTS: UpstreamEndpoint[] = Object.values(CATALOGUE_FILES).flat()
