@@ -180,6 +180,18 @@ async function corrupted(res: Response, spoil: (text: string) => string): Promis
 }
 
 /**
+ * What the emulated host answers for `url` (a GET, no Referer) on the emulator's clock, with no
+ * fault applied and nothing counted: `GET /__emulator/wire`, to compare the emulator with a real
+ * capture from outside. Undefined for a host the emulator does not serve.
+ */
+export async function answerUpstream(market: MarketModel, url: URL): Promise<Response | undefined> {
+  if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url)
+  const channel = channelOfHost(url.hostname)
+  if (!channel) return undefined
+  return HANDLERS[channel].handle(url, new Request(url), market, now())
+}
+
+/**
  * A `fetch` that answers the upstreams' URLs from `market` on the emulator's clock. Unknown hosts
  * fail like a DNS error (`TypeError('fetch failed')`); unknown paths on known hosts get a 404; the
  * request's `AbortSignal` is honoured throughout.

@@ -84,3 +84,28 @@ describe('/__emulator', () => {
     expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 })
   })
 })
+
+describe('/__emulator/wire', () => {
+  const wire = (url: string) => emulatorRoutes.request(`/__emulator/wire?url=${encodeURIComponent(url)}`)
+
+  it("answers an upstream URL with the host's own status, content type and bytes, counting nothing", async () => {
+    const { setClock } = await import('./control')
+    setClock(Date.parse('2026-11-20T10:30:00+08:00'))
+    const res = await wire('https://qt.gtimg.cn/q=sh600519')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/charset=GBK/i)
+    const text = new TextDecoder('gbk').decode(await res.arrayBuffer())
+    expect(text).toMatch(/^v_sh600519="1~贵州茅台~600519~/)
+    const unknownPath = await wire('https://push2.eastmoney.com/api/qt/nothing/get')
+    expect(unknownPath.status).toBe(404)
+    expect(requestCounts()).toEqual({ eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 })
+  })
+
+  it('refuses a missing or malformed URL and a host it does not serve, naming the field', async () => {
+    for (const path of ['/__emulator/wire', '/__emulator/wire?url=not%20a%20url', `/__emulator/wire?url=${encodeURIComponent('https://example.com/x')}`]) {
+      const res = await emulatorRoutes.request(path)
+      expect(res.status, path).toBe(422)
+      expect(((await res.json()) as any).detail[0].loc).toEqual(['query', 'url'])
+    }
+  })
+})

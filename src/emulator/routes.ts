@@ -7,7 +7,8 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { ChannelName } from '../domain/channel-name'
 import { clearHangs, HANG_BINDINGS, hangs, setHangs } from './hang'
-import { CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, requestCounts, resetEmulator, setClock, setFault } from './control'
+import { market } from './market'
+import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, requestCounts, resetEmulator, setClock, setFault } from './control'
 
 const FaultBody = z.object({
   kind: z.enum(FAULT_KINDS),
@@ -137,4 +138,22 @@ emulatorRoutes.put('/__emulator/hang', async (c) => {
 emulatorRoutes.delete('/__emulator/hang', (c) => {
   clearHangs()
   return c.json({ hanging: hangs() })
+})
+
+// What the emulated host answers for an upstream URL: status, content type and the raw bytes (GBK
+// where the host sends GBK), no fault applied and nothing counted. `curl` it beside a real capture.
+emulatorRoutes.get('/__emulator/wire', async (c) => {
+  const raw = c.req.query('url')
+  let url: URL | undefined
+  try {
+    url = raw ? new URL(raw) : undefined
+  } catch {
+    url = undefined
+  }
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    return c.json({ detail: [{ type: 'url_parsing', loc: ['query', 'url'], msg: 'Input should be a valid URL, percent-encoded', input: raw ?? null }] }, 422)
+  }
+  const res = await answerUpstream(market, url)
+  if (!res) return c.json({ detail: [{ type: 'value_error', loc: ['query', 'url'], msg: `The emulator does not serve host ${url.hostname}`, input: raw }] }, 422)
+  return new Response(res.body, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/octet-stream' } })
 })
