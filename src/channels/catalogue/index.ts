@@ -14,6 +14,10 @@ export type Hour = (typeof HOURS)[number]
 
 export interface Capture {
   file: string
+  /** How the file's bytes are encoded: as the host sent them, or UTF-8 where the source kept text. Default utf-8. */
+  encoding?: 'utf-8' | 'gbk'
+  /** The emulator's request for the same kind of answer, where the capture's own cannot be asked (a code or day the model lacks). */
+  emulatorRequest?: string
   request: string | null
   taken: string
   hour: Hour
@@ -24,6 +28,8 @@ export interface UpstreamEndpoint {
   id: string
   url: string
   report: string | null
+  /** The charset the host answers in. Default utf-8. */
+  charset?: 'utf-8' | 'gbk'
   callers: string[]
   captures: Capture[]
   searched: string | null
