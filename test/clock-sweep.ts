@@ -297,10 +297,9 @@ export function disagreements(at: Instant, answers: ReadonlyMap<string, Answer>)
   const trade = get('/v1/market-overview?type=trade')?.body?.data
   if (trade && !trade.boards?.every((b: any) => b.traded > 0)) out.push('trade: a board without a traded stock')
 
-  // Hot: the session's change_pct for A-share rows whose line has traded (not the re-stamped 09:00–09:25 lines).
+  // Hot: the latest session's change_pct for every row with a price, at every hour (a line re-stamped before the match shows the last session's).
   const hot = get('/v1/hot?')?.body?.data
-  const restamped = at.clock.includes('T09:05') || at.clock.includes('T09:20')
-  if (Array.isArray(hot) && !restamped) {
+  if (Array.isArray(hot)) {
     const missing = hot.filter((r: any) => r.last !== null && r.change_pct === null)
     if (missing.length) out.push(`hot: change_pct null for ${missing.map((r: any) => r.code).join(', ')}`)
   }

@@ -31,6 +31,23 @@ describe('GET /v1/hot', () => {
     }
   })
 
+  it("shows the last session's change before the match, and /v1/quote's price, for every row", async () => {
+    // 09:05: every A-share line is re-stamped for the new day with no trade yet.
+    await resetWorld('2026-11-20T09:05:00+08:00')
+    const { body } = await getJson('/v1/hot?limit=100')
+    expect(body.ok).toBe(true)
+    const cn = body.data.filter((r: any) => r.market === 'cn')
+    expect(cn.length).toBeGreaterThan(50)
+    for (const r of body.data) expect(r.change_pct, r.code).not.toBeNull()
+    for (const r of cn.slice(0, 3)) {
+      const q = (await getJson(`/v1/quote?code=${r.code}&count=2`)).body
+      expect(q.data[0].date).toBe('2026-11-19')
+      expect(r.last).toBe(Number(q.data[0].last))
+      const pre = Number(q.data[1].last)
+      expect(r.change_pct).toBeCloseTo(((r.last - pre) / pre) * 100, 1)
+    }
+  })
+
   it('lists ETFs among the A-shares somewhere in the top 100', async () => {
     const { body } = await getJson('/v1/hot?limit=100')
     expect(body.data).toHaveLength(100)

@@ -20,7 +20,7 @@ const COMPACT_DATE = /^(19|20)\d{6}$/
 const CLOCK = /^\d{2}:\d{2}(:\d{2})?$/
 const NUMBER = /^[+-]?\d+(\.\d+)?$/
 
-/** The class of a text value: its form, not its content. */
+/** The class of a text value: its form, not its content. @param {string} s */
 function textClass(s) {
   if (s === '') return 'empty'
   if (s === '-' || s === '--') return `sentinel:${s}`
@@ -34,7 +34,7 @@ function textClass(s) {
   return 'text'
 }
 
-/** `int`, or `dec:N` for N decimal places as written; with a prefix for numbers sent as text. */
+/** `int`, or `dec:N` for N decimal places as written; with a prefix for numbers sent as text. @param {string} written */
 function numberClass(written, prefix = '') {
   const dot = written.indexOf('.')
   return dot < 0 ? `${prefix}int` : `${prefix}dec:${written.length - dot - 1}`
@@ -77,10 +77,10 @@ function foldRow(shape, parts, cls) {
   shape.classes.add(cls)
   shape.widths ??= new Set()
   shape.widths.add(parts.length)
-  shape.fields ??= []
+  const fields = (shape.fields ??= [])
   parts.forEach((p, i) => {
-    shape.fields[i] ??= empty()
-    shape.fields[i].classes.add(textClass(p))
+    fields[i] ??= empty()
+    fields[i].classes.add(textClass(p))
   })
 }
 
@@ -113,7 +113,7 @@ function foldMarked(shape, value) {
   } else fold(shape, value)
 }
 
-/** The JSON inside a JSONP wrapper (`cb(…)`, `var x=(…);`, `/*<script>…*\/ cb(…)`), or the text itself. */
+/** The JSON inside a JSONP wrapper (`cb(…)`, `var x=(…);`, `/*<script>…*\/ cb(…)`), or the text itself. @param {string} text */
 function unwrapJsonp(text) {
   const t = text.trim().replace(/^\/\*[\s\S]*?\*\/\s*/, '')
   if (t.startsWith('{') || t.startsWith('[')) return t
@@ -164,7 +164,7 @@ export function shapeOfText(text, charset) {
   }
 }
 
-/** Places of `dec:N` classes in a set (text-born or not), largest. */
+/** Places of `dec:N` classes in a set (text-born or not), largest. @param {Set<string>} classes */
 function maxPlaces(classes) {
   let n = -1
   for (const c of classes) {
@@ -175,10 +175,10 @@ function maxPlaces(classes) {
 }
 
 /** Classes with decimal places stripped, so `dec:2` and `dec:3` are both `dec`. */
-const kinds = (classes) => new Set([...classes].map((c) => c.replace(/dec:\d+$/, 'dec')))
+const kinds = (/** @type {Set<string>} */ classes) => new Set([...classes].map((c) => c.replace(/dec:\d+$/, 'dec')))
 
 /** Number classes are one family: an integer may be written where a decimal is (`0` for `0.00`). */
-const family = (c) => (/^(text-)?(int|dec)$/.test(c) ? (c.startsWith('text-') ? 'text-number' : 'number') : c)
+const family = (/** @type {string} */ c) => (/^(text-)?(int|dec)$/.test(c) ? (c.startsWith('text-') ? 'text-number' : 'number') : c)
 
 /**
  * How `candidate` (the emulator's answer, or a live one) departs from `reference` (the real

@@ -6,7 +6,6 @@ import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastm
 import { fetchThsHotList } from '../channels/ths/hot-list'
 import type { Attempt } from '../services/types'
 import type { Quote } from '../domain/bar'
-import { changePct } from '../domain/change-distribution'
 import { beijing } from '../domain/dates'
 import type { InstrumentKind } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
@@ -14,6 +13,7 @@ import { recordOutcome } from '../http/envelope'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import type { Services } from '../services/types'
+import { sessionFigures, type SessionFigures } from '../services/session-figures'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts, upstreamFailureBody } from '../http/outcome'
@@ -38,7 +38,7 @@ const HotRowSchema = z
     kind: z.enum(['stock', 'etf', 'us']).openapi({ description: 'stock (A-share), etf, or us (US stock)' }),
     name: z.string().nullable().openapi({ description: 'Name, from the quote; null when no quote was available' }),
     last: z.number().nullable().openapi({ description: 'Current price in the trading currency (CNY, USD), equal to /v1/quote `data[0].last`; the last close when not traded today; null when no quote was available' }),
-    change_pct: z.number().nullable().openapi({ description: 'Change against the previous close in percent, 2 decimals; null when it has not traded in the current session or no quote was available' }),
+    change_pct: z.number().nullable().openapi({ description: 'Change against the previous close in percent, 2 decimals; of the latest session: a line not yet traded today (before the 09:25 match) or suspended shows its last session\'s change, as /v1/quote does; null when no quote or bars were available' }),
   })
   .openapi('HotRow')
 
@@ -120,15 +120,16 @@ async function computeHot(services: Services): Promise<HotBody> {
 
   const channels = new Set<string>([cn.channel, ...(us.ok ? [us.channel] : [])])
   let asOf = ''
-  const data = top.map(({ e, market, ranker }) => {
+  const data = await Promise.all(top.map(async ({ e, market, ranker }) => {
     const q = quotes.get(e.instrument.code)
     if (q) {
       channels.add(q.channel)
       const stamp = q.quote.time ? `${q.quote.date} ${q.quote.time}` : q.quote.date
       if (stamp > asOf) asOf = stamp
     }
-    return toRow(e, market, ranker, q?.quote)
-  })
+    // A line without a trade in its session (before the match, suspended) shows its latest session's change, as /v1/quote does.
+    return toRow(e, market, ranker, q?.quote, q ? await sessionFigures(services.market, e.instrument, q.quote) : null)
+  }))
   return {
     ok: true,
     source: channels.size === 1 ? services.sourcePrefix + [...channels][0] : 'multi',
@@ -141,10 +142,10 @@ async function computeHot(services: Services): Promise<HotBody> {
 /** Row `kind` per instrument kind the hot list serves. */
 const KIND_OF: Partial<Record<InstrumentKind, HotRow['kind']>> = { stock: 'stock', etf: 'etf', us: 'us' }
 
-function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source'], q: Quote | undefined): HotRow {
+function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source'], q: Quote | undefined, figures: SessionFigures | null): HotRow {
   const kind = KIND_OF[e.instrument.kind]!
   const d = PRICE_DECIMALS[e.instrument.kind]
-  const traded = q && q.traded && q.preClose > 0
+  const last = figures?.last ?? q?.last
   return {
     rank: e.rank,
     rank_change: e.rankChange,
@@ -153,8 +154,8 @@ function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source
     code: e.instrument.code,
     kind,
     name: q?.name || null,
-    last: q ? Number(q.last.toFixed(d)) : null,
-    change_pct: traded ? changePct(q.last, q.preClose) : null,
+    last: last === undefined ? null : Number(last.toFixed(d)),
+    change_pct: figures?.change_pct ?? null,
   }
 }
 

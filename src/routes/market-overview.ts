@@ -19,6 +19,7 @@ import { envelope, recordOutcome } from '../http/envelope'
 import type { Freshness } from '../services/shared-answers'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
+import { sessionFigures, type SessionFigures } from '../services/session-figures'
 import { technicalBreadth } from '../domain/technical-breadth'
 import type { StoreRequest } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -312,34 +313,18 @@ const INDEXES = OVERVIEW_INDEXES.map((c) => parseSymbol(c))
 const stampOf = (q: { date: string; time: string | null }) => (q.time ? `${q.date} ${q.time}` : q.date)
 const sourceOf = (services: Services, channels: Set<string>) => (channels.size === 1 ? services.sourcePrefix + [...channels][0] : 'multi')
 
-/** An index's level, change and amount in its latest session, from its quote line. */
-type IndexFigures = { last: number; change: number | null; change_pct: number | null; amount: number | null }
-
-/**
- * The latest session's figures of an index whose line has no trade yet (re-stamped for the new
- * day before the 09:25 match: last = the previous close, no change, no amount): its last two daily
- * bars, the same bars /v1/quote shows. Null when they cannot be had.
- */
-async function lastSessionFigures(services: Services, inst: ReturnType<typeof parseSymbol>): Promise<IndexFigures | null> {
-  const r = await services.market.quoteSeries(inst, 2)
-  if (!r.ok || r.bars.length < 2) return null
-  const [before, bar] = r.bars.slice(-2)
-  return { last: bar.close, change: Number((bar.close - before.close).toFixed(2)), change_pct: changePct(bar.close, before.close), amount: bar.amount }
-}
-
 async function summary(services: Services): Promise<OverviewBody> {
   const [{ quotes, failed }, counted] = await Promise.all([services.market.liveQuotes(INDEXES), services.market.changedist()])
   if (quotes.size === 0) return upstreamFailureBody(failed.flatMap((f) => f.attempts), 'index quotes', null)
   const channels = new Set<string>()
   let asOf = ''
-  const figures = await Promise.all(INDEXES.map(async (inst): Promise<IndexFigures | null> => {
+  const figures = await Promise.all(INDEXES.map(async (inst): Promise<SessionFigures | null> => {
     const hit = quotes.get(inst.code)
     if (!hit) return null
     const q = hit.quote
     channels.add(hit.channel)
     if (stampOf(q) > asOf) asOf = stampOf(q)
-    if (q.traded && q.preClose > 0) return { last: q.last, change: Number((q.last - q.preClose).toFixed(2)), change_pct: changePct(q.last, q.preClose), amount: q.amount }
-    return (await lastSessionFigures(services, inst)) ?? { last: q.last, change: null, change_pct: null, amount: null }
+    return (await sessionFigures(services.market, inst, q)) ?? { last: q.last, change: null, change_pct: null, amount: null }
   }))
   const indexes = INDEXES.flatMap((inst, k) => {
     const f = figures[k]

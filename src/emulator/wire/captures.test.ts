@@ -29,6 +29,8 @@ const askable = UPSTREAM_ENDPOINTS.flatMap((e) => e.captures.filter((c) => c.emu
 afterAll(() => setClock(null))
 
 describe('the emulator speaks what the real hosts send', () => {
+  it('has the catalogue\'s captures to compare against', () => expect(askable.length).toBeGreaterThan(20))
+
   it.each(askable.map(([e, c]) => [`${e.id} ${c.file.split('/').pop()}`, e, c] as const))('%s', async (_name, endpoint, capture) => {
     const bytes = readFileSync(capture.file)
     const charset = endpoint.charset ?? 'utf-8'
