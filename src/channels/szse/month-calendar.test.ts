@@ -99,3 +99,38 @@ describe('parseSzseMonth on the emulated SZSE answers', () => {
     expect(await month(2028, 1)).toEqual({ status: 'unpublished' })
   })
 })
+
+// A real SZSE answer (test/fixtures/szse/SOURCE.md): October 2024, taken on Saturday 2024-11-09,
+// pretty-printed by the project that kept it.
+const OCTOBER_2024 = Object.values(import.meta.glob('/test/fixtures/szse/monthlist-2024-10-nowdate-2024-11-09.json', { query: '?raw', import: 'default', eager: true }))[0] as string
+
+describe('parseSzseMonth on a captured SZSE answer', () => {
+  const body = JSON.parse(OCTOBER_2024) as { data: { zrxh: number; jybz: string; jyrq: string }[]; nowdate: string }
+
+  it('reads the National Day holiday and 18 sessions, ignoring the nowdate key', () => {
+    expect(Object.keys(body)).toEqual(['data', 'nowdate'])
+    expect(body.nowdate).toBe('2024-11-09')
+    expect(parseSzseMonth(body, 2024, 10)).toEqual({
+      status: 'ok',
+      closed: ['2024-10-01', '2024-10-02', '2024-10-03', '2024-10-04', '2024-10-07'],
+      sessions: 18,
+    })
+  })
+
+  it('adds up on its own: every day of the month once, weekends closed, zrxh the weekday with Sunday = 1', () => {
+    expect(body.data.map((r) => r.jyrq)).toEqual(datesOfMonth(2024, 10))
+    for (const r of body.data) {
+      const w = new Date(r.jyrq + 'T00:00:00Z').getUTCDay()
+      expect(r.zrxh, r.jyrq).toBe(w + 1)
+      if (w === 0 || w === 6) expect(r.jybz, r.jyrq).toBe('0')
+    }
+    expect(body.data.filter((r) => r.jybz === '1')).toHaveLength(18)
+  })
+
+  it('agrees with the bundled 2024 table and with the emulated month, day by day', async () => {
+    const closed2024 = SSE_HOLIDAYS[2024].filter((d) => d.startsWith('2024-10-'))
+    expect(closed2024).toEqual(['2024-10-01', '2024-10-02', '2024-10-03', '2024-10-04', '2024-10-07'])
+    const emulated = (await handleSzse(new URL(szseMonthUrl(2024, 10))).json()) as { data: unknown[] }
+    expect(emulated.data).toEqual(body.data)
+  })
+})

@@ -2,8 +2,10 @@
  * The Shenzhen Stock Exchange's month calendar, the upstream of the trading-calendar refresh
  * (research/upstreams.md section 5.13): `GET …/monthList?month=2025-1` answers
  * `{"data":[{"jyrq":"2025-01-02","jybz":"1","zrxh":5},…]}` with `jyrq` the date, `jybz` "1" for a
- * trading day and "0" for a closed one, `zrxh` the weekday (Sunday = 1). A month not yet
- * published answers an empty `data`. SSE and SZSE share one calendar.
+ * trading day and "0" for a closed one, `zrxh` the weekday (Sunday = 1), every calendar day of the
+ * month, and beside `data` a `nowdate` (the server's date, not read here): a captured answer,
+ * test/fixtures/szse/. A month not yet published answers an empty `data`. SSE and SZSE share one
+ * calendar.
  *
  * Wrong data is worse than none: a month is accepted only when it adds up (every weekday of the
  * month present once, no weekend trading, a plausible number of sessions), and a year only when

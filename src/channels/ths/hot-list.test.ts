@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { fakeContext, failureKind } from '../testkit'
 import { fetchThsHotList, parseThsHotList, THS_HOT_URL } from './hot-list'
 
-// Rows of the dq.10jqka.com.cn hot list as public projects' tests record them (adata keeps no
-// fixture): with THS market ids and hot_rank_chg (a news-radar project's capture), and without
-// them (a multi-source hot-rank service's capture, rate as a string, rise_and_fall a number).
+// Hand-written rows in the shape of the dq.10jqka.com.cn hot list (no captured answer was found:
+// test/fixtures/ths/SOURCE.md; public projects' tests hold hand-written rows too): with THS market
+// ids and hot_rank_chg, and without them (rate as a string, rise_and_fall a number).
 const WITH_CHANGE = JSON.stringify({
   status_code: 0,
   data: {
