@@ -185,7 +185,7 @@ async function corrupted(res: Response, spoil: (text: string) => string): Promis
  * capture from outside. Undefined for a host the emulator does not serve.
  */
 export async function answerUpstream(market: MarketModel, url: URL): Promise<Response | undefined> {
-  if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url)
+  if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url, now())
   const channel = channelOfHost(url.hostname)
   if (!channel) return undefined
   return HANDLERS[channel].handle(url, new Request(url), market, now())
@@ -203,7 +203,7 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     if (signal?.aborted) throw abortReason(signal)
     const url = new URL(request.url)
     // SZSE's calendar feeds the refresh job only, not a data channel: no faults, no counter.
-    if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url)
+    if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url, now())
     const channel = channelOfHost(url.hostname)
     if (!channel) throw new TypeError('fetch failed')
     state.requests[channel] += 1

@@ -14,7 +14,7 @@ function szse(tamper?: (url: URL, res: Response) => Response | Promise<Response>
   const fetch = (async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
     seen.push(url.searchParams.get('month') ?? '')
-    const res = handleSzse(url)
+    const res = handleSzse(url, Date.now())
     return tamper ? tamper(url, res) : res
   }) as typeof globalThis.fetch
   return { fetch, seen }

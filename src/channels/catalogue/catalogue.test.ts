@@ -21,6 +21,7 @@ const NOT_ENDPOINTS = [
   /^https:\/\/pdf\.dfcfw\.com\//, // report PDFs: a link in the answer, never fetched
   /^https:\/\/data\.eastmoney\.com\/report\//, // research-report pages: a link in the answer
   /^https:\/\/x\//, // placeholder hosts of comments and examples
+  /^http:\/\/www\.szse\.cn\/aboutus\/calendar\/$/, // the Referer SZSE's month request carries
 ]
 
 /** The literal prefix of a catalogue URL or a code literal, up to its first placeholder. */

@@ -3,10 +3,11 @@
  * (`GET www.szse.cn/api/report/exchange/onepersistenthour/monthList?month=2025-1`): every day of
  * the month as `{jyrq, jybz, zrxh}` from the bundled holidays (2016–2026) plus an invented 2027,
  * so the refresh job has a year to learn that the code does not already know. Other years answer
- * `{"data":[]}`, as SZSE does for a month it has not published.
+ * `{"data":[]}`, as SZSE does for a month it has not published. Either way with `nowdate`, the
+ * day asked (test/fixtures/szse).
  */
 import { SSE_HOLIDAYS } from '../../data/holidays'
-import { datesOfMonth, weekday } from '../../domain/dates'
+import { beijing, datesOfMonth, weekday } from '../../domain/dates'
 import { jsonResponse, notFound, textResponse } from './respond'
 
 const MONTH_LIST_PATH = '/api/report/exchange/onepersistenthour/monthList'
@@ -41,10 +42,10 @@ function monthList(year: number, month: number): Array<{ jyrq: string; jybz: str
   })
 }
 
-/** Answers one www.szse.cn request. */
-export function handleSzse(url: URL): Response {
+/** Answers one www.szse.cn request at `now`; SZSE stamps every month with the day it was asked (`nowdate`). */
+export function handleSzse(url: URL, now: number): Response {
   if (url.pathname !== MONTH_LIST_PATH) return notFound()
   const m = /^(\d{4})-(\d{1,2})$/.exec(url.searchParams.get('month') ?? '')
   if (!m || +m[2] < 1 || +m[2] > 12) return textResponse('{"code":"400","message":"month must be YYYY-M"}', 'application/json;charset=UTF-8', 400)
-  return jsonResponse({ data: monthList(+m[1], +m[2]) }, 'application/json;charset=UTF-8')
+  return jsonResponse({ data: monthList(+m[1], +m[2]), nowdate: beijing(now).date }, 'application/json;charset=UTF-8')
 }
