@@ -56,6 +56,22 @@ describe('while the history is being built', () => {
     expect(outside.body).toMatchObject({ ok: false, code: 'NO_DATA', date: '2026-11-13' })
   })
 
+  it('/v1/screen and /v1/technical-batch answer BUILDING with the progress, not "run the backfill", not counted', async () => {
+    const k = await makeKey('pro')
+    const screen = await get('/v1/screen?preset=LowPE', k)
+    expect(screen.status).toBe(200)
+    expect(screen.body).toMatchObject({ ok: false, code: 'BUILDING', market: 'hs', matched: 0, progress: { phase: 'histories', from: FROM, to: TO } })
+    expect(screen.body.error).toMatch(/^the hs factor table is being built \(0% done: histories 0 of \d+ stocks/)
+    const batch = await get('/v1/technical-batch?codes=sh600519,sz000001&date=2026-11-19', k)
+    expect(batch.status).toBe(200)
+    expect(batch.body).toMatchObject({ ok: false, code: 'BUILDING', returned: 0, progress: { phase: 'histories' } })
+    expect(batch.body.error).toMatch(/^the technicals table of 2026-11-19 is being built \(0% done/)
+    const usage = (await get('/v1/usage', k)).body
+    const endpoints = (usage.data ?? usage).endpoints
+    expect(endpoints.screen).toBeUndefined()
+    expect(endpoints['technical-batch']).toBeUndefined()
+  })
+
   it('a stock the build does not cover is NO_DATA, as before', async () => {
     // A well-formed Shanghai stock code that is not in the emulated A-share list.
     let n = 600000

@@ -10,7 +10,8 @@ import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { buildingMessage } from '../domain/build-progress'
 
 const MAX_LIMIT = 500
 const TRUE = ['true', '1'] as const
@@ -46,6 +47,7 @@ const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ descr
     desc: z.boolean().openapi({ description: 'Descending sort' }),
     matched: z.number().int().openapi({ description: 'Stocks that matched, before limit' }),
     returned: z.number().int().openapi({ description: 'Rows in this answer' }),
+    progress: BuildProgressSchema.optional().openapi({ description: 'With code BUILDING: how far the first build, which writes the factor tables, is' }),
   })
   .openapi('ScreenEnvelope', {
     example: {
@@ -136,6 +138,13 @@ export function registerScreen(app: OpenAPIHono<AppEnv>, services: Services) {
     const empty = { data: '', structured: [], tables: [], returned: 0 }
     const table = await services.store.factorTable(c, plan.market)
     if (!table) {
+      // The first build writes the factor tables last: while it runs, say how far it is rather than "run the backfill".
+      const build = await services.store.buildUnderWay(c)
+      if (build) {
+        const { progress } = build
+        const error = buildingMessage(`the ${plan.market} factor table`, progress)
+        return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'BUILDING', error, progress }), 200)
+      }
       const error = `the ${plan.market} factor table has not been built yet (the after-close job builds it; locally, run the backfill)`
       return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'NO_DATA', error }), 200)
     }

@@ -21,7 +21,8 @@ import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../job
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
 import { LIVE_ITEMS, type LiveItem, type LiveResult } from '../features/technical/live-items'
 import { DateParam, futureDateIssue } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { buildingMessage } from '../domain/build-progress'
 import { describeAttempts } from '../http/outcome'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
 import { technicalBars } from '../features/technical/bars'
@@ -62,6 +63,7 @@ const Response = envelopeSchema('TechnicalBatchEnvelopeBase', z.array(Item).open
     requested: z.number().int().openapi({ description: 'Symbols requested' }),
     returned: z.number().int().openapi({ description: 'Items with a row (the units billed)' }),
     failed: z.number().int().openapi({ description: 'Items without a row' }),
+    progress: BuildProgressSchema.optional().openapi({ description: 'With code BUILDING: how far the first build, which writes the technicals tables, is' }),
   })
   .openapi('TechnicalBatchEnvelope', {
     example: {
@@ -343,6 +345,8 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     }
 
     const returned = items.filter((x) => x.ok).length
+    // Nothing to serve while the first build runs: say how far it is, as kline-full does, rather than "run the backfill".
+    const build = returned === 0 && unbuilt.length ? await services.store.buildUnderWay(c) : undefined
     // The day of the batch: the session asked for (after a non-trading day's fallback), which every
     // item with a row carries; blank, the newest session among the items' rows. Never a day no item has.
     const date = q.date ? tableDate : newestRowDate(items)
@@ -356,7 +360,9 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       requested: codes.length,
       returned,
       failed: codes.length - returned,
-      ...(returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
+      ...(build
+        ? { code: 'BUILDING' as const, error: buildingMessage(`the technicals table${tableDate ? ` of ${tableDate}` : ''}`, build.progress), progress: build.progress }
+        : returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
     }
     const answer = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
     recordOutcome(c, { ok: body.ok, rows: returned, units: returned })
