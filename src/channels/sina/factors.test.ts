@@ -82,3 +82,19 @@ describe('fetchFactors', () => {
     await expect(fetchFactors('sh600519', ctx)).rejects.toMatchObject({ kind: 'http' })
   })
 })
+
+// Real qfq.js entries and raw day bars of sh600103 around its 2019-06-03 ex-date (test/fixtures/sina/SOURCE.md):
+// `{"d":…, "f":…}` with a space, sixteen decimals, newest first.
+describe('qfq.js on captured entries', () => {
+  const text = (Object.values(import.meta.glob('/test/fixtures/sina/kline-qfq-sh600036-sh600103-2019.txt', { query: '?raw', import: 'default', eager: true }))[0] as string)
+  const section = (s: string) => text.split(/^# /m).find((b) => b.startsWith(s))!.split('\n').filter((l) => l.startsWith('{'))
+  it('reads the entries and forward-adjusts the raw bars: the ex-date rise is 4.77 %', () => {
+    const factors = parseFactors(`var sh600103qfq={"total":2,"data":[${section('qfq.js').join(',')}]}`)
+    expect(factors).toEqual([{ date: '2019-06-03', factor: 1 }, { date: '2007-01-18', factor: 1.3 }])
+    const raw = section('scale=240 (sh600103)').map((l) => JSON.parse(l) as Record<string, string>)
+      .map((r): Bar => ({ date: r.day, open: +r.open, close: +r.close, high: +r.high, low: +r.low, volume: +r.volume, amount: null, turnover: null }))
+    const adj = applyFactors(raw, factors, 2)
+    expect(adj.map((b) => b.close)).toEqual([2.34, 2.45])
+    expect((2.45 / 1) / (3.04 / 1.3)).toBeCloseTo(1.0477, 4)
+  })
+})

@@ -31,3 +31,14 @@ describe('parseSinaSuggest', () => {
     }
   })
 })
+
+describe('parseSinaSuggest on a captured answer', () => {
+  // test/fixtures/sina/SOURCE.md: a STAR stock (type 11) and an HK stock (type 31).
+  const CAPTURED = Object.values(import.meta.glob('/test/fixtures/sina/suggest-688047-2024.txt', { query: '?raw', import: 'default', eager: true }))[0] as string
+  it('maps type 11 to the sh symbol and type 31 to hk + code', () => {
+    expect(parseSinaSuggest(CAPTURED)).toEqual([
+      { code: 'sh688047', name: '龙芯中科', kind: 'stock', market: 'shanghai', pinyin: null },
+      { code: 'hk02186', name: '绿叶制药', kind: 'stock', market: 'hong_kong', pinyin: null },
+    ])
+  })
+})
