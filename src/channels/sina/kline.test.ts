@@ -152,3 +152,16 @@ describe('sina parseKline on captured rows', () => {
     expect(m60[1].close).toBe(day[1].close)
   })
 })
+
+describe('sina parseKline on a captured day answer (2026-03)', () => {
+  // sh600519's day rows of 2026-03-17/18, as kept without the JSONP wrapper (test/fixtures/sina/SOURCE.md):
+  // no `amount` key at scale=240; the same days' Tencent bars agree (volume 49454 lots = 4945361 shares).
+  it('reads the rows: volume in shares, no amount', () => {
+    const rows = RAW['/test/fixtures/sina/kline-sh600519-day-2026-03-18.txt']
+    expect(Object.keys(JSON.parse(rows)[0])).toEqual(['day', 'open', 'high', 'low', 'close', 'volume'])
+    expect(parseKline(`=(${rows});`, 240)).toEqual([
+      { date: '2026-03-17', open: 1468, close: 1485, high: 1498.07, low: 1461.19, volume: 4_945_361, amount: null, turnover: null },
+      { date: '2026-03-18', open: 1489, close: 1468.8, high: 1496.5, low: 1463.15, volume: 3_555_100, amount: null, turnover: null },
+    ])
+  })
+})

@@ -183,3 +183,23 @@ describe('sina quotes at other hours (captured lines)', () => {
     adds(q)
   })
 })
+
+describe('sina quotes on the night of 2025-07-10 (22:55, the US session)', () => {
+  const text = fixture('hq-sh688047-rt_hk09992-gb_amd-night-2025-07-10.txt')
+  it('STAR line of the day stamped 15:00:01 (34 fields, no D field in 2025); rt_hk at 16:08:15; gb_ in session', () => {
+    expect(fieldsOf(text, 'sh688047')).toHaveLength(34)
+    expect(fieldsOf(text, 'sh688047')[33]).toBe('')
+    expect(fieldsOf(text, 'rt_hk09992')).toHaveLength(25)
+    expect(fieldsOf(text, 'gb_amd')).toHaveLength(36)
+    const m = parseQuotes(text, new Map([['sh688047', parseSymbol('sh688047')], ['rt_hk09992', parseSymbol('hk09992')], ['gb_amd', parseSymbol('usAMD')]]))
+    expect(m.get('sh688047')).toMatchObject({ date: '2025-07-10', time: '15:00:01', last: 131.95, preClose: 131.6, volume: 1_972_190, amount: 259_739_142 })
+    expect(m.get('hk09992')).toMatchObject({ name: '泡泡玛特', date: '2025-07-10', time: '16:08:15', last: 265.6, preClose: 266.8, volume: 5_192_605, amount: 1_385_751_264.4 })
+    expect(m.get('usAMD')).toMatchObject({ date: '2025-07-10', last: 144.55, preClose: 138.41, open: 143, high: 145.82, low: 141.85, volume: 32_285_637 })
+    expect(m.get('usAMD')!.last - m.get('usAMD')!.preClose).toBeCloseTo(6.14, 6)
+    for (const c of ['sh688047', 'hk09992']) {
+      const q = m.get(c)!
+      expect(q.amount! / q.volume).toBeGreaterThanOrEqual(q.low)
+      expect(q.amount! / q.volume).toBeLessThanOrEqual(q.high)
+    }
+  })
+})

@@ -42,3 +42,12 @@ describe('parseSinaSuggest on a captured answer', () => {
     ])
   })
 })
+
+describe('parseSinaSuggest on the 2025 answers', () => {
+  // test/fixtures/sina/SOURCE.md: items of twelve fields (one more than in 2024); a fund (type 21, `of` symbol).
+  const [STOCKS, FUND] = (Object.values(import.meta.glob('/test/fixtures/sina/suggest-688047-02186-014826-2025.txt', { query: '?raw', import: 'default', eager: true }))[0] as string).trim().split('\n')
+  it('reads the stocks and leaves the off-exchange fund out', () => {
+    expect(parseSinaSuggest(STOCKS).map((h) => h.code)).toEqual(['sh688047', 'hk02186'])
+    expect(parseSinaSuggest(FUND)).toEqual([])
+  })
+})
