@@ -203,3 +203,27 @@ describe('sina quotes on the night of 2025-07-10 (22:55, the US session)', () =>
     }
   })
 })
+
+describe('sina quotes on a holiday (2026-10-01, about 11:17)', () => {
+  // Names arrive as `?`: the source turned GBK into ASCII (test/fixtures/sina/SOURCE.md).
+  const text = fixture('hq-holiday-2026-10-01.txt')
+  it('keeps the last session: sh ETF 15:34:59, sz ETF 16:29:15, both with the D field; gb_ of the US session', () => {
+    for (const c of ['sh513500', 'sz159915']) {
+      expect(fieldsOf(text, c)).toHaveLength(34)
+      const [, vol, amt] = fieldsOf(text, c)[33].split('|')
+      expect(Number(amt) / Number(vol)).toBeCloseTo(Number(fieldsOf(text, c)[3]), 3)
+    }
+    const m = parseQuotes(text, new Map([
+      ['sh513500', parseSymbol('sh513500')], ['sz159915', parseSymbol('sz159915')], ['gb_voo', parseSymbol('usVOO')], ['gb_brk$b', parseSymbol('usBRK-B')],
+    ]))
+    expect(m.get('sh513500')).toMatchObject({ date: '2026-09-30', time: '15:34:59', last: 2.688, preClose: 2.69, volume: 99_495_124, amount: 268_249_988 })
+    expect(m.get('sz159915')).toMatchObject({ date: '2026-09-30', time: '16:29:15', last: 3.154, preClose: 3.162, volume: 1_308_179_333, amount: 4_142_874_902.909 })
+    expect(m.get('usVOO')).toMatchObject({ date: '2026-09-30', last: 700.86, preClose: 702.46 })
+    expect(m.get('usBRK-B')).toMatchObject({ date: '2026-09-30', last: 497.95, preClose: 502.35 })
+    for (const c of ['sh513500', 'sz159915']) {
+      const q = m.get(c)!
+      expect(q.amount! / q.volume).toBeGreaterThanOrEqual(q.low)
+      expect(q.amount! / q.volume).toBeLessThanOrEqual(q.high)
+    }
+  })
+})
