@@ -227,3 +227,20 @@ describe('sina quotes on a holiday (2026-10-01, about 11:17)', () => {
     }
   })
 })
+
+describe('sina ChiNext lines after the post-close session, 2020 and 2023', () => {
+  it('ChiNext carries D|shares|CNY and a ~15:35 stamp; the sh main-board line beside it 15:00:03 and an empty 34th field', () => {
+    const a = fixture('hq-sh600389-sz300059-after-close-2020-12-25.txt')
+    const b = fixture('hq-sz300750-after-close-2023-11-16.txt')
+    expect(fieldsOf(a, 'sh600389')).toHaveLength(34)
+    expect(fieldsOf(a, 'sh600389')[33]).toBe('')
+    expect(fieldsOf(a, 'sz300059')[33]).toBe('D|7200|193176.000')
+    expect(fieldsOf(b, 'sz300750')[33]).toBe('D|1200|217380.000')
+    const m = parseQuotes(a, wanted('sh600389', 'sz300059'))
+    expect(m.get('sh600389')).toMatchObject({ date: '2020-12-25', time: '15:00:03', last: 21.65 })
+    expect(m.get('sz300059')).toMatchObject({ date: '2020-12-25', time: '15:36:00', last: 26.83, volume: 207_657_292, amount: 5_547_026_838.47 })
+    expect(parseQuotes(b, wanted('sz300750')).get('sz300750')).toMatchObject({ date: '2023-11-16', time: '15:35:00', last: 181.15, volume: 17_466_200 })
+    expect(193176 / 7200).toBeCloseTo(26.83, 6)
+    expect(217380 / 1200).toBeCloseTo(181.15, 6)
+  })
+})
