@@ -158,9 +158,12 @@ describe('sina quotes at other hours (captured lines)', () => {
     adds(m.get('sh600519')!)
     adds(m.get('sh510300')!)
     // Beijing 01:08 on the 29th is the US session of the 28th; previous close at 26.
-    expect(m.get('usAAPL')).toMatchObject({ date: '2026-09-28', time: null, last: 340.15, preClose: 341.07, open: 340.37, high: 342.988, low: 339.32, volume: 14_511_201, amount: null })
+    expect(m.get('usAAPL')).toMatchObject({ date: '2026-09-28', time: null, last: 340.15, preClose: 341.07, open: 340.37, high: 342.988, low: 339.32, volume: 14_511_201, amount: 4_950_995_982 })
+    // Field 30 is the day's USD amount: inside the day's range over the volume.
+    expect(4_950_995_982 / 14_511_201).toBeGreaterThan(339.32)
+    expect(4_950_995_982 / 14_511_201).toBeLessThan(342.988)
     expect(m.get('usAAPL')!.last - m.get('usAAPL')!.preClose).toBeCloseTo(-0.92, 4)
-    expect(m.get('us.IXIC')).toMatchObject({ date: '2026-09-28', last: 26862.325, preClose: 27068.7165 })
+    expect(m.get('us.IXIC')).toMatchObject({ date: '2026-09-28', last: 26862.325, preClose: 27068.7165, amount: null })
     // An unknown code answers the empty string.
     expect(statements(text).find(([n]) => n === 'sh999999')).toEqual(['sh999999', ''])
   })
@@ -194,7 +197,7 @@ describe('sina quotes on the night of 2025-07-10 (22:55, the US session)', () =>
     const m = parseQuotes(text, new Map([['sh688047', parseSymbol('sh688047')], ['rt_hk09992', parseSymbol('hk09992')], ['gb_amd', parseSymbol('usAMD')]]))
     expect(m.get('sh688047')).toMatchObject({ date: '2025-07-10', time: '15:00:01', last: 131.95, preClose: 131.6, volume: 1_972_190, amount: 259_739_142 })
     expect(m.get('hk09992')).toMatchObject({ name: '泡泡玛特', date: '2025-07-10', time: '16:08:15', last: 265.6, preClose: 266.8, volume: 5_192_605, amount: 1_385_751_264.4 })
-    expect(m.get('usAMD')).toMatchObject({ date: '2025-07-10', last: 144.55, preClose: 138.41, open: 143, high: 145.82, low: 141.85, volume: 32_285_637 })
+    expect(m.get('usAMD')).toMatchObject({ date: '2025-07-10', last: 144.55, preClose: 138.41, open: 143, high: 145.82, low: 141.85, volume: 32_285_637, amount: 4_641_781_226 })
     expect(m.get('usAMD')!.last - m.get('usAMD')!.preClose).toBeCloseTo(6.14, 6)
     for (const c of ['sh688047', 'hk09992']) {
       const q = m.get(c)!
@@ -218,7 +221,7 @@ describe('sina quotes on a holiday (2026-10-01, about 11:17)', () => {
     ]))
     expect(m.get('sh513500')).toMatchObject({ date: '2026-09-30', time: '15:34:59', last: 2.688, preClose: 2.69, volume: 99_495_124, amount: 268_249_988 })
     expect(m.get('sz159915')).toMatchObject({ date: '2026-09-30', time: '16:29:15', last: 3.154, preClose: 3.162, volume: 1_308_179_333, amount: 4_142_874_902.909 })
-    expect(m.get('usVOO')).toMatchObject({ date: '2026-09-30', last: 700.86, preClose: 702.46 })
+    expect(m.get('usVOO')).toMatchObject({ date: '2026-09-30', last: 700.86, preClose: 702.46, volume: 9_876_125, amount: 6_947_864_965 })
     expect(m.get('usBRK-B')).toMatchObject({ date: '2026-09-30', last: 497.95, preClose: 502.35 })
     for (const c of ['sh513500', 'sz159915']) {
       const q = m.get(c)!
