@@ -98,3 +98,17 @@ describe('qfq.js on captured entries', () => {
     expect((2.45 / 1) / (3.04 / 1.3)).toBeCloseTo(1.0477, 4)
   })
 })
+
+describe('qfq.js as public clients describe the whole file', () => {
+  // The shape several independent clients document (test/fixtures/sina/SOURCE.md): sixteen-decimal
+  // factors, a 1900-01-01 sentinel carrying the oldest factor, `;` and a trailing comment.
+  const WHOLE = 'var sz300592qfq={"total":3,"data":[\n{"d":"2026-07-09", "f":"1.0000000000000000"},\n{"d":"2025-07-16", "f":"1.0142673216863000"},\n{"d":"1900-01-01", "f":"1.0142673216863000"}]};\n/* {x} } */'
+  it('reads the entries and ignores the trailing comment, braces and all', () => {
+    expect(parseFactors(WHOLE)).toEqual([
+      { date: '2026-07-09', factor: 1 }, { date: '2025-07-16', factor: 1.0142673216863 }, { date: '1900-01-01', factor: 1.0142673216863 },
+    ])
+  })
+  it('the sentinel covers bars before the first ex-date', () => {
+    expect(applyFactors([bar('2020-01-02', 10.14)], parseFactors(WHOLE), 2).map((b) => b.close)).toEqual([10])
+  })
+})
