@@ -9,6 +9,7 @@ describe('sina quoteCode', () => {
     ['bj830799', 'bj830799'],
     ['hk00700', 'rt_hk00700'],
     ['usAAPL', 'gb_aapl'],
+    ['usBRK-B', 'gb_brk$b'], // class shares: `$` (captured gb_brk$b lines)
     ['us.DJI', 'gb_$dji'],
     ['us.IXIC', 'gb_ixic'],
     ['fuRB2501', 'nf_RB2501'],

@@ -11,7 +11,7 @@ export function futuresExchange(i: Instrument): FuturesExchange | undefined {
 }
 
 /**
- * Sina's `hq.sinajs.cn` code: `sh600519`, `rt_hk00700`, `gb_aapl`, `gb_$dji`, `nf_RB2501`,
+ * Sina's `hq.sinajs.cn` code: `sh600519`, `rt_hk00700`, `gb_aapl`, `gb_brk$b`, `gb_$dji`, `nf_RB2501`,
  * CZCE with a one-digit year (`nf_SR501`). Undefined when Sina has no quote for it.
  */
 export function quoteCode(i: Instrument): string | undefined {
@@ -20,7 +20,9 @@ export function quoteCode(i: Instrument): string | undefined {
     case 'hk':
       return 'rt_hk' + i.symbol
     case 'us':
-      return 'gb_' + i.symbol.toLowerCase()
+      // Class shares take `$` where we write `-`: BRK-B → gb_brk$b, as captured lines name it
+      // (test/fixtures/sina/SOURCE.md).
+      return 'gb_' + i.symbol.toLowerCase().replaceAll('-', '$')
     case 'us-index':
       return US_INDEXES[i.symbol]?.sina
     case 'future': {

@@ -82,3 +82,33 @@ describe('fetchFactors', () => {
     await expect(fetchFactors('sh600519', ctx)).rejects.toMatchObject({ kind: 'http' })
   })
 })
+
+// Real qfq.js entries and raw day bars of sh600103 around its 2019-06-03 ex-date (test/fixtures/sina/SOURCE.md):
+// `{"d":…, "f":…}` with a space, sixteen decimals, newest first.
+describe('qfq.js on captured entries', () => {
+  const text = (Object.values(import.meta.glob('/test/fixtures/sina/kline-qfq-sh600036-sh600103-2019.txt', { query: '?raw', import: 'default', eager: true }))[0] as string)
+  const section = (s: string) => text.split(/^# /m).find((b) => b.startsWith(s))!.split('\n').filter((l) => l.startsWith('{'))
+  it('reads the entries and forward-adjusts the raw bars: the ex-date rise is 4.77 %', () => {
+    const factors = parseFactors(`var sh600103qfq={"total":2,"data":[${section('qfq.js').join(',')}]}`)
+    expect(factors).toEqual([{ date: '2019-06-03', factor: 1 }, { date: '2007-01-18', factor: 1.3 }])
+    const raw = section('scale=240 (sh600103)').map((l) => JSON.parse(l) as Record<string, string>)
+      .map((r): Bar => ({ date: r.day, open: +r.open, close: +r.close, high: +r.high, low: +r.low, volume: +r.volume, amount: null, turnover: null }))
+    const adj = applyFactors(raw, factors, 2)
+    expect(adj.map((b) => b.close)).toEqual([2.34, 2.45])
+    expect((2.45 / 1) / (3.04 / 1.3)).toBeCloseTo(1.0477, 4)
+  })
+})
+
+describe('qfq.js as public clients describe the whole file', () => {
+  // The shape several independent clients document (test/fixtures/sina/SOURCE.md): sixteen-decimal
+  // factors, a 1900-01-01 sentinel carrying the oldest factor, `;` and a trailing comment.
+  const WHOLE = 'var sz300592qfq={"total":3,"data":[\n{"d":"2026-07-09", "f":"1.0000000000000000"},\n{"d":"2025-07-16", "f":"1.0142673216863000"},\n{"d":"1900-01-01", "f":"1.0142673216863000"}]};\n/* {x} } */'
+  it('reads the entries and ignores the trailing comment, braces and all', () => {
+    expect(parseFactors(WHOLE)).toEqual([
+      { date: '2026-07-09', factor: 1 }, { date: '2025-07-16', factor: 1.0142673216863 }, { date: '1900-01-01', factor: 1.0142673216863 },
+    ])
+  })
+  it('the sentinel covers bars before the first ex-date', () => {
+    expect(applyFactors([bar('2020-01-02', 10.14)], parseFactors(WHOLE), 2).map((b) => b.close)).toEqual([10])
+  })
+})

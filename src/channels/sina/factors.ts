@@ -20,7 +20,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
  * with quoted or bare keys. Returns the entries newest first, as served.
  */
 export function parseFactors(text: string): Factor[] {
-  const body = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)
+  // Sina appends a `/* … */` comment of varying text after the object (several public clients
+  // strip it: test/fixtures/sina/SOURCE.md); a brace inside it must not end the object.
+  const code = text.replace(/\/\*[\s\S]*?(\*\/|$)/g, '')
+  const body = code.slice(code.indexOf('{'), code.lastIndexOf('}') + 1)
   // Bare keys (`{total:1,data:[{d:…,f:…}]}`) become JSON keys; the values are dates and numbers.
   const json = body.replace(/([{,]\s*)([A-Za-z_$][\w$]*)\s*:/g, '$1"$2":')
   let doc: unknown

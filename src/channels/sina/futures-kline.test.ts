@@ -43,3 +43,17 @@ describe('parseFuturesDaily', () => {
     expect(kind(() => parseFuturesDaily('var _=([{"d":"2026-09-01","o":"3","h":"1","l":"2","c":"3","v":"1"}]);'))).toBe('malformed')
   })
 })
+
+describe('parseFuturesDaily on a captured answer', () => {
+  // IF2606 (CFFEX) day rows of 2026-03-17/18 behind Sina's script comment (test/fixtures/sina/SOURCE.md):
+  // open interest `p` without decimals, settlement `s` written 0.000.
+  const BODY = Object.values(import.meta.glob('/test/fixtures/sina/futures-daily-IF2606-2026-03-18.txt', { query: '?raw', import: 'default', eager: true }))[0] as string
+  it('reads the rows; volume in contracts, no amount', () => {
+    expect(parseFuturesDaily(BODY)).toEqual([
+      { date: '2026-03-17', open: 4600, close: 4557.8, high: 4648.6, low: 4556.6, volume: 44_272, amount: null, turnover: null },
+      { date: '2026-03-18', open: 4578, close: 4569.6, high: 4582.2, low: 4529.6, volume: 43_797, amount: null, turnover: null },
+    ])
+    // Prices on IF's 0.2 tick.
+    for (const p of [4648.6, 4556.6, 4557.8, 4582.2, 4529.6, 4569.6]) expect(Math.round(p * 5) / 5).toBeCloseTo(p, 9)
+  })
+})

@@ -116,3 +116,52 @@ describe('sina.kline', () => {
     expect(calls[1].url).toMatch(/symbol=SR501$/)
   })
 })
+
+// Real getKLineData rows (test/fixtures/sina/SOURCE.md): 2019 rows carry no amount at either
+// scale; from 2023-11-03 minute rows carry `amount` (4 decimals), earlier bars "0.0000".
+const RAW = import.meta.glob('/test/fixtures/sina/kline-*.txt', { query: '?raw', import: 'default', eager: true }) as Record<string, string>
+const rowsOf = (name: string, section?: string) => {
+  const text = RAW[`/test/fixtures/sina/${name}`]
+  const blocks = text.split(/^# /m)
+  const block = section === undefined ? text : blocks.find((b) => b.startsWith(section))!
+  return block.split('\n').filter((l) => l.startsWith('{')).map((l) => l.replace(/,$/, ''))
+}
+const wrap = (rows: string[]) => `=([${rows.join(',')}]);`
+
+describe('sina parseKline on captured rows', () => {
+  it('2023-11 scale=60: amount in CNY, 0.0000 before 2023-11-03 read as unknown', () => {
+    const bars = parseKline(wrap(rowsOf('kline-sh600036-scale60-amount-2023-11-03.txt')), 60)
+    expect(bars.map((b) => b.date)).toEqual(['2023-11-02 14:00', '2023-11-02 15:00', '2023-11-03 10:30', '2023-11-03 11:30', '2023-11-03 14:00'])
+    expect(bars.slice(0, 2).map((b) => b.amount)).toEqual([null, null])
+    expect(bars[2]).toEqual({ date: '2023-11-03 10:30', open: 30.68, close: 30.75, high: 30.82, low: 30.6, volume: 13_461_959, amount: 413_422_934.6641, turnover: null })
+    // Amount over volume is each bar's average price, inside its range: volume in shares.
+    for (const b of bars.slice(2)) {
+      expect(b.amount! / b.volume).toBeGreaterThanOrEqual(b.low)
+      expect(b.amount! / b.volume).toBeLessThanOrEqual(b.high)
+    }
+  })
+
+  it('2019 scale=60 and scale=240 (with and without ma): no amount key', () => {
+    const m60 = parseKline(wrap(rowsOf('kline-qfq-sh600036-sh600103-2019.txt', 'scale=60')), 60)
+    expect(m60.map((b) => [b.date, b.close, b.volume, b.amount])).toEqual([['2019-12-27 14:00', 37.98, 7_457_497, null], ['2019-12-27 15:00', 37.86, 7_211_017, null]])
+    const day = parseKline(wrap(rowsOf('kline-qfq-sh600036-sh600103-2019.txt', 'scale=240&ma=no')), 240)
+    const withMa = parseKline(wrap(rowsOf('kline-qfq-sh600036-sh600103-2019.txt', 'scale=240 without')), 240)
+    expect(withMa).toEqual(day)
+    expect(day[1]).toEqual({ date: '2019-12-27', open: 38.1, close: 37.86, high: 38.5, low: 37.8, volume: 35_953_534, amount: null, turnover: null })
+    // The hourly bars of 12-27 end the day at the day bar's close.
+    expect(m60[1].close).toBe(day[1].close)
+  })
+})
+
+describe('sina parseKline on a captured day answer (2026-03)', () => {
+  // sh600519's day rows of 2026-03-17/18, as kept without the JSONP wrapper (test/fixtures/sina/SOURCE.md):
+  // no `amount` key at scale=240; the same days' Tencent bars agree (volume 49454 lots = 4945361 shares).
+  it('reads the rows: volume in shares, no amount', () => {
+    const rows = RAW['/test/fixtures/sina/kline-sh600519-day-2026-03-18.txt']
+    expect(Object.keys(JSON.parse(rows)[0])).toEqual(['day', 'open', 'high', 'low', 'close', 'volume'])
+    expect(parseKline(`=(${rows});`, 240)).toEqual([
+      { date: '2026-03-17', open: 1468, close: 1485, high: 1498.07, low: 1461.19, volume: 4_945_361, amount: null, turnover: null },
+      { date: '2026-03-18', open: 1489, close: 1468.8, high: 1496.5, low: 1463.15, volume: 3_555_100, amount: null, turnover: null },
+    ])
+  })
+})

@@ -26,7 +26,7 @@ const MINUTE = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}):\d{2}$/
 
 /**
  * Parses a getKLineData JSONP answer (`=([{"day":…,"open":"…",…}]);`) into raw bars, oldest
- * first: volume in shares, amount in CNY, no turnover. Minute bars are dated `YYYY-MM-DD HH:MM`
+ * first: volume in shares, amount in CNY where the row has one (null otherwise), no turnover. Minute bars are dated `YYYY-MM-DD HH:MM`
  * (bar end). `=(null);` (unknown symbol) and `=([]);` are `empty`.
  */
 export function parseKline(text: string, scale: number): Bar[] {
@@ -37,7 +37,11 @@ export function parseKline(text: string, scale: number): Bar[] {
     if (!m) throw malformed(CHANNEL, `bad K-line day ${JSON.stringify(r.day)} at scale ${scale}`)
     const date = m[1]
     const f = (k: string) => num(CHANNEL, r[k], `${k} at ${date}`)
-    return { date, open: f('open'), close: f('close'), high: f('high'), low: f('low'), volume: f('volume'), amount: optNum(CHANNEL, r.amount, `amount at ${date}`), turnover: null }
+    const volume = f('volume')
+    // Rows before Sina began sending `amount` (2023-11-03) carry `"amount":"0.0000"` beside a real
+    // volume: unknown, not zero (test/fixtures/sina/SOURCE.md). Day rows may carry no amount at all.
+    const amount = optNum(CHANNEL, r.amount, `amount at ${date}`)
+    return { date, open: f('open'), close: f('close'), high: f('high'), low: f('low'), volume, amount: amount === 0 && volume > 0 ? null : amount, turnover: null }
   })
   return checkBars(CHANNEL, bars)
 }

@@ -43,7 +43,9 @@ const QUOTE_LAYOUTS: Record<'ashare' | 'hk' | 'us' | 'commodity' | 'cffex', Layo
   ashare: { name: 0, open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, amount: 9, date: 30, time: 31, dateForm: 'ymd', timeForm: 'hms', status: 32, minFields: 32 },
   hk: { name: 1, open: 2, preClose: 3, high: 4, low: 5, last: 6, amount: 11, volume: 12, date: 17, time: 18, dateForm: 'ymd', timeForm: 'hms', status: null, minFields: 19 },
   // Field 3 is Beijing time, not exchange time: only the session date is derived from it.
-  us: { name: 0, last: 1, date: 3, open: 5, high: 6, low: 7, volume: 10, preClose: 26, amount: null, time: null, dateForm: 'us', timeForm: 'hms', status: null, minFields: 27 },
+  // Field 30 is the day's amount in USD on the 36-field lines of 2025–2026 (test/fixtures/sina/SOURCE.md);
+  // shorter lines have none, and indexes write 0.0000 there.
+  us: { name: 0, last: 1, date: 3, open: 5, high: 6, low: 7, volume: 10, preClose: 26, amount: 30, time: null, dateForm: 'us', timeForm: 'hms', status: null, minFields: 27 },
   // The reference price is the previous settlement at 10 (Chinese futures quote change against
   // it); 5 is 0.000 in night-session captures (nf_RB0 at 23:00, 2026-08-28), so it cannot be it.
   commodity: { name: 0, time: 1, open: 2, high: 3, low: 4, preClose: 10, last: 8, volume: 14, date: 17, amount: null, dateForm: 'ymd', timeForm: 'compact', status: null, minFields: 18 },
@@ -80,6 +82,10 @@ function quoteTime(raw: string, form: Layout['timeForm'], code: string): string 
   if (!m) throw malformed(CHANNEL, `bad time ${JSON.stringify(raw)} for ${code}`)
   return `${m[1]}:${m[2]}:${m[3]}`
 }
+
+/** A US line's 0 amount beside a real volume (an index) is unknown, not zero. */
+const amountOf = (amount: number | null, volume: number, L: Layout): number | null =>
+  L === QUOTE_LAYOUTS.us && amount === 0 && volume > 0 ? null : amount
 
 /** Splits a decoded body into statements (see {@link jsStatements}). */
 export const statements = (text: string) => jsStatements(CHANNEL, 'var hq_str_', text)
@@ -121,7 +127,7 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
       low,
       preClose,
       volume,
-      amount: L.amount === null ? null : optNum(CHANNEL, f[L.amount], at('amount')),
+      amount: L.amount === null ? null : amountOf(optNum(CHANNEL, f[L.amount], at('amount')), volume, L),
       turnover: null,
       halted,
       traded,

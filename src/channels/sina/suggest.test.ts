@@ -31,3 +31,23 @@ describe('parseSinaSuggest', () => {
     }
   })
 })
+
+describe('parseSinaSuggest on a captured answer', () => {
+  // test/fixtures/sina/SOURCE.md: a STAR stock (type 11) and an HK stock (type 31).
+  const CAPTURED = Object.values(import.meta.glob('/test/fixtures/sina/suggest-688047-2024.txt', { query: '?raw', import: 'default', eager: true }))[0] as string
+  it('maps type 11 to the sh symbol and type 31 to hk + code', () => {
+    expect(parseSinaSuggest(CAPTURED)).toEqual([
+      { code: 'sh688047', name: '龙芯中科', kind: 'stock', market: 'shanghai', pinyin: null },
+      { code: 'hk02186', name: '绿叶制药', kind: 'stock', market: 'hong_kong', pinyin: null },
+    ])
+  })
+})
+
+describe('parseSinaSuggest on the 2025 answers', () => {
+  // test/fixtures/sina/SOURCE.md: items of twelve fields (one more than in 2024); a fund (type 21, `of` symbol).
+  const [STOCKS, FUND] = (Object.values(import.meta.glob('/test/fixtures/sina/suggest-688047-02186-014826-2025.txt', { query: '?raw', import: 'default', eager: true }))[0] as string).trim().split('\n')
+  it('reads the stocks and leaves the off-exchange fund out', () => {
+    expect(parseSinaSuggest(STOCKS).map((h) => h.code)).toEqual(['sh688047', 'hk02186'])
+    expect(parseSinaSuggest(FUND)).toEqual([])
+  })
+})
