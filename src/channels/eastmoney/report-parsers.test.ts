@@ -1,4 +1,5 @@
 import margin000001 from '../../../test/fixtures/eastmoney/margin-000001-2024-01-05.json'
+import margin300124 from '../../../test/fixtures/eastmoney/margin-300124-2023-05-23.json'
 import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { previousTradingDay } from '../../domain/trading-calendar'
@@ -30,6 +31,18 @@ describe('margin (RPTA_WEB_RZRQ_GGMX)', () => {
     expect(toMarginDay(margin000001.result.data[0], 'sz000001')).toEqual({
       date: '2024-01-05', financingBalance: 5105063089, financingBuy: 266715372, financingRepay: 325760031, financingNetBuy: -59044659,
       lendingBalance: 106309509, lentShares: null, lentSold: 564400, lentRepaid: 201500, totalBalance: 5211372598, close: 9.27,
+    })
+  })
+
+  it('reads a second real row (300124, 2023-05-23), whose sums and short position add up', () => {
+    const r = margin300124
+    // Short balance = shares lent out × close; net short = sold − repaid; RZRQYECZ = financing − lending.
+    expect(r.RQYL * r.SPJ).toBeCloseTo(r.RQYE, -1)
+    expect(r.RQMCL - r.RQCHL).toBe(r.RQJMG)
+    expect(r.RZYE - r.RQYE).toBe(r.RZRQYECZ)
+    expect(toMarginDay(r, 'sz300124')).toEqual({
+      date: '2023-05-23', financingBalance: 683707523, financingBuy: 25179369, financingRepay: 43804188, financingNetBuy: -18624819,
+      lendingBalance: 228942235, lentShares: 3780420, lentSold: 27300, lentRepaid: 33200, totalBalance: 912649758, close: 60.56,
     })
   })
 
