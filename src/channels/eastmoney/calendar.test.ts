@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import realLifts from '../../../test/fixtures/eastmoney/lift-stage-rows-2026-07-28.json'
 import captured600779 from '../../../test/fixtures/eastmoney/public-bs-appoin-600779-2023h1.json'
 import { seasonOf } from '../../domain/report-seasons'
 import { ChannelError } from '../errors'
@@ -29,6 +30,22 @@ describe('toLockup', () => {
     ]) {
       expect(() => toLockup(bad), JSON.stringify(bad)).toThrow(ChannelError)
     }
+  })
+})
+
+describe('toLockup on real rows (600626, 688785, 2026-07-28; test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads the code, date, float ratio and kind; the rows\' own arithmetic holds', () => {
+    for (const r of realLifts) {
+      // Freed × the latest price (NEW) = LIFT_MARKET_CAP, and freed = total × TOTAL_RATIO, to the row's decimals.
+      expect(r.CURRENT_FREE_SHARES * r.NEW).toBeCloseTo(r.LIFT_MARKET_CAP, 4)
+      expect((r.FREE_SHARES + r.NON_FREE_SHARES) * r.TOTAL_RATIO).toBeCloseTo(r.CURRENT_FREE_SHARES, 3)
+    }
+    expect(realLifts.map(toLockup).map(({ code, name, freeDate, floatRatio, kind }) => ({ code, name, freeDate, floatRatio, kind }))).toEqual([
+      { code: 'sh600626', name: '申达股份', freeDate: '2026-07-28', floatRatio: 19.2031, kind: '定向增发机构配售股份' },
+      { code: 'sh688785', name: '恒运昌', freeDate: '2026-07-28', floatRatio: 6.4174, kind: '首发机构配售股份' },
+    ])
+    // The shares and the market value come in 10,000 shares and 10,000 CNY (申达股份: 213 million shares
+    // freed of 1.32 billion); their unit is the lead's to settle with the emulator, not asserted here.
   })
 })
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import realBusiness from '../../../test/fixtures/eastmoney/f10-business-600519.json'
 import orgInfo002475 from '../../../test/fixtures/eastmoney/f10-orginfo-002475.json'
+import realSurvey300124 from '../../../test/fixtures/eastmoney/f10-survey-300124.json'
 import realSurvey from '../../../test/fixtures/eastmoney/f10-survey-600000.json'
 import { ChannelError } from '../errors'
 import { businessUrl, parseComposition, parseSurvey, surveyUrl } from './f10-business'
@@ -78,6 +79,19 @@ describe('F10 samples from public captures (test/fixtures/eastmoney/SOURCE.md)',
 
   it('reads the survey of 600000: EM2016 is a three-level path; absent texts are null', () => {
     expect(parseSurvey(JSON.stringify(realSurvey))).toEqual({ profile: null, scope: null, industry: '金融-银行-股份制与城商行' })
+  })
+
+  it('reads a whole real survey answer (300124): 40 jbzl columns, the profile\'s padding trimmed, EM2016 a path', () => {
+    const got = parseSurvey(JSON.stringify(realSurvey300124))!
+    expect(got.industry).toBe('机械设备-机器人-工业机器人')
+    expect(got.profile!.startsWith('深圳市汇川技术股份有限公司(简称“汇川技术”)创立于2003年')).toBe(true)
+    expect(got.scope!.startsWith('一般经营项目:工业自动化产品')).toBe(true)
+    const j = realSurvey300124.jbzl[0]
+    // The CSRC industry is a path too; the registered capital (万元) is the share count (2 661 146 676) over 10 000.
+    expect(j.INDUSTRYCSRC1).toBe('制造业-电气机械和器材制造业')
+    expect(j.REG_CAPITAL * 1e4).toBeCloseTo(2661146676, 0)
+    const f = realSurvey300124.fxxg[0]
+    expect(f.TOTAL_ISSUE_NUM * f.ISSUE_PRICE).toBeCloseTo(f.TOTAL_FUNDS, 2)
   })
 
   it('reads a row in the columns of RPT_F10_BASIC_ORGINFO (002475), trimming the profile\'s padding', () => {

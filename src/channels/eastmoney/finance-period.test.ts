@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import realBalance from '../../../test/fixtures/eastmoney/fn-balance-period-row.json'
+import realCashflow from '../../../test/fixtures/eastmoney/fn-cashflow-period-row.json'
 import realRow from '../../../test/fixtures/eastmoney/fn-income-period-row.json'
 import { createEmulatorFetch, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
@@ -39,6 +41,40 @@ describe('parsePeriodStatement', () => {
     expect(got).toMatchObject({
       notice: '2020-09-09',
       lines: { revenue: 70142426.22, operating_cost: 28928635.76, parent_net_profit: 16291105.44, deducted_parent_net_profit: 13309634.13, net_profit: null, basic_eps: null },
+    })
+  })
+
+  it('reads a real whole-market balance row (300344.SZ, H1 2020): no current totals, no parent/minority split', () => {
+    // The row adds up: assets = liabilities + equity to the fen, and DEBT_ASSET_RATIO is liabilities / assets in %.
+    expect(realBalance.TOTAL_LIABILITIES + realBalance.TOTAL_EQUITY).toBeCloseTo(realBalance.TOTAL_ASSETS, 2)
+    expect((realBalance.TOTAL_LIABILITIES / realBalance.TOTAL_ASSETS) * 100).toBeCloseTo(realBalance.DEBT_ASSET_RATIO, 8)
+    // 57 columns, none of them the current totals or the equity split our balance lines name.
+    expect(Object.keys(realBalance)).toHaveLength(57)
+    for (const c of ['TOTAL_CURRENT_ASSETS', 'TOTAL_CURRENT_LIAB', 'TOTAL_PARENT_EQUITY', 'MINORITY_EQUITY']) expect(realBalance).not.toHaveProperty(c)
+    const got = parsePeriodStatement('balance', [realBalance], '2020-06-30').get('sz300344')
+    expect(got).toMatchObject({
+      notice: '2020-10-01',
+      lines: {
+        cash: 9155387.31, accounts_receivable: 211213607.22, inventory: 95395487.02, fixed_assets: 25345642.2, total_assets: 983875933.36,
+        accounts_payable: 49758808.91, advance_receipts: null, total_liabilities: 371193102.01, total_equity: 612682831.35,
+        current_assets: null, current_liabilities: null, parent_equity: null, minority_equity: null,
+      },
+    })
+  })
+
+  it('reads a real whole-market cash-flow row (688013.SH, H1 2020): begin and end cash sent as null', () => {
+    // Each *_RATIO of this report is the line over the period's net change CCE_ADD, in %.
+    expect((realCashflow.NETCASH_OPERATE / realCashflow.CCE_ADD) * 100).toBeCloseTo(realCashflow.NETCASH_OPERATE_RATIO, 8)
+    expect((realCashflow.SALES_SERVICES / realCashflow.CCE_ADD) * 100).toBeCloseTo(realCashflow.SALES_SERVICES_RATIO, 8)
+    expect((realCashflow.CONSTRUCT_LONG_ASSET / realCashflow.CCE_ADD) * 100).toBeCloseTo(realCashflow.CLA_RATIO, 8)
+    expect(Object.keys(realCashflow)).toHaveLength(48)
+    const got = parsePeriodStatement('cashflow', [realCashflow], '2020-06-30').get('sh688013')
+    expect(got).toMatchObject({
+      notice: '2020-09-09',
+      lines: {
+        sales_cash: 76531523.21, operating_net_cash: 15470566.93, capital_expenditure: 3466385.3, investing_net_cash: -3349126.05,
+        financing_net_cash: null, net_cash_change: 13371959.6, begin_cash: null, end_cash: null,
+      },
     })
   })
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import realCn from '../../../test/fixtures/eastmoney/macro-cn-rows-2022-12.json'
+import realGdp from '../../../test/fixtures/eastmoney/macro-gdp-2022q3.json'
 import { MACRO_CATALOGUE, MACRO_REGIONS } from '../../data/macro-catalogue'
 import { market } from '../../emulator/market'
 import { handleDatacenter } from '../../emulator/wire/eastmoney-datacenter'
@@ -20,6 +22,26 @@ describe('readMacroRows', () => {
     const row = { REPORT_DATE: '2024-12-01 00:00:00', TIME: '2024年12月份', NATIONAL_SAME: 0.1, NATIONAL_BASE: 100.1, NATIONAL_SEQUENTIAL: 0.0 }
     const got = readMacroRows([cpi], [row])
     expect(got.get('cpi')).toEqual([{ period: '2024-12', value: 0.1, release: null }])
+  })
+
+  it('reads real China rows of December 2022 and GDP of Q1–Q3 2022 (test/fixtures/eastmoney/SOURCE.md)', () => {
+    const cn = (name: string) => MACRO_CATALOGUE.cn.find((s) => s.name === name)!
+    const read = (names: string[], row: object) => readMacroRows(names.map(cn), [row as Record<string, unknown>] as never)
+    // The rows add up as real ones do: M2 over the month before, PMI against December 2021 (50.3, 52.7).
+    expect((realCn.RPT_ECONOMY_PMI.MAKE_INDEX / 50.3 - 1) * 100).toBeCloseTo(realCn.RPT_ECONOMY_PMI.MAKE_SAME, 6)
+    expect((realCn.RPT_ECONOMY_PMI.NMAKE_INDEX / 52.7 - 1) * 100).toBeCloseTo(realCn.RPT_ECONOMY_PMI.NMAKE_SAME, 5)
+    const g = realGdp.result.data[0]
+    expect(g.FIRST_PRODUCT_BASE + g.SECOND_PRODUCT_BASE + g.THIRD_PRODUCT_BASE).toBeCloseTo(g.DOMESTICL_PRODUCT_BASE, 6)
+    expect(readDatacenter(JSON.stringify(realGdp))).toMatchObject({ pages: 1, count: 1 })
+    // REPORT_DATE is the first day of the period's last month: 2022-09-01 for the first three quarters.
+    const gdp = read(['gdp', 'gdp_yoy'], g)
+    expect(gdp.get('gdp')).toEqual([{ period: '2022-Q3', value: 870269, release: null }])
+    expect(gdp.get('gdp_yoy')).toEqual([{ period: '2022-Q3', value: 3, release: null }])
+    expect(read(['cpi', 'cpi_mom'], realCn.RPT_ECONOMY_CPI)).toEqual(new Map([['cpi', [{ period: '2022-12', value: 1.8, release: null }]], ['cpi_mom', [{ period: '2022-12', value: 0, release: null }]]]))
+    expect(read(['ppi'], realCn.RPT_ECONOMY_PPI).get('ppi')).toEqual([{ period: '2022-12', value: -0.7, release: null }])
+    expect(read(['pmi', 'pmi_non_manufacturing'], realCn.RPT_ECONOMY_PMI).get('pmi_non_manufacturing')).toEqual([{ period: '2022-12', value: 41.6, release: null }])
+    const money = read(['m2', 'm2_yoy', 'm1_yoy'], realCn.RPT_ECONOMY_CURRENCY_SUPPLY)
+    expect([money.get('m2')![0].value, money.get('m2_yoy')![0].value, money.get('m1_yoy')![0].value]).toEqual([2664300, 11.8, 3.7])
   })
 
   it('reads every series of every region from the emulator, newest first, nothing after the clock', async () => {

@@ -1,4 +1,6 @@
 import margin000001 from '../../../test/fixtures/eastmoney/margin-000001-2024-01-05.json'
+import margin300124 from '../../../test/fixtures/eastmoney/margin-300124-2023-05-23.json'
+import seats600127 from '../../../test/fixtures/eastmoney/billboard-seats-600127-2026-09-04.json'
 import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { previousTradingDay } from '../../domain/trading-calendar'
@@ -30,6 +32,18 @@ describe('margin (RPTA_WEB_RZRQ_GGMX)', () => {
     expect(toMarginDay(margin000001.result.data[0], 'sz000001')).toEqual({
       date: '2024-01-05', financingBalance: 5105063089, financingBuy: 266715372, financingRepay: 325760031, financingNetBuy: -59044659,
       lendingBalance: 106309509, lentShares: null, lentSold: 564400, lentRepaid: 201500, totalBalance: 5211372598, close: 9.27,
+    })
+  })
+
+  it('reads a second real row (300124, 2023-05-23), whose sums and short position add up', () => {
+    const r = margin300124
+    // Short balance = shares lent out × close; net short = sold − repaid; RZRQYECZ = financing − lending.
+    expect(r.RQYL * r.SPJ).toBeCloseTo(r.RQYE, -1)
+    expect(r.RQMCL - r.RQCHL).toBe(r.RQJMG)
+    expect(r.RZYE - r.RQYE).toBe(r.RZRQYECZ)
+    expect(toMarginDay(r, 'sz300124')).toEqual({
+      date: '2023-05-23', financingBalance: 683707523, financingBuy: 25179369, financingRepay: 43804188, financingNetBuy: -18624819,
+      lendingBalance: 228942235, lentShares: 3780420, lentSold: 27300, lentRepaid: 33200, totalBalance: 912649758, close: 60.56,
     })
   })
 
@@ -103,5 +117,27 @@ describe('block trades (RPT_DATA_BLOCKTRADE)', () => {
     expect(await fetchBlockTrades(ctx, { date: '2026-11-20' })).toEqual([])
     expect((await fetchBlockTrades(ctx, { date: previousTradingDay('2026-11-20') })).length).toBeGreaterThan(0)
     setClock(NOW)
+  })
+})
+
+describe('real dragon-tiger seats (600127, 2026-09-04; test/fixtures/eastmoney/SOURCE.md)', () => {
+  const buy = seats600127.RPT_BILLBOARD_DAILYDETAILSBUY
+  const sell = seats600127.RPT_BILLBOARD_DAILYDETAILSSELL
+
+  it('add up: the side not traded is null, and TOTAL_BUYRIO / TOTAL_SELLRIO are fractions of the day\'s turnover', () => {
+    expect(buy.SELL).toBeNull()
+    expect(sell.BUY).toBeNull()
+    expect(buy.BUY / buy.ACCUM_AMOUNT).toBeCloseTo(buy.TOTAL_BUYRIO, 10)
+    expect(sell.SELL / sell.ACCUM_AMOUNT).toBeCloseTo(sell.TOTAL_SELLRIO, 10)
+    // One listing: both lists carry its TRADE_ID, a number.
+    expect(buy.TRADE_ID).toBe(sell.TRADE_ID)
+  })
+
+  it('are read as seats of the listed day, a null side as 0', () => {
+    // A listing row for the day (test scaffolding, not part of the capture): the seat reports alone do not list a day.
+    const listing = { SECUCODE: '600127.SH', SECURITY_CODE: '600127', TRADE_DATE: '2026-09-04 00:00:00', EXPLANATION: buy.EXPLANATION, BILLBOARD_BUY_AMT: buy.BUY, BILLBOARD_SELL_AMT: sell.SELL, BILLBOARD_NET_AMT: buy.BUY - sell.SELL }
+    const [day] = boardDays('sh600127', [listing], [buy], [sell])
+    expect(day.buyers).toEqual([{ name: '东方财富证券股份有限公司山南香曲东路证券营业部', buy: 33075686.85, sell: 0, net: 33075686.85 }])
+    expect(day.sellers).toEqual([{ name: '中信证券股份有限公司上海分公司', buy: 0, sell: 35149327.09, net: -35149327.09 }])
   })
 })

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import realCount from '../../../test/fixtures/eastmoney/holdernum-det-300124-2023-05-19.json'
+import realFloat from '../../../test/fixtures/eastmoney/freeholders-002811-2025q1.json'
 import { parseSymbol } from '../../domain/symbols'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
@@ -75,5 +77,34 @@ describe('parseHolderCounts refuses what does not add up', () => {
     const rows = await page('count')
     expect(parseHolderCounts(rows, MOUTAI)).toHaveLength(12)
     expect(failureKind(() => parseHolderCounts(spoil(rows), MOUTAI))).toBe('malformed')
+  })
+})
+
+describe('a real float top-ten answer (002811, Q1 2025; test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads the holder, its float ratio, type, word of change and update date', () => {
+    const page = readDatacenter(JSON.stringify(realFloat))!
+    // One row a page (pageSize=1): pages = count.
+    expect(page).toMatchObject({ pages: 360, count: 360 })
+    const row = page.data[0] as typeof realFloat.result.data[0]
+    // A float ratio above the total ratio: the float is smaller than the total (306.6 million shares, of which 281.7 million float).
+    expect(row.HOLD_NUM / (row.HOLD_RATIO / 100)).toBeGreaterThan(row.HOLD_NUM / (row.FREE_HOLDNUM_RATIO / 100))
+    const got = parseHolders(page.data, parseSymbol('sz002811'), 'float')
+    expect(got).toEqual([{
+      endDate: '2025-03-31', rank: 1, name: '深圳市亚泰一兆投资有限公司', type: '投资公司', sharesType: 'A股', shares: 141961723, ratio: 50.394280226319,
+      change: null, changePct: null, changeText: '不变', noticeDate: '2025-04-29',
+    }])
+  })
+})
+
+describe('a real holder-count row (300124, 2023-05-19; test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads a count dated off the quarter, with its notice date; the row adds up', () => {
+    // Average holding × holders = total A shares and average value × holders = market cap, to the share and the fen.
+    expect(realCount.AVG_HOLD_NUM * realCount.HOLDER_NUM).toBeCloseTo(realCount.TOTAL_A_SHARES, 0)
+    expect(realCount.AVG_MARKET_CAP * realCount.HOLDER_NUM).toBeCloseTo(realCount.TOTAL_MARKET_CAP, 0)
+    expect((realCount.HOLDER_NUM_CHANGE / realCount.PRE_HOLDER_NUM) * 100).toBeCloseTo(realCount.HOLDER_NUM_RATIO, 9)
+    expect(parseHolderCounts([realCount], parseSymbol('sz300124'))).toEqual([{
+      endDate: '2023-05-19', holders: 69177, avgShares: 38468.6626479899, change: 1548, changePct: 2.288958878588, avgMarketCap: 2246954.58526909,
+      totalMarketCap: 155437577345.16, totalShares: 2661146676, intervalChangePct: 1.5826087, noticeDate: '2023-05-22',
+    }])
   })
 })

@@ -88,6 +88,8 @@ function checkStock(row: JsonObject, inst: Instrument, report: string) {
 export const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
 /** A change column may carry a number or a word (`新进`, `不变`); only a number is a number. */
 const numberOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null)
+/** A change cell that is a word, not a number (`新进`, `不变`); else null. */
+const wordOf = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && numberOrNull(v) === null ? v : null)
 
 /**
  * The holders of the newest period on the page, by rank. Rows of another stock, ranks not
@@ -126,7 +128,8 @@ export function parseHolders(rows: JsonObject[], inst: Instrument, report: 'top'
       ratio,
       change: numberOrNull(row.HOLD_NUM_CHANGE),
       changePct: numberOrNull(row.CHANGE_RATIO),
-      changeText: text(row.HOLDNUM_CHANGE_NAME) ?? (typeof row.HOLD_NUM_CHANGE === 'string' && numberOrNull(row.HOLD_NUM_CHANGE) === null ? row.HOLD_NUM_CHANGE : null),
+      // The F10 column set of the float report words the change as HOLD_CHANGE (`不变`, `新进`; test/fixtures/eastmoney/freeholders-002811-2025q1.json).
+      changeText: text(row.HOLDNUM_CHANGE_NAME) ?? wordOf(row.HOLD_NUM_CHANGE) ?? wordOf(row.HOLD_CHANGE),
       noticeDate: dateOf(row, 'NOTICE_DATE', where) ?? dateOf(row, 'UPDATE_DATE', where),
     })
   }
