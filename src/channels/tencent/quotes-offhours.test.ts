@@ -103,3 +103,59 @@ describe('tencent quotes outside the session (captured lines)', () => {
     })
   })
 })
+
+// Lines taken during the continuous session (test/fixtures/tencent/SOURCE.md): 002241 at 09:42:09
+// and the HK r_ form of 09660 at 14:14:52 and 09:43:13. Published with a line break where the wire
+// has a space (field 60 of the A-share line, inside the HK timestamp); the tests put the space back.
+const SESSION_0509 = fixture('qt-sz002241-session-2025-05-09-094209.txt').replace('~\n~', '~ ~')
+const HK_0429 = fixture('qt-r_hk09660-session-2025-04-29-141452.txt').replace('/29\n14', '/29 14')
+const HK_0509 = fixture('qt-r_hk09660-session-2025-05-09-094313.txt').replace('/09\n09', '/09 09')
+
+describe('tencent quotes in the continuous session (captured lines)', () => {
+  it('an A-share line at 09:42:09: last, open, running volume and amount, the live book', () => {
+    expect(parseQuotes(SESSION_0509, wanted('sz002241')).get('sz002241')).toEqual({
+      code: 'sz002241', name: '歌尔股份', date: '2025-05-09', time: '09:42:09', last: 21.92, open: 22.14, high: 22.16, low: 21.84,
+      preClose: 22.27, volume: 10_987_200, amount: 241_180_000, turnover: 0.36, halted: false, traded: true,
+    })
+    const f = fieldsOf(SESSION_0509, 'sz002241')
+    expect(f).toHaveLength(87)
+    expect(f.slice(9, 11)).toEqual(['21.91', '25']) // bid1
+    expect(f.slice(19, 21)).toEqual(['21.92', '86']) // ask1
+    expect(f[40]).toBe('')
+  })
+
+  it('the A-share line adds up: change, average price, caps, outer + inner short of the volume by the open\'s match', () => {
+    const f = fieldsOf(SESSION_0509, 'sz002241').map((x) => x.trim())
+    const n = (k: number) => Number(f[k])
+    expect(n(31)).toBeCloseTo(n(3) - n(4), 6) // change
+    expect(n(32)).toBeCloseTo(((n(3) - n(4)) / n(4)) * 100, 1)
+    const [last, lots, cny] = f[35].split('/').map(Number)
+    expect([last, lots]).toEqual([n(3), n(6)])
+    expect(cny / (lots * 100)).toBeCloseTo(n(51), 2) // 21.95: the volume is lots
+    expect(cny / (lots * 100)).toBeGreaterThanOrEqual(n(34))
+    expect(cny / (lots * 100)).toBeLessThanOrEqual(n(33))
+    expect(n(7) + n(8)).toBe(109_853) // 19 lots short of 109872: the opening auction's trades are neither
+    expect((n(6) * 100) / n(72) * 100).toBeCloseTo(n(38), 2)
+    expect((n(72) * n(3)) / 1e8).toBeCloseTo(n(44), 1)
+  })
+
+  it('an HK line (r_ form): shares and HKD, turnover at field 59, the HK timestamp', () => {
+    const hk = (text: string) => parseQuotes(text, new Map([['r_hk09660', parseSymbol('hk09660')]])).get('hk09660')
+    expect(hk(HK_0429)).toEqual({
+      code: 'hk09660', name: '地平线机器人-W', date: '2025-04-29', time: '14:14:52', last: 6.34, open: 5.8, high: 6.45, low: 5.71,
+      preClose: 5.69, volume: 210_980_204, amount: 1_295_585_259.04, turnover: 1.9, halted: false, traded: true,
+    })
+    expect(hk(HK_0509)).toMatchObject({ date: '2025-05-09', time: '09:43:13', last: 6.86, preClose: 7, volume: 21_157_200, amount: 144_331_073, turnover: 0.19 })
+  })
+
+  it('the HK lines add up: change, average price (field 73), turnover on the float (field 70)', () => {
+    for (const text of [HK_0429, HK_0509]) {
+      const f = fieldsOf(text, 'r_hk09660')
+      const n = (k: number) => Number(f[k])
+      expect(n(31)).toBeCloseTo(n(3) - n(4), 6)
+      expect(n(32)).toBeCloseTo(((n(3) - n(4)) / n(4)) * 100, 1)
+      expect(n(37) / n(36)).toBeCloseTo(n(73), 2)
+      expect((n(36) / n(70)) * 100).toBeCloseTo(n(59), 1)
+    }
+  })
+})
