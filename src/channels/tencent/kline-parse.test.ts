@@ -9,6 +9,8 @@ import bj920047 from '../../../test/fixtures/tencent/newfqkline-bj920047-day-202
 import chinext300059 from '../../../test/fixtures/tencent/newfqkline-sz300059-day-2024-10-10.json?raw'
 import m5Moutai from '../../../test/fixtures/tencent/mkline-sh600519-m5-2026-08-28.json?raw'
 import m5Lunch from '../../../test/fixtures/tencent/mkline-sh600396-m5-2026-07-23-1130.json?raw'
+import usWeekend from '../../../test/fixtures/tencent/fqkline-usAAPL.OQ-day-2026-09-18-weekend.json?raw'
+import hkWeekend from '../../../test/fixtures/tencent/fqkline-hk00700-day-2026-09-18-weekend.json?raw'
 
 // Shapes of upstreams.md §2.3/§2.4 (invented values).
 const DIVIDEND = '{"nd":"2024","fh_sh":"238.82","djr":"2025-01-02","cqr":"2025-01-03","FHcontent":"10派238.82元"}'
@@ -187,5 +189,37 @@ describe('newfqkline and mkline on captured answers', () => {
       { date: '2026-07-23 11:25', open: 15.78, close: 15.97, high: 15.97, low: 15.75, volume: 1_831_500, amount: null, turnover: null },
       { date: '2026-07-23 11:30', open: 15.96, close: 15.89, high: 16, low: 15.87, volume: 1_144_100, amount: null, turnover: null },
     ])
+  })
+})
+
+// fqkline answers (the sibling of hkfqkline / usfqkline on web.ifzq.gtimg.cn, unadjusted) taken
+// on Sunday 2026-09-20 12:43 (test/fixtures/tencent/SOURCE.md): the rows the parser reads for HK
+// and US, and the weekend's `qt` record, which is Friday's close.
+describe('HK and US day rows on captured weekend answers', () => {
+  it('reads US rows: six columns at three decimals, volume in shares', () => {
+    const bars = parseFqkline(usWeekend, 'usAAPL.OQ', 'day', 'plain')
+    expect(bars.map((b) => b.date)).toEqual(['2026-09-16', '2026-09-17', '2026-09-18'])
+    expect(bars[2]).toEqual({ date: '2026-09-18', open: 337.91, close: 336.13, high: 338.49, low: 332.53, volume: 86_588_203, amount: null, turnover: null })
+  })
+
+  it('reads HK rows that each carry a buyback note in a seventh column', () => {
+    const rows: unknown[][] = JSON.parse(hkWeekend).data.hk00700.day
+    expect(rows.every((r) => r.length === 7)).toBe(true)
+    const bars = parseFqkline(hkWeekend, 'hk00700', 'day', 'plain')
+    expect(bars[2]).toEqual({ date: '2026-09-18', open: 428, close: 419, high: 430.4, low: 419, volume: 28_796_138, amount: null, turnover: null })
+  })
+
+  it('agrees with its own qt record, Friday\'s closing line served on Sunday', () => {
+    for (const [text, code, stamp] of [[usWeekend, 'usAAPL.OQ', '2026-09-18 16:00:02'], [hkWeekend, 'hk00700', '2026/09/18 16:08:32']]) {
+      const doc = JSON.parse(text).data[code]
+      const qt: string[] = doc.qt[code]
+      expect(doc.qt.market[0]).toMatch(/^2026-09-20 12:43:40\|HK_close_已休市\|SH_close_已休市/)
+      expect(qt[30]).toBe(stamp)
+      const last = parseFqkline(text, code, 'day', 'plain').at(-1)!
+      expect([+qt[5], +qt[3], +qt[33], +qt[34], +qt[6]]).toEqual([last.open, last.close, last.high, last.low, last.volume])
+      // Amount over volume is the day's average price, inside its range.
+      expect(+qt[37] / +qt[6]).toBeGreaterThan(last.low)
+      expect(+qt[37] / +qt[6]).toBeLessThan(last.high)
+    }
   })
 })
