@@ -159,3 +159,51 @@ describe('tencent quotes in the continuous session (captured lines)', () => {
     }
   })
 })
+
+// One qt.gtimg.cn answer for HK, SH, SZ and US codes, taken about 00:36 Beijing time on Saturday
+// 2026-04-18 (the US line is stamped 12:36 US Eastern on the Friday): the A-share and HK lines are
+// Friday's closing lines, the US line is in the US session (test/fixtures/tencent/SOURCE.md).
+const MIXED_0417 = fixture('qt-hk09988-hk01024-sh600250-sz002103-usAAPL-2026-04-17.txt')
+
+describe('tencent quotes: a mixed batch taken in the US session, the Beijing weekend', () => {
+  const codes = ['hk09988', 'hk01024', 'sh600250', 'sz002103', 'usAAPL']
+  const m = parseQuotes(MIXED_0417, new Map(codes.map((c) => [c.toLowerCase(), parseSymbol(c)])))
+
+  it('reads every market of the batch, records separated by "; " on one line', () => {
+    expect([...m.keys()].sort()).toEqual(['hk01024', 'hk09988', 'sh600250', 'sz002103', 'usAAPL'].sort())
+    expect(m.get('sh600250')).toEqual({
+      code: 'sh600250', name: '南京商旅', date: '2026-04-17', time: '16:14:02', last: 11.51, open: 11.51, high: 11.8, low: 11.35,
+      preClose: 11.61, volume: 24_902_600, amount: 287_170_000, turnover: 7.96, halted: false, traded: true,
+    })
+    expect(m.get('hk09988')).toMatchObject({ date: '2026-04-17', time: '16:08:23', last: 136.4, preClose: 135.8, volume: 83_379_143, amount: 11_353_024_551.9, turnover: 0.44 })
+  })
+
+  it('reads the US line: Eastern time, shares and USD, no turnover read (the host sends one at field 38)', () => {
+    expect(m.get('usAAPL')).toEqual({
+      code: 'usAAPL', name: '苹果', date: '2026-04-17', time: '12:36:00', last: 271.42, open: 266.96, high: 272.3, low: 266.72,
+      preClose: 263.4, volume: 28_298_056, amount: 7_614_043_089, turnover: null, halted: false, traded: true,
+    })
+    const f = fieldsOf(MIXED_0417, 'usAAPL')
+    expect(f).toHaveLength(71)
+    expect(f[35]).toBe('USD') // not last/volume/amount as on A-share lines
+    expect((Number(f[6]) / Number(f[63])) * 100).toBeCloseTo(Number(f[38]), 2) // 0.19 % of 14672068878 shares
+  })
+
+  it('adds up: change, average price, and outer + inner = volume on the A-share closing lines', () => {
+    for (const code of ['sh600250', 'sz002103']) {
+      const f = fieldsOf(MIXED_0417, code).map(Number)
+      expect(f[31]).toBeCloseTo(f[3] - f[4], 6)
+      expect(f[7] + f[8]).toBe(f[6])
+      expect(Number(fieldsOf(MIXED_0417, code)[35].split('/')[2]) / (f[6] * 100)).toBeCloseTo(f[51], 2)
+    }
+    const us = fieldsOf(MIXED_0417, 'usAAPL').map(Number)
+    expect(us[31]).toBeCloseTo(us[3] - us[4], 6)
+    expect(us[37] / us[6]).toBeCloseTo(us[67], 2) // 269.07
+    for (const code of ['hk09988', 'hk01024']) {
+      const f = fieldsOf(MIXED_0417, code).map(Number)
+      expect(f[37] / f[36]).toBeCloseTo(f[73], 2)
+      expect((f[36] / f[70]) * 100).toBeCloseTo(f[59], 1)
+    }
+  })
+})
+
