@@ -6,6 +6,11 @@ import csi300Eastmoney from '../../../test/fixtures/push2/kline-sh000300-day-202
 import tencentHk from '../../../test/fixtures/tencent/hkfqkline-hk00700-day-2026-08-07.json?raw'
 import huaci from '../../../test/fixtures/tencent/newfqkline-sz001216-day-2026-09-24.json?raw'
 import bj920047 from '../../../test/fixtures/tencent/newfqkline-bj920047-day-2026-09-24.json?raw'
+import chinext300059 from '../../../test/fixtures/tencent/newfqkline-sz300059-day-2024-10-10.json?raw'
+import m5Moutai from '../../../test/fixtures/tencent/mkline-sh600519-m5-2026-08-28.json?raw'
+import m5Lunch from '../../../test/fixtures/tencent/mkline-sh600396-m5-2026-07-23-1130.json?raw'
+import usWeekend from '../../../test/fixtures/tencent/fqkline-usAAPL.OQ-day-2026-09-18-weekend.json?raw'
+import hkWeekend from '../../../test/fixtures/tencent/fqkline-hk00700-day-2026-09-18-weekend.json?raw'
 
 // Shapes of upstreams.md §2.3/§2.4 (invented values).
 const DIVIDEND = '{"nd":"2024","fh_sh":"238.82","djr":"2025-01-02","cqr":"2025-01-03","FHcontent":"10派238.82元"}'
@@ -137,5 +142,84 @@ describe('parseMkline', () => {
 
   it('calls a missing minute series empty', () => {
     expect(kind(() => parseMkline(M5, 'sh600519', 'm1'))).toBe('empty')
+  })
+})
+
+// A whole newfqkline answer (300059, ChiNext, asked 2024-11-21 18:21 for the bar of 2024-10-10),
+// and two mkline answers (test/fixtures/tencent/SOURCE.md).
+describe('newfqkline and mkline on captured answers', () => {
+  it('reads a whole newfqkline answer: one 10-column row at 2 decimals beside qt, market, zjlx, prec', () => {
+    const doc = JSON.parse(chinext300059).data.sz300059
+    expect(Object.keys(doc)).toEqual(['qfqday', 'qt', 'mx_price', 'attribute', 'prec', 'fsStartDate', 'version'])
+    expect(doc.qfqday[0]).toHaveLength(10)
+    expect(doc.qfqday[0][9]).toBe('')
+    const [bar] = parseFqkline(chinext300059, 'sz300059', 'day', 'ashare')
+    expect(bar).toEqual({ date: '2024-10-10', open: 24.1, close: 20.55, high: 24.56, low: 19.92, volume: 2_386_326_700, amount: 51_973_140_600, turnover: 17.86 })
+  })
+
+  it('the newfqkline row adds up: amount over volume inside the day, turnover on the float of the qt record', () => {
+    const [bar] = parseFqkline(chinext300059, 'sz300059', 'day', 'ashare')
+    const qt: string[] = JSON.parse(chinext300059).data.sz300059.qt.sz300059
+    expect(bar.amount! / bar.volume).toBeGreaterThan(bar.low)
+    expect(bar.amount! / bar.volume).toBeLessThan(bar.high)
+    expect((bar.volume / Number(qt[72])) * 100).toBeCloseTo(bar.turnover!, 2) // float 13359278683 shares
+    expect((bar.close / Number(JSON.parse(chinext300059).data.sz300059.prec) - 1) * 100).toBeCloseTo(-17.47, 2)
+  })
+
+  it('reads mkline m5 rows: bar ends, lots, 2-decimal prices', () => {
+    const bars = parseMkline(m5Moutai, 'sh600519', 'm5')
+    expect(bars.map((b) => b.date)).toEqual(['2026-08-28 14:50', '2026-08-28 14:55', '2026-08-28 15:00'])
+    expect(bars[2]).toEqual({ date: '2026-08-28 15:00', open: 1297.11, close: 1297.4, high: 1297.89, low: 1297.1, volume: 73_400, amount: null, turnover: null })
+  })
+
+  it('the mkline 8th column is turnover in hundredths of a percent of the float, not percent', () => {
+    // 600519's float is 1250081601 shares (the quote lines of 2026, field 72): 44500 shares are
+    // 0.00356 % of it, sent as "0.36".
+    const rows: string[][] = JSON.parse(m5Moutai).data.sh600519.m5
+    for (const r of rows) expect(((Number(r[5]) * 100) / 1_250_081_601) * 100 * 100).toBeCloseTo(Number(r[7]), 1)
+    // 600396 at the morning's end: the same ratio of column 8 to volume in both rows (one float).
+    const lunch: string[][] = JSON.parse(m5Lunch).data.sh600396.m5
+    const floats = lunch.map((r) => (Number(r[5]) * 100 * 100 * 100) / Number(r[7]))
+    expect(Math.abs(floats[0] / floats[1] - 1)).toBeLessThan(0.005)
+  })
+
+  it('reads the last two m5 bars of a morning (11:25, 11:30)', () => {
+    const bars = parseMkline(m5Lunch, 'sh600396', 'm5')
+    expect(bars).toEqual([
+      { date: '2026-07-23 11:25', open: 15.78, close: 15.97, high: 15.97, low: 15.75, volume: 1_831_500, amount: null, turnover: null },
+      { date: '2026-07-23 11:30', open: 15.96, close: 15.89, high: 16, low: 15.87, volume: 1_144_100, amount: null, turnover: null },
+    ])
+  })
+})
+
+// fqkline answers (the sibling of hkfqkline / usfqkline on web.ifzq.gtimg.cn, unadjusted) taken
+// on Sunday 2026-09-20 12:43 (test/fixtures/tencent/SOURCE.md): the rows the parser reads for HK
+// and US, and the weekend's `qt` record, which is Friday's close.
+describe('HK and US day rows on captured weekend answers', () => {
+  it('reads US rows: six columns at three decimals, volume in shares', () => {
+    const bars = parseFqkline(usWeekend, 'usAAPL.OQ', 'day', 'plain')
+    expect(bars.map((b) => b.date)).toEqual(['2026-09-16', '2026-09-17', '2026-09-18'])
+    expect(bars[2]).toEqual({ date: '2026-09-18', open: 337.91, close: 336.13, high: 338.49, low: 332.53, volume: 86_588_203, amount: null, turnover: null })
+  })
+
+  it('reads HK rows that each carry a buyback note in a seventh column', () => {
+    const rows: unknown[][] = JSON.parse(hkWeekend).data.hk00700.day
+    expect(rows.every((r) => r.length === 7)).toBe(true)
+    const bars = parseFqkline(hkWeekend, 'hk00700', 'day', 'plain')
+    expect(bars[2]).toEqual({ date: '2026-09-18', open: 428, close: 419, high: 430.4, low: 419, volume: 28_796_138, amount: null, turnover: null })
+  })
+
+  it('agrees with its own qt record, Friday\'s closing line served on Sunday', () => {
+    for (const [text, code, stamp] of [[usWeekend, 'usAAPL.OQ', '2026-09-18 16:00:02'], [hkWeekend, 'hk00700', '2026/09/18 16:08:32']]) {
+      const doc = JSON.parse(text).data[code]
+      const qt: string[] = doc.qt[code]
+      expect(doc.qt.market[0]).toMatch(/^2026-09-20 12:43:40\|HK_close_已休市\|SH_close_已休市/)
+      expect(qt[30]).toBe(stamp)
+      const last = parseFqkline(text, code, 'day', 'plain').at(-1)!
+      expect([+qt[5], +qt[3], +qt[33], +qt[34], +qt[6]]).toEqual([last.open, last.close, last.high, last.low, last.volume])
+      // Amount over volume is the day's average price, inside its range.
+      expect(+qt[37] / +qt[6]).toBeGreaterThan(last.low)
+      expect(+qt[37] / +qt[6]).toBeLessThan(last.high)
+    }
   })
 })

@@ -4,6 +4,7 @@ import { market } from '../../emulator/market'
 import { WHOLE_MARKET_WALK } from '../page-walk'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchRankListMarket, parseRankListPage, rankListUrl } from './market-rank'
+import capturedRow from '../../../test/fixtures/tencent/rank-row-sh600519.json?raw'
 
 // The row of upstreams.md §3.2 (strings throughout; turnover in 10,000 CNY, volume in lots).
 const MOUTAI = { code: 'sh600519', name: '贵州茅台', zxj: '1520.00', zd: '11.50', zdf: '0.76', zf: '1.31', hsl: '0.17', volume: '21345', turnover: '324357', stock_type: 'GP-A' }
@@ -40,6 +41,35 @@ describe('parseRankListPage', () => {
   it('calls an empty list empty and a short one malformed', async () => {
     await expect(fetchRankListMarket(fakeContext(() => ({ body: page(0, []) })).ctx, '2025-01-02')).rejects.toMatchObject({ kind: 'empty' })
     await expect(fetchRankListMarket(fakeContext(() => ({ body: page(300, [MOUTAI]) })).ctx, '2025-01-02')).rejects.toMatchObject({ kind: 'malformed' })
+  })
+})
+
+// One whole aStock row as the host sent it (600519, 2025, published 2025-06-20:
+// test/fixtures/tencent/SOURCE.md). Only the row was kept; the envelope is the test's.
+describe('parseRankListPage on a captured row', () => {
+  const row = JSON.parse(capturedRow)
+
+  it('reads it: volume in lots written with two decimals, turnover in 10,000 CNY', () => {
+    expect(row.volume).toBe('34816.00')
+    expect(parseRankListPage(page(1, [row]), '2025-06-20').rows).toEqual([
+      { code: 'sh600519', name: '贵州茅台', date: '2025-06-20', close: 1428.66, preClose: 1426, volume: 3_481_600, amount: 4_990_680_000, halted: false, traded: true },
+    ])
+  })
+
+  it('adds up: change %, turnover % and caps on 1256197800 shares, amount over volume near the last price', () => {
+    const n = (k: string) => Number(row[k])
+    expect((n('zd') / (n('zxj') - n('zd'))) * 100).toBeCloseTo(n('zdf'), 2)
+    const shares = (n('ltsz') * 1e8) / n('zxj')
+    expect(Math.abs(shares / 1_256_197_800 - 1)).toBeLessThan(1e-5)
+    expect(((n('volume') * 100) / shares) * 100).toBeCloseTo(n('hsl'), 2)
+    // The day's range is zf % of the previous close (20.96 CNY); the average price lies within it of the last.
+    const average = (n('turnover') * 1e4) / (n('volume') * 100)
+    expect(Math.abs(average - n('zxj'))).toBeLessThan((n('zf') / 100) * (n('zxj') - n('zd')))
+  })
+
+  it('carries many more keys than the parser reads', () => {
+    expect(Object.keys(row)).toHaveLength(28)
+    expect(Object.keys(row)).toEqual(expect.arrayContaining(['lb', 'ltsz', 'zsz', 'pe_ttm', 'pn', 'speed', 'state', 'zljlr', 'zdf_y']))
   })
 })
 

@@ -103,3 +103,107 @@ describe('tencent quotes outside the session (captured lines)', () => {
     })
   })
 })
+
+// Lines taken during the continuous session (test/fixtures/tencent/SOURCE.md): 002241 at 09:42:09
+// and the HK r_ form of 09660 at 14:14:52 and 09:43:13. Published with a line break where the wire
+// has a space (field 60 of the A-share line, inside the HK timestamp); the tests put the space back.
+const SESSION_0509 = fixture('qt-sz002241-session-2025-05-09-094209.txt').replace('~\n~', '~ ~')
+const HK_0429 = fixture('qt-r_hk09660-session-2025-04-29-141452.txt').replace('/29\n14', '/29 14')
+const HK_0509 = fixture('qt-r_hk09660-session-2025-05-09-094313.txt').replace('/09\n09', '/09 09')
+
+describe('tencent quotes in the continuous session (captured lines)', () => {
+  it('an A-share line at 09:42:09: last, open, running volume and amount, the live book', () => {
+    expect(parseQuotes(SESSION_0509, wanted('sz002241')).get('sz002241')).toEqual({
+      code: 'sz002241', name: '歌尔股份', date: '2025-05-09', time: '09:42:09', last: 21.92, open: 22.14, high: 22.16, low: 21.84,
+      preClose: 22.27, volume: 10_987_200, amount: 241_180_000, turnover: 0.36, halted: false, traded: true,
+    })
+    const f = fieldsOf(SESSION_0509, 'sz002241')
+    expect(f).toHaveLength(87)
+    expect(f.slice(9, 11)).toEqual(['21.91', '25']) // bid1
+    expect(f.slice(19, 21)).toEqual(['21.92', '86']) // ask1
+    expect(f[40]).toBe('')
+  })
+
+  it('the A-share line adds up: change, average price, caps, outer + inner short of the volume by the open\'s match', () => {
+    const f = fieldsOf(SESSION_0509, 'sz002241').map((x) => x.trim())
+    const n = (k: number) => Number(f[k])
+    expect(n(31)).toBeCloseTo(n(3) - n(4), 6) // change
+    expect(n(32)).toBeCloseTo(((n(3) - n(4)) / n(4)) * 100, 1)
+    const [last, lots, cny] = f[35].split('/').map(Number)
+    expect([last, lots]).toEqual([n(3), n(6)])
+    expect(cny / (lots * 100)).toBeCloseTo(n(51), 2) // 21.95: the volume is lots
+    expect(cny / (lots * 100)).toBeGreaterThanOrEqual(n(34))
+    expect(cny / (lots * 100)).toBeLessThanOrEqual(n(33))
+    expect(n(7) + n(8)).toBe(109_853) // 19 lots short of 109872: the opening auction's trades are neither
+    expect((n(6) * 100) / n(72) * 100).toBeCloseTo(n(38), 2)
+    expect((n(72) * n(3)) / 1e8).toBeCloseTo(n(44), 1)
+  })
+
+  it('an HK line (r_ form): shares and HKD, turnover at field 59, the HK timestamp', () => {
+    const hk = (text: string) => parseQuotes(text, new Map([['r_hk09660', parseSymbol('hk09660')]])).get('hk09660')
+    expect(hk(HK_0429)).toEqual({
+      code: 'hk09660', name: '地平线机器人-W', date: '2025-04-29', time: '14:14:52', last: 6.34, open: 5.8, high: 6.45, low: 5.71,
+      preClose: 5.69, volume: 210_980_204, amount: 1_295_585_259.04, turnover: 1.9, halted: false, traded: true,
+    })
+    expect(hk(HK_0509)).toMatchObject({ date: '2025-05-09', time: '09:43:13', last: 6.86, preClose: 7, volume: 21_157_200, amount: 144_331_073, turnover: 0.19 })
+  })
+
+  it('the HK lines add up: change, average price (field 73), turnover on the float (field 70)', () => {
+    for (const text of [HK_0429, HK_0509]) {
+      const f = fieldsOf(text, 'r_hk09660')
+      const n = (k: number) => Number(f[k])
+      expect(n(31)).toBeCloseTo(n(3) - n(4), 6)
+      expect(n(32)).toBeCloseTo(((n(3) - n(4)) / n(4)) * 100, 1)
+      expect(n(37) / n(36)).toBeCloseTo(n(73), 2)
+      expect((n(36) / n(70)) * 100).toBeCloseTo(n(59), 1)
+    }
+  })
+})
+
+// One qt.gtimg.cn answer for HK, SH, SZ and US codes, taken about 00:36 Beijing time on Saturday
+// 2026-04-18 (the US line is stamped 12:36 US Eastern on the Friday): the A-share and HK lines are
+// Friday's closing lines, the US line is in the US session (test/fixtures/tencent/SOURCE.md).
+const MIXED_0417 = fixture('qt-hk09988-hk01024-sh600250-sz002103-usAAPL-2026-04-17.txt')
+
+describe('tencent quotes: a mixed batch taken in the US session, the Beijing weekend', () => {
+  const codes = ['hk09988', 'hk01024', 'sh600250', 'sz002103', 'usAAPL']
+  const m = parseQuotes(MIXED_0417, new Map(codes.map((c) => [c.toLowerCase(), parseSymbol(c)])))
+
+  it('reads every market of the batch, records separated by "; " on one line', () => {
+    expect([...m.keys()].sort()).toEqual(['hk01024', 'hk09988', 'sh600250', 'sz002103', 'usAAPL'].sort())
+    expect(m.get('sh600250')).toEqual({
+      code: 'sh600250', name: '南京商旅', date: '2026-04-17', time: '16:14:02', last: 11.51, open: 11.51, high: 11.8, low: 11.35,
+      preClose: 11.61, volume: 24_902_600, amount: 287_170_000, turnover: 7.96, halted: false, traded: true,
+    })
+    expect(m.get('hk09988')).toMatchObject({ date: '2026-04-17', time: '16:08:23', last: 136.4, preClose: 135.8, volume: 83_379_143, amount: 11_353_024_551.9, turnover: 0.44 })
+  })
+
+  it('reads the US line: Eastern time, shares and USD, no turnover read (the host sends one at field 38)', () => {
+    expect(m.get('usAAPL')).toEqual({
+      code: 'usAAPL', name: '苹果', date: '2026-04-17', time: '12:36:00', last: 271.42, open: 266.96, high: 272.3, low: 266.72,
+      preClose: 263.4, volume: 28_298_056, amount: 7_614_043_089, turnover: null, halted: false, traded: true,
+    })
+    const f = fieldsOf(MIXED_0417, 'usAAPL')
+    expect(f).toHaveLength(71)
+    expect(f[35]).toBe('USD') // not last/volume/amount as on A-share lines
+    expect((Number(f[6]) / Number(f[63])) * 100).toBeCloseTo(Number(f[38]), 2) // 0.19 % of 14672068878 shares
+  })
+
+  it('adds up: change, average price, and outer + inner = volume on the A-share closing lines', () => {
+    for (const code of ['sh600250', 'sz002103']) {
+      const f = fieldsOf(MIXED_0417, code).map(Number)
+      expect(f[31]).toBeCloseTo(f[3] - f[4], 6)
+      expect(f[7] + f[8]).toBe(f[6])
+      expect(Number(fieldsOf(MIXED_0417, code)[35].split('/')[2]) / (f[6] * 100)).toBeCloseTo(f[51], 2)
+    }
+    const us = fieldsOf(MIXED_0417, 'usAAPL').map(Number)
+    expect(us[31]).toBeCloseTo(us[3] - us[4], 6)
+    expect(us[37] / us[6]).toBeCloseTo(us[67], 2) // 269.07
+    for (const code of ['hk09988', 'hk01024']) {
+      const f = fieldsOf(MIXED_0417, code).map(Number)
+      expect(f[37] / f[36]).toBeCloseTo(f[73], 2)
+      expect((f[36] / f[70]) * 100).toBeCloseTo(f[59], 1)
+    }
+  })
+})
+
