@@ -24,7 +24,10 @@ test('names a key, a row width, decimals and a class the real host never sends',
 
 test('keeps decimals as written, and allows an integer where the host writes decimals', () => {
   assert.deepEqual(shapeDifferences(json('{"p":1.50}'), json('{"p":2}')), [])
-  assert.deepEqual(shapeDifferences(json('{"p":1.5}'), json('{"p":1.25}')), ['$.p: 2 decimals, the real host sends at most 1'])
+  // A JSON number is written short (6.1 for 6.10): only places past the capture's two count.
+  assert.deepEqual(shapeDifferences(json('{"p":1.5}'), json('{"p":1.25}')), [])
+  assert.deepEqual(shapeDifferences(json('{"p":[1.5,2.25]}'), json('{"p":[1.253]}')), ['$.p[]: 3 decimals, the real host sends at most 2'])
+  assert.deepEqual(shapeDifferences(json('{"p":"1.5"}'), json('{"p":"1.25"}')), ['$.p: 2 decimals, the real host sends at most 1'])
 })
 
 test("reads JSONP wrappers, Tencent's ~ lines and Sina's comma lines, and tells charsets apart", () => {
@@ -39,4 +42,11 @@ test("reads JSONP wrappers, Tencent's ~ lines and Sina's comma lines, and tells 
   assert.ok(differences.includes('$: comma-line, the real host sends tilde-line'), differences.join('\n'))
   assert.ok(differences.includes('$: rows of 6 fields, the real host sends 4'), differences.join('\n'))
   assert.deepEqual(shapeDifferences(tencent, shapeOf(utf8('v_sh600519="1~name~600519~1275.16";'), 'text/html; charset=utf-8')), ['charset: utf-8, the real host sends gbk'])
+})
+
+test('compares the part of an answer a capture kept, and tells a compact stamp from a long code', async () => {
+  const { partOf } = await import('./wire-shape.mjs')
+  const whole = json('{"version":"x","result":{"data":[{"A":1}]},"success":true}')
+  assert.deepEqual(shapeDifferences(json('{"data":[{"A":2}]}'), partOf(whole, 'result')), [])
+  assert.deepEqual(shapeDifferences(json('{"id":"20260911161500"}'), json('{"id":"15855238340715"}')), ['$.id: text-int, the real host sends stamp14'])
 })

@@ -153,7 +153,9 @@ emulatorRoutes.get('/__emulator/wire', async (c) => {
   if (!url || !/^https?:$/.test(url.protocol)) {
     return c.json({ detail: [{ type: 'url_parsing', loc: ['query', 'url'], msg: 'Input should be a valid URL, percent-encoded', input: raw ?? null }] }, 422)
   }
-  const res = await answerUpstream(market, url)
+  // The caller's Referer goes along: Sina answers 403 without one, as its real hosts do.
+  const referer = c.req.header('referer')
+  const res = await answerUpstream(market, url, referer ? { referer } : {})
   if (!res) return c.json({ detail: [{ type: 'value_error', loc: ['query', 'url'], msg: `The emulator does not serve host ${url.hostname}`, input: raw }] }, 422)
   return new Response(res.body, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/octet-stream' } })
 })

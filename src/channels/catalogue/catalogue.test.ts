@@ -19,9 +19,9 @@ function channelSources(): Map<string, string> {
 const NOT_ENDPOINTS = [
   /^http:\/\/www\.w3\.org\//,
   /^https:\/\/pdf\.dfcfw\.com\//, // report PDFs: a link in the answer, never fetched
-  /^https:\/\/data\.eastmoney\.com\/report\//, // research-report pages: a link in the answer
   /^https:\/\/x\//, // placeholder hosts of comments and examples
   /^http:\/\/www\.szse\.cn\/aboutus\/calendar\/$/, // the Referer SZSE's month request carries
+  /^https:\/\/data\.eastmoney\.com\/report\/stock\.jshtml$/, // the Referer of the research-report list
 ]
 
 /** The literal prefix of a catalogue URL or a code literal, up to its first placeholder. */

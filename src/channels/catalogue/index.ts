@@ -18,6 +18,8 @@ export interface Capture {
   encoding?: 'utf-8' | 'gbk'
   /** The emulator's request for the same kind of answer, where the capture's own cannot be asked (a code or day the model lacks). */
   emulatorRequest?: string
+  /** Where in the whole answer the file's content sits (`result`, `data.klines`), when the source kept only part of it. */
+  path?: string
   request: string | null
   taken: string
   hour: Hour

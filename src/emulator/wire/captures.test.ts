@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { shapeDifferences, shapeOf, shapeOfText } from '../../cli/wire-shape.mjs'
+import { partOf, shapeDifferences, shapeOf, shapeOfText } from '../../cli/wire-shape.mjs'
 import { type Capture, type Hour, UPSTREAM_ENDPOINTS, type UpstreamEndpoint } from '../../channels/catalogue'
 import { answerUpstream, setClock } from '../control'
 import { market } from '../market'
@@ -24,7 +24,21 @@ const INSTANT_OF_HOUR: Record<Hour, string> = {
   unknown: '2026-11-20T16:00:00+08:00',
 }
 
-const askable = UPSTREAM_ENDPOINTS.flatMap((e) => e.captures.filter((c) => c.emulatorRequest ?? c.request).map((c) => [e, c] as [UpstreamEndpoint, Capture]))
+/** The request to put to the emulator: the capture's own when it is one plain URL. */
+function requestOf(c: Capture): URL | undefined {
+  const raw = c.emulatorRequest ?? c.request
+  if (!raw || /[{ ]/.test(raw)) return undefined
+  try {
+    return new URL(raw)
+  } catch {
+    return undefined
+  }
+}
+
+/** Headers the channels send a host (src/channels/sina/fetch.ts): Sina refuses a request without its Referer. */
+const headersFor = (url: URL): Record<string, string> => (/sina(js)?\.c(om\.c)?n$/.test(url.hostname) ? { referer: 'https://finance.sina.com.cn/' } : {})
+
+const askable = UPSTREAM_ENDPOINTS.flatMap((e) => e.captures.filter((c) => requestOf(c)).map((c) => [e, c] as [UpstreamEndpoint, Capture]))
 
 afterAll(() => setClock(null))
 
@@ -36,10 +50,12 @@ describe('the emulator speaks what the real hosts send', () => {
     const charset = endpoint.charset ?? 'utf-8'
     const real = (capture.encoding ?? 'utf-8') === charset ? shapeOf(bytes, `charset=${charset}`) : shapeOfText(new TextDecoder(capture.encoding).decode(bytes), charset)
     setClock(Date.parse(INSTANT_OF_HOUR[capture.hour]))
-    const res = await answerUpstream(market, new URL((capture.emulatorRequest ?? capture.request)!))
+    const url = requestOf(capture)!
+    const res = await answerUpstream(market, url, headersFor(url))
     expect(res, 'a host the emulator serves').toBeDefined()
     expect(res!.status).toBe(200)
-    const emulated = shapeOf(new Uint8Array(await res!.arrayBuffer()), res!.headers.get('content-type') ?? '')
+    const whole = shapeOf(new Uint8Array(await res!.arrayBuffer()), res!.headers.get('content-type') ?? '')
+    const emulated = capture.path ? partOf(whole, capture.path) : whole
     expect(shapeDifferences(real, emulated)).toEqual([])
   })
 })
