@@ -126,10 +126,21 @@ describe('parseKline', () => {
   it.each([
     ['data:null with rc 100', '{"rc":100,"data":null}'],
     ['data:null with rc 0', '{"rc":0,"data":null}'],
-    ['rc ≠ 0 with data', `{"rc":102,"data":{"klines":[${JSON.stringify(D1)}]}}`],
     ['klines: []', body([])],
   ])('reports %s as empty', (_, text) => {
     expectKind('empty', () => parseKline(text, req('sh600519')))
+  })
+
+  // rc 102 is what the host says to a request it does not serve (an unknown klt, a market it has
+  // no bars for, a refused caller: test/fixtures/push2/SOURCE.md); "no data" there would hide bars
+  // that exist, so the call fails and the router asks the next channel.
+  it.each([
+    ['rc 102, data null', '{"rc":102,"rt":1,"lt":1,"full":1,"data":null}'],
+    ['rc 102 with data', `{"rc":102,"data":{"klines":[${JSON.stringify(D1)}]}}`],
+    ['another nonzero rc', '{"rc":101,"data":null}'],
+  ])('reports a refusal (%s) as a failure, not as empty', (_, text) => {
+    expectKind('malformed', () => parseKline(text, req('sh600519')))
+    expect(() => parseKline(text, req('sh600519'))).toThrow(/refused/)
   })
 
   it.each([

@@ -53,6 +53,11 @@ describe('parseDayFlow', () => {
     expect(bad((d) => d.klines.push(d.klines[0]))).toThrow(/order/)
     expect(bad((d) => (d.klines = [d.klines[0].replace('-53215000.0', '-50000000.0')]))).toThrow(/super-large/)
     expect(parseDayFlow(JSON.stringify({ rc: 0, data: null }), MOUTAI)).toEqual([])
+    expect(parseDayFlow(JSON.stringify({ rc: 100, data: null }), MOUTAI)).toEqual([])
+  })
+
+  it('reports a refusal (rc 102, data null) as a failure, not as no sessions', () => {
+    expect(() => parseDayFlow(JSON.stringify({ rc: 102, data: null }), MOUTAI)).toThrow(expect.objectContaining({ kind: 'malformed' }))
   })
 })
 

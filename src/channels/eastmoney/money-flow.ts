@@ -14,7 +14,7 @@ import { empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { num, optNum } from '../validate'
-import { isObject, readData, type JsonObject } from './envelope'
+import { isObject, readData, readDataOrRefusal, type JsonObject } from './envelope'
 import { A_SHARE_FS } from './market-list'
 import { MIRRORS, withMirrors } from './mirrors'
 import { CHANNEL } from './wire'
@@ -123,9 +123,13 @@ export function parseTodayFlow(text: string, inst: Instrument): TodayFlow | null
   return { code: inst.code, date, time: num(CHANNEL, row.f124, at('f124')), amount, main: { net: mainNet, ratio: num(CHANNEL, row.f184, at('f184')) }, classes }
 }
 
-/** Reads the daykline answer: one row per session, oldest first, dates strictly ascending, main = super-large + large. */
+/**
+ * Reads the daykline answer: one row per session, oldest first, dates strictly ascending, main =
+ * super-large + large. Nothing known (`rc` 100, `data: null`) is no rows; a refusal (`rc` 102) is
+ * `malformed`, so the mirror is asked.
+ */
 export function parseDayFlow(text: string, inst: Instrument): DayFlowRow[] {
-  const data = readData(text)
+  const data = readDataOrRefusal(text)
   if (!data) return []
   const [, code] = flowSecid(inst).split('.')
   if (String(data.code ?? '') !== code) throw malformed(CHANNEL, `fflow answer is for ${JSON.stringify(data.code)}, not ${code}`)
