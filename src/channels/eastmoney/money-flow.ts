@@ -3,9 +3,9 @@
  * class from the list namespace of `push2 …/api/qt/ulist.np/get`, the recent sessions' nets and
  * ratios from `push2his …/api/qt/stock/fflow/daykline/get`, and the stock's rank by today's main
  * net inflow from `clist/get` sorted by `f62`. Amounts in CNY, ratios in percent of the day's
- * turnover amount. Main force = super-large + large orders. Each trade is counted once, on its
- * active side, so the classes' inflows and outflows add up to the day's amount while their nets
- * do not cancel out.
+ * turnover amount. Main force = super-large + large orders. The classes' inflows and outflows add
+ * up to the day's amount; in every real answer captured (test/fixtures/push2/SOURCE.md) the four
+ * nets also cancel out, to the yuan.
  */
 import { isValidDate } from '../../domain/dates'
 import type { Instrument } from '../../domain/instrument'

@@ -3,6 +3,7 @@ import type { Instrument } from '../../domain/instrument'
 import { parseSymbol } from '../../domain/symbols'
 import { ChannelError } from '../errors'
 import { parseQuotes, quotesUrl } from './quotes'
+import capturedNoneKnown from '../../../test/fixtures/push2/ulist-rc102-unknown-codes.json?raw'
 
 const want = (...pairs: Array<[string, string]>) =>
   new Map<string, Instrument>(pairs.map(([secid, code]) => [secid, parseSymbol(code)]))
@@ -103,6 +104,8 @@ describe('parseQuotes', () => {
   it('returns an empty map for data:null and drops unknown secids', () => {
     expect(parseQuotes('{"rc":0,"data":null}', want(['1.600519', 'sh600519'])).size).toBe(0)
     expect(parseQuotes('{"rc":102,"data":null}', want(['1.600519', 'sh600519'])).size).toBe(0)
+    // What ulist.np answers when it knows none of the secids (test/fixtures/push2/SOURCE.md): none known, not a failure.
+    expect(parseQuotes(capturedNoneKnown, want(['1.600001', 'sh600001'])).size).toBe(0)
     const quotes = parseQuotes(body(MOUTAI), want(['1.600519', 'sh600519'], ['1.601999', 'sh601999']))
     expect([...quotes.keys()]).toEqual(['sh600519'])
   })
