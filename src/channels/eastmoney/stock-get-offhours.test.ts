@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { parseStockGet } from './stock-get'
 import captured600000 from '../../../test/fixtures/push2/stock-get-sh600000-2022-02-11-155951.json?raw'
+import captured300760 from '../../../test/fixtures/push2/stock-get-sz300760-push2delay-2026-08-19-153445.json?raw'
 import captured127007 from '../../../test/fixtures/push2/stock-get-sz127007-2022-03-01-153403.json?raw'
 
 // A real stock/get answer (fltt=2) taken after the close of 2022-02-11, f292 5:
@@ -43,5 +44,21 @@ describe('stock/get of a convertible bond after the close (captured answer)', ()
     expect(data.f49 + data.f161).toBe(data.f47)
     expect(data.f48 / data.f47 / 10).toBeCloseTo(data.f71, 2)
     expect(data.f116 / data.f43).toBeCloseTo(data.f84, 0)
+  })
+})
+
+// A push2delay stock/get answer after the close of 2026-08-19 (f86 15:34:45), with few fields,
+// cross-checked by its source against Sina and Tencent lines of the same minutes.
+describe('stock/get after the close from push2delay (captured answer)', () => {
+  it('keeps the session line; its amount carries cents, its volume is in lots', () => {
+    const { snapshot } = parseStockGet(captured300760, parseSymbol('sz300760'), Date.parse('2026-08-19T15:34:45+08:00'))
+    expect(snapshot).toMatchObject({
+      time: '2026-08-19 15:34:45', status: 'closed', last: 150.63, pre_close: 150.55, open: 151.2, high: 151.65, low: 149.08,
+      change: 0.08, change_pct: 0.05, volume: 66_809, amount: 100_467.06, turnover: 0.55, volume_ratio: 0.95,
+    })
+    const d = JSON.parse(captured300760).data
+    const vwap = d.f48 / (d.f47 * 100)
+    expect(vwap).toBeGreaterThan(d.f45)
+    expect(vwap).toBeLessThan(d.f44)
   })
 })
