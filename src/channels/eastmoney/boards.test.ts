@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { parseBoardDirectoryPage, parseBoardMembersPage } from './boards'
+import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620.jsonp?raw'
 
 const page = (total: number, diff: unknown) => JSON.stringify({ rc: 0, rt: 6, data: { total, diff } })
 
@@ -22,5 +23,18 @@ describe('board directory and constituents pages', () => {
     expect(() => parseBoardDirectoryPage(page(-1, []))).toThrow(ChannelError)
     expect(() => parseBoardMembersPage(page(1, [{ f12: '600519', f13: 116 }]))).toThrow(ChannelError)
     expect(() => parseBoardMembersPage('nope')).toThrow(ChannelError)
+  })
+})
+
+// A real clist/get page (JSONP, fltt=2, SH main + STAR sorted by change), 2024-08-08 17:56:20:
+// test/fixtures/push2/SOURCE.md. The constituents parser reads f12/f13/f14 of any A-share page.
+describe('a captured clist/get page', () => {
+  it('reads its codes and names as constituents, with the total of the whole list', () => {
+    const { total, rows } = parseBoardMembersPage(capturedGainers)
+    expect(total).toBe(2384)
+    expect(rows).toHaveLength(20)
+    expect(rows[0]).toEqual({ code: 'sh600107', name: '美尔雅' })
+    expect(rows.at(-1)).toEqual({ code: 'sh600266', name: '城建发展' })
+    expect(rows.every((r) => /^sh6\d{5}$/.test(r.code))).toBe(true)
   })
 })

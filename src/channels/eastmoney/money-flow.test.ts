@@ -109,8 +109,8 @@ describe('money flow on captured answers', () => {
     const rows = JSON.parse(capturedUlistFlow).data.diff as Array<Record<string, number>>
     expect(rows).toHaveLength(3)
     for (const r of rows) expect((r.f62 / r.f6) * 100).toBeCloseTo(r.f184, 1)
-    // The host sends only the fields asked: that request had no f13, so no row names its market,
-    // and a row we cannot place is refused rather than taken by its code alone.
+    // A field not asked is not sent: that request had no f13, so no row names its market, and a
+    // row we cannot place is refused rather than taken by its code alone.
     expect(rows.every((r) => !('f13' in r))).toBe(true)
     expect(() => parseTodayFlow(capturedUlistFlow, MOUTAI)).toThrow(/does not hold 1\.600519/)
   })
