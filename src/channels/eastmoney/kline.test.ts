@@ -5,6 +5,7 @@ import { klineUrl, parseKline } from './kline'
 import captured601872 from '../../../test/fixtures/push2/kline-sh601872-day-2024-12-31.json?raw'
 import capturedNoData from '../../../test/fixtures/push2/kline-no-data.json?raw'
 import captured8Columns from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'
+import capturedEmptyRange from '../../../test/fixtures/push2/kline-sh000300-empty-range-2021-08-22.jsonp?raw'
 
 const req = (code: string, period: NativePeriod = 'day', extra: Partial<KlineRequest> = {}): KlineRequest => ({
   instrument: parseSymbol(code),
@@ -79,6 +80,11 @@ describe('parseKline on captured answers', () => {
 
   it('calls the real "no such secid" answer (rc 100, data null) empty', () => {
     expectKind('empty', () => parseKline(capturedNoData, req('sh601872')))
+  })
+
+  it('calls the real "nothing in this range" answer (rc 0, klines [], JSONP, on a Sunday) empty', () => {
+    expectKind('empty', () => parseKline(capturedEmptyRange, req('sh000300')))
+    expect(() => parseKline(capturedEmptyRange, req('sh000300'))).toThrow(/in range/)
   })
 
   it('refuses rows of another fields2 (8 columns) rather than misreading them', () => {
