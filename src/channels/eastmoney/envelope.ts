@@ -32,7 +32,7 @@ export function readData(text: string): JsonObject | null {
 }
 
 /**
- * For the hosts whose `rc` tells "nothing here" from "request not served" (`push2his`): `rc` 0
+ * For the hosts whose `rc` tells "nothing here" from "request not served" (`push2his`, `push2ex`): `rc` 0
  * gives `data` (null when empty), an `rc` in `nothing` (100 by default: kline/get's captured
  * "nothing for this secid", test/fixtures/push2/kline-no-data.json) gives null, and any other `rc`
  * (102: a request the host does not serve, or refuses) is a `malformed` failure, so the call fails
