@@ -6,6 +6,7 @@ import { ChannelError } from '../errors'
 import type { ChannelContext } from '../types'
 import { fakeContext } from '../testkit'
 import { dayFlowUrl, fetchDayFlow, fetchFlowRanks, fetchTodayFlow, parseDayFlow, parseRankPage, parseTodayFlow, todayFlowUrl } from './money-flow'
+import capturedMoutaiDays from '../../../test/fixtures/push2/fflow-daykline-sh600519-2026-06-11.json?raw'
 import capturedDayRows from '../../../test/fixtures/push2/fflow-daykline-sz000034-rows-2020-06-03.json?raw'
 import capturedRank000006 from '../../../test/fixtures/push2/clist-fflow-000006-2026-09-04-153400.json?raw'
 import capturedRankSuspended from '../../../test/fixtures/push2/clist-fflow-000004-000005-suspended-2026-09-04.json?raw'
@@ -92,6 +93,22 @@ describe('money flow on captured answers', () => {
       for (const k of ['super', 'large', 'medium', 'small'] as const) expect(Math.abs(c[k].net / amount) * 100).toBeCloseTo(Math.abs(c[k].ratio), 1)
     }
     expect(((rows[1].close - rows[0].close) / rows[0].close) * 100).toBeCloseTo(rows[1].changePct, 2)
+  })
+
+  it('reads a second real daykline answer (600519, June 2026, its envelope kept): the same arithmetic holds', () => {
+    const rows = parseDayFlow(capturedMoutaiDays, MOUTAI)
+    expect(rows.map((r) => [r.date, r.main.net, r.close, r.changePct])).toEqual([
+      ['2026-06-10', 268_756_032, 1275.88, 1.58],
+      ['2026-06-11', -95_013_600, 1279, 0.24],
+    ])
+    for (const r of rows) {
+      const c = r.classes
+      expect(Math.abs(c.super.net + c.large.net + c.medium.net + c.small.net)).toBeLessThanOrEqual(20)
+      const amount = r.main.net / (r.main.ratio / 100)
+      expect((c.medium.net / amount) * 100).toBeCloseTo(c.medium.ratio, 1)
+    }
+    // "-0.00": a ratio that rounds to zero keeps its sign on the wire, and reads as zero.
+    expect(rows[1].classes.small.ratio).toBe(-0)
   })
 
   it('ranks a real fid=f62 row by its main net, and leaves the "-" rows of stocks without a trade unranked', () => {
