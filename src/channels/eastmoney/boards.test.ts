@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { parseBoardDirectoryPage, parseBoardMembersPage } from './boards'
-import capturedBoardFlow from '../../../test/fixtures/push2/clist-board-fflow-p1-2025-10-27-153942.jsonp?raw'
-import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620.jsonp?raw'
+import capturedBoardFlow from '../../../test/fixtures/push2/clist-board-fflow-p1-2025-10-27-153942-jsonp.json?raw'
+import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620-jsonp.json?raw'
 
 const page = (total: number, diff: unknown) => JSON.stringify({ rc: 0, rt: 6, data: { total, diff } })
 

@@ -5,7 +5,7 @@ import { klineUrl, parseKline } from './kline'
 import captured601872 from '../../../test/fixtures/push2/kline-sh601872-day-2024-12-31.json?raw'
 import capturedNoData from '../../../test/fixtures/push2/kline-no-data.json?raw'
 import captured8Columns from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'
-import capturedEmptyRange from '../../../test/fixtures/push2/kline-sh000300-empty-range-2021-08-22.jsonp?raw'
+import capturedEmptyRange from '../../../test/fixtures/push2/kline-sh000300-empty-range-2021-08-22-jsonp.json?raw'
 
 const req = (code: string, period: NativePeriod = 'day', extra: Partial<KlineRequest> = {}): KlineRequest => ({
   instrument: parseSymbol(code),

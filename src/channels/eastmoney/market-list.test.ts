@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchMarketSnapshot, marketListUrl, parseMarketPage } from './market-list'
-import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620.jsonp?raw'
+import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620-jsonp.json?raw'
 
 // Hand-written in the shape of upstreams.md §3.1 (np=1, fltt=2): keys out of numeric order, extras we did not ask for.
 const MOUTAI = { f12: '600519', f13: 1, f14: '贵州茅台', f2: 1520.0, f5: 21345, f6: 3243567890.0, f15: 1525.0, f16: 1505.2, f17: 1510.0, f18: 1508.5, f124: 1735801203, f297: 20250102, f3: 0.76, f8: 0.17, f20: 1909420656000, f21: 1909420656000, f26: 20010827 }
