@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { parseBoardDirectoryPage, parseBoardMembersPage } from './boards'
+import capturedBoardFlow from '../../../test/fixtures/push2/clist-board-fflow-p1-2025-10-27-153942-jsonp.json?raw'
+import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620-jsonp.json?raw'
 
 const page = (total: number, diff: unknown) => JSON.stringify({ rc: 0, rt: 6, data: { total, diff } })
 
@@ -22,5 +24,40 @@ describe('board directory and constituents pages', () => {
     expect(() => parseBoardDirectoryPage(page(-1, []))).toThrow(ChannelError)
     expect(() => parseBoardMembersPage(page(1, [{ f12: '600519', f13: 116 }]))).toThrow(ChannelError)
     expect(() => parseBoardMembersPage('nope')).toThrow(ChannelError)
+  })
+})
+
+// A real clist/get page (JSONP, fltt=2, SH main + STAR sorted by change), 2024-08-08 17:56:20:
+// test/fixtures/push2/SOURCE.md. The constituents parser reads f12/f13/f14 of any A-share page.
+describe('a captured clist/get page', () => {
+  it('reads its codes and names as constituents, with the total of the whole list', () => {
+    const { total, rows } = parseBoardMembersPage(capturedGainers)
+    expect(total).toBe(2384)
+    expect(rows).toHaveLength(20)
+    expect(rows[0]).toEqual({ code: 'sh600107', name: '美尔雅' })
+    expect(rows.at(-1)).toEqual({ code: 'sh600266', name: '城建发展' })
+    expect(rows.every((r) => /^sh6\d{5}$/.test(r.code))).toBe(true)
+  })
+})
+
+// A real clist/get page of industry boards (JSONP, sorted by main net inflow), 2025-10-27 after the
+// close (f124 15:39:42): test/fixtures/push2/SOURCE.md.
+describe('a captured board page', () => {
+  it('reads the boards\' codes and names, with the total of the whole directory', () => {
+    const { total, rows } = parseBoardDirectoryPage(capturedBoardFlow)
+    expect(total).toBe(86)
+    expect(rows).toHaveLength(50)
+    expect(rows[0]).toEqual({ code: 'BK0459', name: '电子元件' })
+    expect(new Set(rows.map((r) => r.code)).size).toBe(50)
+  })
+
+  it('adds up: main = super-large + large on every board, every ratio is its net over one amount', () => {
+    const body = capturedBoardFlow.slice(capturedBoardFlow.indexOf('(') + 1, capturedBoardFlow.lastIndexOf(')'))
+    for (const r of JSON.parse(body).data.diff as Array<Record<string, number>>) {
+      expect(r.f62).toBe(r.f66 + r.f72)
+      const amount = r.f62 / (r.f184 / 100)
+      if (Math.abs(r.f81) >= 1) expect((r.f78 / amount) * 100 / r.f81).toBeCloseTo(1, 1)
+      expect(r.f124).toBe(1761550782)
+    }
   })
 })

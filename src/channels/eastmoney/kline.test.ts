@@ -5,6 +5,7 @@ import { klineUrl, parseKline } from './kline'
 import captured601872 from '../../../test/fixtures/push2/kline-sh601872-day-2024-12-31.json?raw'
 import capturedNoData from '../../../test/fixtures/push2/kline-no-data.json?raw'
 import captured8Columns from '../../../test/fixtures/push2/kline-sh000300-day-2026-09-30.json?raw'
+import capturedEmptyRange from '../../../test/fixtures/push2/kline-sh000300-empty-range-2021-08-22-jsonp.json?raw'
 
 const req = (code: string, period: NativePeriod = 'day', extra: Partial<KlineRequest> = {}): KlineRequest => ({
   instrument: parseSymbol(code),
@@ -81,6 +82,11 @@ describe('parseKline on captured answers', () => {
     expectKind('empty', () => parseKline(capturedNoData, req('sh601872')))
   })
 
+  it('calls the real "nothing in this range" answer (rc 0, klines [], JSONP, on a Sunday) empty', () => {
+    expectKind('empty', () => parseKline(capturedEmptyRange, req('sh000300')))
+    expect(() => parseKline(capturedEmptyRange, req('sh000300'))).toThrow(/in range/)
+  })
+
   it('refuses rows of another fields2 (8 columns) rather than misreading them', () => {
     expectKind('malformed', () => parseKline(captured8Columns, req('sh000300')))
   })
@@ -126,10 +132,21 @@ describe('parseKline', () => {
   it.each([
     ['data:null with rc 100', '{"rc":100,"data":null}'],
     ['data:null with rc 0', '{"rc":0,"data":null}'],
-    ['rc ≠ 0 with data', `{"rc":102,"data":{"klines":[${JSON.stringify(D1)}]}}`],
     ['klines: []', body([])],
   ])('reports %s as empty', (_, text) => {
     expectKind('empty', () => parseKline(text, req('sh600519')))
+  })
+
+  // rc 102 is what the host says to a request it does not serve (an unknown klt, a market it has
+  // no bars for, a refused caller: test/fixtures/push2/SOURCE.md); "no data" there would hide bars
+  // that exist, so the call fails and the router asks the next channel.
+  it.each([
+    ['rc 102, data null', '{"rc":102,"rt":1,"lt":1,"full":1,"data":null}'],
+    ['rc 102 with data', `{"rc":102,"data":{"klines":[${JSON.stringify(D1)}]}}`],
+    ['another nonzero rc', '{"rc":101,"data":null}'],
+  ])('reports a refusal (%s) as a failure, not as empty', (_, text) => {
+    expectKind('malformed', () => parseKline(text, req('sh600519')))
+    expect(() => parseKline(text, req('sh600519'))).toThrow(/refused/)
   })
 
   it.each([

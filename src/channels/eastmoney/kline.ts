@@ -5,7 +5,7 @@ import { ChannelError, empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext, KlineRequest } from '../types'
 import { checkBars, num, optNum } from '../validate'
-import { readData } from './envelope'
+import { readDataOrRefusal } from './envelope'
 import { secids } from './secid'
 import { BEG_ALL, CHANNEL, END_ALL, KLINE_COLUMN as C, KLINE_FIELD_LIST, KLINE_FIELDS, KLINE_FIELDS1, KLINE_URL, KLT, volumeScale } from './wire'
 
@@ -25,11 +25,12 @@ export function klineUrl(secid: string, req: KlineRequest): string {
 
 /**
  * Parses a `kline/get` body into checked bars, oldest first, in shares. Nothing known
- * (`rc` ≠ 0, `data: null`) or no rows is `empty`; any row that does not fit the requested
- * columns, or bars {@link checkBars} rejects, is `malformed`.
+ * (`rc` 100 or `data: null`) or no rows is `empty`; a refusal (`rc` 102 and any other nonzero
+ * `rc`), any row that does not fit the requested columns, or bars {@link checkBars} rejects, is
+ * `malformed`.
  */
 export function parseKline(text: string, req: KlineRequest): Bar[] {
-  const data = readData(text)
+  const data = readDataOrRefusal(text)
   if (!data) throw empty(CHANNEL, `no K-lines for ${req.instrument.code}`)
   const rows = data.klines
   if (!Array.isArray(rows)) throw malformed(CHANNEL, 'K-line data has no klines list')

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchMarketSnapshot, marketListUrl, parseMarketPage } from './market-list'
+import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620-jsonp.json?raw'
 
 // Hand-written in the shape of upstreams.md §3.1 (np=1, fltt=2): keys out of numeric order, extras we did not ask for.
 const MOUTAI = { f12: '600519', f13: 1, f14: '贵州茅台', f2: 1520.0, f5: 21345, f6: 3243567890.0, f15: 1525.0, f16: 1505.2, f17: 1510.0, f18: 1508.5, f124: 1735801203, f297: 20250102, f3: 0.76, f8: 0.17, f20: 1909420656000, f21: 1909420656000, f26: 20010827 }
@@ -143,6 +144,31 @@ function fakeList(count: number, opts: ListOptions = {}) {
   })
   return { ...fake, peak: () => peak, pages: () => fake.calls.map((c) => Number(new URL(c.url).searchParams.get('pn'))) }
 }
+
+// A real clist/get page (fltt=2) asked with other fields than ours: no f124/f297
+// (test/fixtures/push2/SOURCE.md).
+describe('parseMarketPage on a captured page', () => {
+  const rows = () => {
+    const body = capturedGainers.slice(capturedGainers.indexOf('(') + 1, capturedGainers.lastIndexOf(')'))
+    return JSON.parse(body).data.diff as Array<Record<string, number | string>>
+  }
+
+  it('confirms the units we assume: f5 in lots, caps valued at f2 (a whole share count, rounded to the yuan), "-" where nothing applies', () => {
+    for (const r of rows()) {
+      const [last, high, low, lots, amount] = [r.f2, r.f15, r.f16, r.f5, r.f6] as number[]
+      const vwap = amount / (lots * 100)
+      expect(vwap).toBeGreaterThanOrEqual(low * 0.999)
+      expect(vwap).toBeLessThanOrEqual(high * 1.001)
+      // A whole share count at f2, the cap rounded to the yuan.
+      for (const cap of [r.f20, r.f21] as number[]) expect(Math.abs(cap - Math.round(cap / last) * last)).toBeLessThanOrEqual(0.5)
+      expect(r.f128).toBe('-')
+    }
+  })
+
+  it('refuses rows that carry no trade date rather than guess one (the page asked neither f124 nor f297)', () => {
+    expect(() => parseMarketPage(capturedGainers)).toThrow(/no trade date/)
+  })
+})
 
 describe('fetchMarketSnapshot', () => {
   it('reads page 1, then the rest with at most two in flight, and sorts by code', async () => {

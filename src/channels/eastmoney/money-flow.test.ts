@@ -6,6 +6,11 @@ import { ChannelError } from '../errors'
 import type { ChannelContext } from '../types'
 import { fakeContext } from '../testkit'
 import { dayFlowUrl, fetchDayFlow, fetchFlowRanks, fetchTodayFlow, parseDayFlow, parseRankPage, parseTodayFlow, todayFlowUrl } from './money-flow'
+import capturedMoutaiDays from '../../../test/fixtures/push2/fflow-daykline-sh600519-2026-06-11.json?raw'
+import capturedDayRows from '../../../test/fixtures/push2/fflow-daykline-sz000034-rows-2020-06-03.json?raw'
+import capturedRank000006 from '../../../test/fixtures/push2/clist-fflow-000006-2026-09-04-153400.json?raw'
+import capturedRankSuspended from '../../../test/fixtures/push2/clist-fflow-000004-000005-suspended-2026-09-04.json?raw'
+import capturedUlistFlow from '../../../test/fixtures/push2/ulist-flow-600519-000001-601318-2026-07-16.json?raw'
 
 const MOUTAI = parseSymbol('sh600519')
 const ctx: ChannelContext = { fetch: createEmulatorFetch(market), timeoutMs: 20_000 }
@@ -53,6 +58,78 @@ describe('parseDayFlow', () => {
     expect(bad((d) => d.klines.push(d.klines[0]))).toThrow(/order/)
     expect(bad((d) => (d.klines = [d.klines[0].replace('-53215000.0', '-50000000.0')]))).toThrow(/super-large/)
     expect(parseDayFlow(JSON.stringify({ rc: 0, data: null }), MOUTAI)).toEqual([])
+    expect(parseDayFlow(JSON.stringify({ rc: 100, data: null }), MOUTAI)).toEqual([])
+  })
+
+  it('reports a refusal (rc 102, data null) as a failure, not as no sessions', () => {
+    expect(() => parseDayFlow(JSON.stringify({ rc: 102, data: null }), MOUTAI)).toThrow(expect.objectContaining({ kind: 'malformed' }))
+  })
+})
+
+// Real answers (test/fixtures/push2/SOURCE.md).
+describe('money flow on captured answers', () => {
+  // The daykline capture kept its rows only: they go back into the envelope fields1=f1,f2,f3,f7 asks for.
+  const dayAnswer = JSON.stringify({ rc: 0, data: { code: '000034', market: 0, name: '神州数码', klines: JSON.parse(capturedDayRows) } })
+  const SZ000034 = parseSymbol('sz000034')
+
+  it('reads the fifteen daykline columns of a real answer (the request we send: lmt=0, fields2 f51..f65)', () => {
+    const rows = parseDayFlow(dayAnswer, SZ000034)
+    expect(rows.map((r) => r.date)).toEqual(['2020-06-03', '2020-06-04'])
+    expect(rows[0]).toEqual({
+      date: '2020-06-03',
+      main: { net: -57_970_261, ratio: -15.21 },
+      classes: { super: { net: -28_076_597, ratio: -7.37 }, large: { net: -29_893_664, ratio: -7.85 }, medium: { net: 17_864_264, ratio: 4.69 }, small: { net: 40_105_996, ratio: 10.53 } },
+      close: 23.99,
+      changePct: -1.4,
+    })
+  })
+
+  it('adds up as the real host computes it: the four nets cancel out, every ratio is net over one amount, the change follows the closes', () => {
+    const rows = parseDayFlow(dayAnswer, SZ000034)
+    for (const r of rows) {
+      const c = r.classes
+      expect(Math.abs(c.super.net + c.large.net + c.medium.net + c.small.net)).toBeLessThanOrEqual(1)
+      const amount = r.main.net / (r.main.ratio / 100)
+      for (const k of ['super', 'large', 'medium', 'small'] as const) expect(Math.abs(c[k].net / amount) * 100).toBeCloseTo(Math.abs(c[k].ratio), 1)
+    }
+    expect(((rows[1].close - rows[0].close) / rows[0].close) * 100).toBeCloseTo(rows[1].changePct, 2)
+  })
+
+  it('reads a second real daykline answer (600519, June 2026, its envelope kept): the same arithmetic holds', () => {
+    const rows = parseDayFlow(capturedMoutaiDays, MOUTAI)
+    expect(rows.map((r) => [r.date, r.main.net, r.close, r.changePct])).toEqual([
+      ['2026-06-10', 268_756_032, 1275.88, 1.58],
+      ['2026-06-11', -95_013_600, 1279, 0.24],
+    ])
+    for (const r of rows) {
+      const c = r.classes
+      expect(Math.abs(c.super.net + c.large.net + c.medium.net + c.small.net)).toBeLessThanOrEqual(20)
+      const amount = r.main.net / (r.main.ratio / 100)
+      expect((c.medium.net / amount) * 100).toBeCloseTo(c.medium.ratio, 1)
+    }
+    // "-0.00": a ratio that rounds to zero keeps its sign on the wire, and reads as zero.
+    expect(rows[1].classes.small.ratio).toBe(-0)
+  })
+
+  it('ranks a real fid=f62 row by its main net, and leaves the "-" rows of stocks without a trade unranked', () => {
+    const traded = parseRankPage(capturedRank000006)
+    expect(traded.total).toBe(5909)
+    expect(traded.rows.map((r) => r.net)).toEqual([-878_110])
+    const row = JSON.parse(capturedRank000006).data.diff[0]
+    expect(row.f62).toBe(row.f66 + row.f72)
+    expect(row.f62 + row.f78 + row.f84).toBe(0)
+    const halted = parseRankPage(capturedRankSuspended)
+    expect(halted.rows.map((r) => r.net)).toEqual([null, null])
+  })
+
+  it('reads a real fltt=2 ulist answer as plain numbers: f184 is f62 over f6 in percent', () => {
+    const rows = JSON.parse(capturedUlistFlow).data.diff as Array<Record<string, number>>
+    expect(rows).toHaveLength(3)
+    for (const r of rows) expect((r.f62 / r.f6) * 100).toBeCloseTo(r.f184, 1)
+    // A field not asked is not sent: that request had no f13, so no row names its market, and a
+    // row we cannot place is refused rather than taken by its code alone.
+    expect(rows.every((r) => !('f13' in r))).toBe(true)
+    expect(() => parseTodayFlow(capturedUlistFlow, MOUTAI)).toThrow(/does not hold 1\.600519/)
   })
 })
 

@@ -3,9 +3,9 @@
  * class from the list namespace of `push2 …/api/qt/ulist.np/get`, the recent sessions' nets and
  * ratios from `push2his …/api/qt/stock/fflow/daykline/get`, and the stock's rank by today's main
  * net inflow from `clist/get` sorted by `f62`. Amounts in CNY, ratios in percent of the day's
- * turnover amount. Main force = super-large + large orders. Each trade is counted once, on its
- * active side, so the classes' inflows and outflows add up to the day's amount while their nets
- * do not cancel out.
+ * turnover amount. Main force = super-large + large orders. The classes' inflows and outflows add
+ * up to the day's amount; in every real answer captured (test/fixtures/push2/SOURCE.md) the four
+ * nets also cancel out, to the yuan.
  */
 import { isValidDate } from '../../domain/dates'
 import type { Instrument } from '../../domain/instrument'
@@ -14,7 +14,7 @@ import { empty, malformed, unsupported } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
 import { num, optNum } from '../validate'
-import { isObject, readData, type JsonObject } from './envelope'
+import { isObject, readData, readDataOrRefusal, type JsonObject } from './envelope'
 import { A_SHARE_FS } from './market-list'
 import { MIRRORS, withMirrors } from './mirrors'
 import { CHANNEL } from './wire'
@@ -123,9 +123,13 @@ export function parseTodayFlow(text: string, inst: Instrument): TodayFlow | null
   return { code: inst.code, date, time: num(CHANNEL, row.f124, at('f124')), amount, main: { net: mainNet, ratio: num(CHANNEL, row.f184, at('f184')) }, classes }
 }
 
-/** Reads the daykline answer: one row per session, oldest first, dates strictly ascending, main = super-large + large. */
+/**
+ * Reads the daykline answer: one row per session, oldest first, dates strictly ascending, main =
+ * super-large + large. Nothing known (`rc` 100, `data: null`) is no rows; a refusal (`rc` 102) is
+ * `malformed`, so the mirror is asked.
+ */
 export function parseDayFlow(text: string, inst: Instrument): DayFlowRow[] {
-  const data = readData(text)
+  const data = readDataOrRefusal(text)
   if (!data) return []
   const [, code] = flowSecid(inst).split('.')
   if (String(data.code ?? '') !== code) throw malformed(CHANNEL, `fflow answer is for ${JSON.stringify(data.code)}, not ${code}`)

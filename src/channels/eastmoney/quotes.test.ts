@@ -3,6 +3,8 @@ import type { Instrument } from '../../domain/instrument'
 import { parseSymbol } from '../../domain/symbols'
 import { ChannelError } from '../errors'
 import { parseQuotes, quotesUrl } from './quotes'
+import capturedNoneKnown from '../../../test/fixtures/push2/ulist-rc102-unknown-codes.json?raw'
+import capturedLunch from '../../../test/fixtures/push2/ulist-quote-600519-2026-09-10-113118-lunch.json?raw'
 
 const want = (...pairs: Array<[string, string]>) =>
   new Map<string, Instrument>(pairs.map(([secid, code]) => [secid, parseSymbol(code)]))
@@ -103,6 +105,8 @@ describe('parseQuotes', () => {
   it('returns an empty map for data:null and drops unknown secids', () => {
     expect(parseQuotes('{"rc":0,"data":null}', want(['1.600519', 'sh600519'])).size).toBe(0)
     expect(parseQuotes('{"rc":102,"data":null}', want(['1.600519', 'sh600519'])).size).toBe(0)
+    // What ulist.np answers when it knows none of the secids (test/fixtures/push2/SOURCE.md): none known, not a failure.
+    expect(parseQuotes(capturedNoneKnown, want(['1.600001', 'sh600001'])).size).toBe(0)
     const quotes = parseQuotes(body(MOUTAI), want(['1.600519', 'sh600519'], ['1.601999', 'sh601999']))
     expect([...quotes.keys()]).toEqual(['sh600519'])
   })
@@ -164,5 +168,20 @@ describe('parseQuotes', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(ChannelError)
     }
+  })
+})
+
+// A real ulist.np row of 600519 taken in the lunch break of 2026-09-10 (an excerpt: the fields its
+// project reads), f124 11:31:18: test/fixtures/push2/SOURCE.md.
+describe('parseQuotes on a captured lunch-break row', () => {
+  it('reads the morning as traded, dated and timed by f124 when f297 is absent', () => {
+    const q = parseQuotes(capturedLunch, want(['1.600519', 'sh600519'])).get('sh600519')!
+    expect(q).toMatchObject({
+      date: '2026-09-10', time: '11:31:18', last: 1283.98, preClose: 1290.88, open: 1291, high: 1294.99, low: 1283.01,
+      volume: 1_070_100, amount: 1_375_928_521, halted: false, traded: true,
+    })
+    // Adds up: the average price lies in the morning's range.
+    expect(q.amount! / q.volume).toBeGreaterThan(q.low)
+    expect(q.amount! / q.volume).toBeLessThan(q.high)
   })
 })

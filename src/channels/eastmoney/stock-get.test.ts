@@ -4,6 +4,7 @@ import { createEmulatorFetch, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchStockGet, parseSpeed, parseStockGet, stockGetUrl } from './stock-get'
+import captured600519 from '../../../test/fixtures/push2/stock-get-sh600519-2026-09-14-140917.json?raw'
 
 // The sample of upstreams.md §1.4 (invented values, real ids).
 const SAMPLE = {
@@ -88,5 +89,35 @@ describe('fetchStockGet', () => {
   it('keeps the snapshot when only the speed request fails', async () => {
     const { ctx } = fakeContext((url) => (url.includes('ulist') ? { status: 502, body: '' } : { body: text(SAMPLE.data) }))
     expect((await fetchStockGet(ctx, moutai, AT, true)).snapshot.rise_speed).toBeNull()
+  })
+})
+
+// A real stock/get answer in session (fltt=2, 2026-09-14 14:09:17, fewer fields than we ask: no
+// book, no f71/f84/f85/f162/f163): test/fixtures/push2/SOURCE.md.
+describe('stock/get in session (captured answer)', () => {
+  const now = Date.parse('2026-09-14T14:09:17+08:00')
+
+  it('reads the session line; what the request did not ask for is null or an empty level', () => {
+    const { book, snapshot } = parseStockGet(captured600519, parseSymbol('sh600519'), now)
+    expect(snapshot).toMatchObject({
+      time: '2026-09-14 14:09:17', status: 'trading', last: 1275.38, pre_close: 1275.16, open: 1277.27, high: 1285.53, low: 1270.36,
+      change: 0.22, change_pct: 0.02, volume: 13_333, amount: 170_293.53, turnover: 0.11, amplitude: 1.19, volume_ratio: 0.65,
+      pe_ttm: 19.58, pb: 6.35, total_market_cap: 15_943.29, limit_up: 1402.68, limit_down: 1147.64,
+      avg_price: null, pe_static: null, total_shares: null, order_imbalance: null,
+    })
+    expect(book.traded).toBe(true)
+    expect(book.bids.every(([p, v]) => p === null && v === 0)).toBe(true)
+  })
+
+  it('adds up: change, amplitude and the ±10 % limits from the previous close; amount in the range; cap a whole share count', () => {
+    const d = JSON.parse(captured600519).data
+    expect(d.f43 - d.f60).toBeCloseTo(d.f169, 2)
+    expect(((d.f44 - d.f45) / d.f60) * 100).toBeCloseTo(d.f171, 2)
+    expect(d.f60 * 1.1).toBeCloseTo(d.f51, 1)
+    expect(d.f60 * 0.9).toBeCloseTo(d.f52, 1)
+    const vwap = d.f48 / (d.f47 * 100)
+    expect(vwap).toBeGreaterThan(d.f45)
+    expect(vwap).toBeLessThan(d.f44)
+    expect(d.f116 / d.f43).toBeCloseTo(Math.round(d.f116 / d.f43), 3)
   })
 })

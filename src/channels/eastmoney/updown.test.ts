@@ -28,6 +28,9 @@ describe('parseUpDown', () => {
 
   it('calls data:null empty (a closed day)', () => {
     expect(failureKind(() => parseUpDown('{"rc":0,"data":null}', '2025-01-04'))).toBe('empty')
+    // Refusals of push2ex (a token it does not take, a missing date) are failures, not "no data".
+    expect(failureKind(() => parseUpDown('{"rc":205,"data":null}', '2025-01-04'))).toBe('malformed')
+    expect(failureKind(() => parseUpDown('{"rc":102,"rt":1,"data":null}', '2025-01-04'))).toBe('malformed')
   })
 
   it.each([

@@ -8,7 +8,7 @@ import { compact } from '../../domain/dates'
 import { empty, malformed } from '../errors'
 import { fetchText } from '../http'
 import type { ChannelContext } from '../types'
-import { isObject, readData } from './envelope'
+import { isObject, readDataOrRefusal } from './envelope'
 import { CHANNEL } from './wire'
 
 const UPDOWN_URL = 'https://push2ex.eastmoney.com/getTopicZDFenBu'
@@ -26,9 +26,13 @@ export function upDownUrl(date: string): string {
   return `${UPDOWN_URL}?ut=${UT}&dpt=wz.ztzt&date=${compact(date)}`
 }
 
-/** Parses one answer for `date` (`YYYY-MM-DD`). */
+/**
+ * Parses one answer for `date` (`YYYY-MM-DD`). Any nonzero `rc` is a refusal (`malformed`): on
+ * push2ex rc 205 is a token it does not take and rc 102 a missing or misnamed parameter, both
+ * `data: null` (test/fixtures/push2/SOURCE.md), which must not read as a day without data.
+ */
 export function parseUpDown(text: string, date: string): UpDownCounts {
-  const data = readData(text)
+  const data = readDataOrRefusal(text, [])
   if (!data) throw empty(CHANNEL, `no up/down distribution for ${date}`)
   if (String(data.qdate) !== compact(date)) throw malformed(CHANNEL, `up/down distribution is for ${JSON.stringify(data.qdate)}, asked ${compact(date)}`)
   if (!Array.isArray(data.fenbu)) throw malformed(CHANNEL, 'up/down distribution has no fenbu list')
