@@ -55,7 +55,10 @@ describe('the emulator speaks what the real hosts send', () => {
     expect(res, 'a host the emulator serves').toBeDefined()
     expect(res!.status).toBe(200)
     const whole = shapeOf(new Uint8Array(await res!.arrayBuffer()), res!.headers.get('content-type') ?? '')
+    // A capture that kept part of an answer is compared with that part; one kept whole, part for part.
     const emulated = capture.path ? partOf(whole, capture.path) : whole
-    expect(shapeDifferences(real, emulated)).toEqual([])
+    const ownPart = capture.path ? partOf(real, capture.path) : real
+    const reference = ownPart.root.classes.has(`missing:${capture.path}`) ? real : ownPart
+    expect(shapeDifferences(reference, emulated)).toEqual([])
   })
 })

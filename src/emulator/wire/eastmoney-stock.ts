@@ -99,10 +99,10 @@ function stockGetFields(q: LiveQuote, market: MarketModel, now: number): Record<
 /** Answers one stock/get request with exactly the requested `fields` (`"-"` for ids not modelled). */
 export function handleStockGet(params: URLSearchParams, market: MarketModel, now: number): Response {
   const inst = bySecid(market, params.get('secid') ?? '')
-  if (!inst) return jsonResponse(envelope(0, null))
+  if (!inst) return jsonResponse(envelope(0, null, false))
   const all = stockGetFields(market.live(inst, now, 'eastmoney'), market, now)
   const ids = (params.get('fields') ?? '').split(',').map((s) => s.trim()).filter((s) => /^f\d+$/.test(s))
   const data: Record<string, Value> = {}
   for (const id of ids.length ? ids : Object.keys(all)) data[id] = all[id] ?? '-'
-  return jsonResponse(envelope(0, data))
+  return jsonResponse(envelope(0, data, false))
 }
