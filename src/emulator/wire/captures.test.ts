@@ -1,64 +1,18 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, describe, expect, it } from 'vitest'
-import { partOf, shapeDifferences, shapeOf, shapeOfText } from '../../cli/wire-shape.mjs'
-import { type Capture, type Hour, UPSTREAM_ENDPOINTS, type UpstreamEndpoint } from '../../channels/catalogue'
-import { answerUpstream, setClock } from '../control'
-import { market } from '../market'
+import { describe, expect, it } from 'vitest'
+import { askEmulator, departures, heldCaptures } from './held-captures'
 
 /**
- * The emulator held to the real wire: for every catalogued capture, the emulator is asked the same
- * request at the same kind of hour, and its answer's structure (keys, value classes, row widths,
- * decimals, time stamp forms, charset) must be one the real host sends. The model's days are not
- * the capture's, so each hour class is asked on a day of the model's own calendar: a Friday in
- * session, its lunch and its evening, the Saturday after, the National Day holiday.
+ * The emulator held to the real wire: for every catalogued capture (src/channels/catalogue), the
+ * emulator is asked the same request at the same kind of hour, and its answer's structure (keys,
+ * value classes, row widths, decimals, time stamp forms, charset) must be one the real host sends.
  */
-const INSTANT_OF_HOUR: Record<Hour, string> = {
-  'pre-open': '2026-11-20T09:05:00+08:00',
-  auction: '2026-11-20T09:20:00+08:00',
-  session: '2026-11-20T10:30:00+08:00',
-  lunch: '2026-11-20T12:00:00+08:00',
-  'after-close': '2026-11-20T16:00:00+08:00',
-  night: '2026-11-20T21:00:00+08:00',
-  weekend: '2026-11-21T11:00:00+08:00',
-  holiday: '2026-10-02T11:00:00+08:00',
-  unknown: '2026-11-20T16:00:00+08:00',
-}
-
-/** The request to put to the emulator: the capture's own when it is one plain URL. */
-function requestOf(c: Capture): URL | undefined {
-  const raw = c.emulatorRequest ?? c.request
-  if (!raw || /[{ ]/.test(raw)) return undefined
-  try {
-    return new URL(raw)
-  } catch {
-    return undefined
-  }
-}
-
-/** Headers the channels send a host (src/channels/sina/fetch.ts): Sina refuses a request without its Referer. */
-const headersFor = (url: URL): Record<string, string> => (/sina(js)?\.c(om\.c)?n$/.test(url.hostname) ? { referer: 'https://finance.sina.com.cn/' } : {})
-
-const askable = UPSTREAM_ENDPOINTS.flatMap((e) => e.captures.filter((c) => requestOf(c)).map((c) => [e, c] as [UpstreamEndpoint, Capture]))
-
-afterAll(() => setClock(null))
+const held = heldCaptures()
 
 describe('the emulator speaks what the real hosts send', () => {
-  it('has the catalogue\'s captures to compare against', () => expect(askable.length).toBeGreaterThan(20))
+  it("has the catalogue's captures to compare against", () => expect(held.length).toBeGreaterThan(20))
 
-  it.each(askable.map(([e, c]) => [`${e.id} ${c.file.split('/').pop()}`, e, c] as const))('%s', async (_name, endpoint, capture) => {
-    const bytes = readFileSync(capture.file)
-    const charset = endpoint.charset ?? 'utf-8'
-    const real = (capture.encoding ?? 'utf-8') === charset ? shapeOf(bytes, `charset=${charset}`) : shapeOfText(new TextDecoder(capture.encoding).decode(bytes), charset)
-    setClock(Date.parse(INSTANT_OF_HOUR[capture.hour]))
-    const url = requestOf(capture)!
-    const res = await answerUpstream(market, url, headersFor(url))
-    expect(res, 'a host the emulator serves').toBeDefined()
-    expect(res!.status).toBe(200)
-    const whole = shapeOf(new Uint8Array(await res!.arrayBuffer()), res!.headers.get('content-type') ?? '')
-    // A capture that kept part of an answer is compared with that part; one kept whole, part for part.
-    const emulated = capture.path ? partOf(whole, capture.path) : whole
-    const ownPart = capture.path ? partOf(real, capture.path) : real
-    const reference = ownPart.root.classes.has(`missing:${capture.path}`) ? real : ownPart
-    expect(shapeDifferences(reference, emulated)).toEqual([])
+  it.each(held.map((h) => [`${h.endpoint.id} ${h.capture.file.split('/').pop()}`, h] as const))('%s', async (_name, h) => {
+    expect(await departures(h, readFileSync(h.capture.file), await askEmulator(h))).toEqual([])
   })
 })

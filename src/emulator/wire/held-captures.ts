@@ -1,0 +1,97 @@
+/**
+ * The real captures the emulator is held to (src/channels/catalogue), and how one is asked and
+ * compared: by `captures.test.ts` (every held capture, in `npm test`) and by `npm run smoke`
+ * (each endpoint once, against the emulator or the live hosts).
+ */
+import { partOf, shapeDifferences, shapeOf, shapeOfText } from '../../cli/wire-shape.mjs'
+import { type Capture, type Hour, UPSTREAM_ENDPOINTS, type UpstreamEndpoint } from '../../channels/catalogue'
+import { answerUpstream, setClock } from '../control'
+import { market } from '../market'
+
+/**
+ * The wire changes over the years (Sina wrote prices with 2 decimals in 2015, 3 today), and the
+ * emulator speaks today's: it is held to captures from this day on; older ones still test the parsers.
+ */
+export const HELD_SINCE = '2024-01-01'
+
+/**
+ * The model's days are not the capture's, so each hour class is asked on a day of the model's
+ * own calendar: a Friday in session, its lunch and its evening, the Saturday after, the National
+ * Day holiday.
+ */
+export const INSTANT_OF_HOUR: Record<Hour, string> = {
+  'pre-open': '2026-11-20T09:05:00+08:00',
+  auction: '2026-11-20T09:20:00+08:00',
+  session: '2026-11-20T10:30:00+08:00',
+  lunch: '2026-11-20T12:00:00+08:00',
+  'after-close': '2026-11-20T16:00:00+08:00',
+  night: '2026-11-20T21:00:00+08:00',
+  weekend: '2026-11-21T11:00:00+08:00',
+  holiday: '2026-10-02T11:00:00+08:00',
+  unknown: '2026-11-20T16:00:00+08:00',
+}
+
+/** One capture the emulator is held to, with the request to ask for the same kind of answer. */
+export interface Held {
+  endpoint: UpstreamEndpoint
+  capture: Capture
+  url: URL
+  headers: Record<string, string>
+}
+
+/** The request to ask: the capture's `emulatorRequest`, else its own when that is one plain URL. */
+function requestOf(c: Capture): URL | undefined {
+  const raw = c.emulatorRequest ?? c.request
+  if (!raw || /[{ ]/.test(raw)) return undefined
+  try {
+    return new URL(raw)
+  } catch {
+    return undefined
+  }
+}
+
+/** Headers the channels send a host (src/channels/sina/fetch.ts): Sina refuses a request without its Referer. */
+const headersFor = (url: URL): Record<string, string> => (/sina(js)?\.c(om\.c)?n$/.test(url.hostname) ? { referer: 'https://finance.sina.com.cn/' } : {})
+
+/** Every capture taken since {@link HELD_SINCE} that has a request to ask, newest first per endpoint. */
+export function heldCaptures(endpoints: readonly UpstreamEndpoint[] = UPSTREAM_ENDPOINTS): Held[] {
+  return endpoints.flatMap((endpoint) =>
+    endpoint.captures
+      .filter((c) => c.taken >= HELD_SINCE)
+      .sort((a, b) => (a.taken < b.taken ? 1 : -1))
+      .flatMap((capture) => {
+        const url = requestOf(capture)
+        return url ? [{ endpoint, capture, url, headers: headersFor(url) }] : []
+      })
+  )
+}
+
+/** The emulator's answer to a held capture's request, at an instant of the capture's hour class. */
+export async function askEmulator(held: Held): Promise<Response> {
+  setClock(Date.parse(INSTANT_OF_HOUR[held.capture.hour]))
+  try {
+    const res = await answerUpstream(market, held.url, held.headers)
+    if (!res) throw new Error(`the emulator does not serve ${held.url.hostname}`)
+    return res
+  } finally {
+    setClock(null)
+  }
+}
+
+/**
+ * How an answer departs from the capture's form (empty when it speaks it): `fileBytes` are the
+ * capture file's, `answer` the emulator's or a live host's. A capture that kept part of an answer
+ * is compared with that part.
+ */
+export async function departures(held: Held, fileBytes: Uint8Array, answer: Response): Promise<string[]> {
+  if (answer.status !== 200) return [`HTTP ${answer.status}`]
+  const charset = held.endpoint.charset ?? 'utf-8'
+  const stored = held.capture.encoding ?? 'utf-8'
+  const real = stored === charset ? shapeOf(fileBytes, `charset=${charset}`) : shapeOfText(new TextDecoder(stored).decode(fileBytes), charset)
+  const whole = shapeOf(new Uint8Array(await answer.arrayBuffer()), answer.headers.get('content-type') ?? '')
+  const path = held.capture.path
+  if (!path) return shapeDifferences(real, whole)
+  const ownPart = partOf(real, path)
+  const reference = ownPart.root.classes.has(`missing:${path}`) ? real : ownPart
+  return shapeDifferences(reference, partOf(whole, path))
+}
