@@ -1,5 +1,5 @@
 // The catalogue's coverage, for `npm run captures` (src/channels/catalogue/README.md).
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = new URL('../..', import.meta.url).pathname
@@ -41,4 +41,39 @@ export function formatCoverage({ endpoints, captured, uncaptured, problems }) {
   }
   if (problems.length) lines.push('', 'Problems:', ...problems.map((p) => `- ${p}`))
   return lines.join('\n') + '\n'
+}
+
+const START = '<!-- captures:start (npm run captures -- --docs writes this part) -->'
+const END = '<!-- captures:end -->'
+/** The upstreams page of docs/, whose coverage part is written from the catalogue. */
+export const UPSTREAMS_PAGE = join(ROOT, 'docs/upstreams.md')
+
+const cell = (t) => String(t).replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+/** The coverage as Markdown: the table of endpoints, then the ones without a capture and what was searched. */
+export function coverageMarkdown({ endpoints, captured, uncaptured }) {
+  const lines = [`${endpoints.length} endpoints: ${captured.length} with a real capture, ${uncaptured.length} without.`, '', '| endpoint | captures | hours | sources |', '|---|---|---|---|']
+  for (const e of endpoints) {
+    const sources = [...new Set(e.captures.map((c) => c.source.split(/[;(]/)[0].trim()))].slice(0, 3).join('; ')
+    lines.push(`| \`${e.id}\` | ${e.captures.length} | ${hoursOf(e) || '-'} | ${cell(sources || '-')} |`)
+  }
+  lines.push('', '### No capture found', '')
+  for (const e of uncaptured) lines.push(`- \`${e.id}\` (\`${e.url.split('?')[0]}\`${e.report ? `, \`${e.report}\`` : ''}): ${cell(e.searched ?? 'not searched')}`)
+  return lines.join('\n')
+}
+
+/** The page with its coverage part replaced by `markdown`. */
+export function withCoverage(page, markdown) {
+  const a = page.indexOf(START)
+  const b = page.indexOf(END)
+  if (a < 0 || b < a) throw new Error(`the upstreams page has no ${START} … ${END} part`)
+  return page.slice(0, a + START.length) + '\n' + markdown + '\n' + page.slice(b)
+}
+
+/** Rewrites the page's coverage part; true when it changed. */
+export function writeCoverage(report, page = UPSTREAMS_PAGE) {
+  const before = readFileSync(page, 'utf8')
+  const after = withCoverage(before, coverageMarkdown(report))
+  if (after !== before) writeFileSync(page, after)
+  return after !== before
 }
