@@ -4,11 +4,12 @@ import { fault, getJson, resetWorld } from './helpers'
 describe('GET /v1/health', () => {
   beforeEach(() => resetWorld())
 
-  it('has exactly the SPEC fields and no envelope', async () => {
-    const { status, body } = await getJson('/v1/health')
+  it('has the SPEC fields, says the data is simulated under the emulator, and has no envelope', async () => {
+    const { status, body, headers } = await getJson('/v1/health')
     expect(status).toBe(200)
-    expect(Object.keys(body).sort()).toEqual(['data_ready', 'ok', 'tiers', 'uptime_s'])
-    expect(body).toMatchObject({ ok: true, data_ready: true, tiers: ['free', 'trial', 'standard', 'pro', 'unlimited'] })
+    expect(Object.keys(body).sort()).toEqual(['data_ready', 'ok', 'tiers', 'upstream', 'uptime_s'])
+    expect(body).toMatchObject({ ok: true, data_ready: true, tiers: ['free', 'trial', 'standard', 'pro', 'unlimited'], upstream: 'emulator' })
+    expect(headers.get('x-data-simulated')).toBe('true')
     expect(Number.isInteger(body.uptime_s)).toBe(true)
   })
 

@@ -71,4 +71,19 @@ export const requestContext = (services: Services): MiddlewareHandler<AppEnv> =>
   c.set('callerKind', callerKindOf(c.req.raw.headers))
   c.set('tier', 'free')
   await next()
+  // Under the emulator every answer says its data is simulated (the envelope says it too).
+  if (services.simulated) markSimulated(c)
+}
+
+/** The header that marks an answer built from the emulator's simulated market. */
+export const SIMULATED_HEADER = 'X-Data-Simulated'
+
+function markSimulated(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
+  try {
+    c.res.headers.set(SIMULATED_HEADER, 'true')
+  } catch {
+    // A response with immutable headers (a fetched asset): copy it to mark it.
+    c.res = new Response(c.res.body, c.res)
+    c.res.headers.set(SIMULATED_HEADER, 'true')
+  }
 }

@@ -15,6 +15,7 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
       ok: z.boolean().openapi({ description: 'true when data was returned; false when every upstream failed or had nothing (not counted)' }),
       endpoint: z.string().openapi({ description: 'Endpoint short name' }),
       tier: z.enum(TIERS).openapi({ description: 'Tier the call was served under' }),
+      simulated: z.literal(true).optional().openapi({ description: 'Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode' }),
       elapsed_ms: z.number().int().openapi({ description: 'Processing time in milliseconds' }),
       source: z.string().openapi({
         description: 'Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself)',

@@ -8,6 +8,8 @@ export interface Envelope<T> {
   ok: boolean
   endpoint: string
   tier: Tier
+  /** Present under the emulator: the data is simulated. */
+  simulated?: true
   elapsed_ms: number
   source: string
   data: T
@@ -25,6 +27,7 @@ export function envelope<T>(c: Context<AppEnv>, endpoint: string, body: Envelope
     ok,
     endpoint,
     tier: c.get('tier'),
+    ...(c.get('services').simulated ? { simulated: true as const } : {}),
     elapsed_ms: elapsedMs(c),
     source,
     data,
@@ -54,7 +57,8 @@ export function envelopeTail(body: EnvelopeBody): string {
  * text. It does not record the outcome.
  */
 export function envelopeHead(c: Context<AppEnv>, endpoint: string, ok: boolean): string {
-  return `{"ok":${ok},"endpoint":${JSON.stringify(endpoint)},"tier":${JSON.stringify(c.get('tier'))},"elapsed_ms":${elapsedMs(c)},`
+  const simulated = c.get('services').simulated ? '"simulated":true,' : ''
+  return `{"ok":${ok},"endpoint":${JSON.stringify(endpoint)},"tier":${JSON.stringify(c.get('tier'))},${simulated}"elapsed_ms":${elapsedMs(c)},`
 }
 
 /**

@@ -11,8 +11,11 @@ const HealthSchema = z
     uptime_s: z.number().int().openapi({ description: 'Seconds this service instance has been running' }),
     data_ready: z.boolean().openapi({ description: 'false when every data channel is unavailable (circuits open); data endpoints may then answer ok:false' }),
     tiers: z.array(z.enum(TIERS)).openapi({ description: 'Supported tiers' }),
+    upstream: z.enum(['live', 'emulator']).openapi({
+      description: "Where the data comes from: `live`, the real upstream hosts; `emulator`, the built-in simulated market (`npm start` offline, the tests), whose every answer also says `simulated: true` and carries the header `X-Data-Simulated: true`",
+    }),
   })
-  .openapi('Health', { example: { ok: true, uptime_s: 3600, data_ready: true, tiers: [...TIERS] } })
+  .openapi('Health', { example: { ok: true, uptime_s: 3600, data_ready: true, tiers: [...TIERS], upstream: 'live' } })
 
 const route = createRoute({
   method: 'get',
@@ -31,7 +34,7 @@ const route = createRoute({
   },
 })
 
-/** GET /v1/health — exactly the SPEC's four fields. */
+/** GET /v1/health: the SPEC's four fields, and where the data comes from (a simulated market must say so). */
 export function registerHealth(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, (c) =>
     c.json(
@@ -40,6 +43,7 @@ export function registerHealth(app: OpenAPIHono<AppEnv>, services: Services) {
         uptime_s: Math.floor((Date.now() - services.startedAt) / 1000),
         data_ready: services.router.anyAvailable(ALL_CHANNELS),
         tiers: [...TIERS],
+        upstream: services.simulated ? ('emulator' as const) : ('live' as const),
       },
       200
     )
