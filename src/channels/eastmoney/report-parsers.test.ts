@@ -97,7 +97,7 @@ describe('dragon-tiger board', () => {
     const url = (report: string) =>
       `https://datacenter-web.eastmoney.com/api/data/v1/get?reportName=${report}&columns=ALL&pageNumber=1&pageSize=500&sortColumns=TRADE_DATE&sortTypes=-1&filter=${encodeURIComponent(`(SECURITY_CODE="${stock.symbol}")(TRADE_DATE>='2025-11-20')`)}`
     for (const report of ['RPT_BILLBOARD_DAILYDETAILSBUY', 'RPT_BILLBOARD_DAILYDETAILSSELL']) {
-      const rows: any[] = (await (await ctx.fetch(url(report))).json()).result.data
+      const rows: any[] = ((await (await ctx.fetch(url(report))).json()) as any).result.data
       expect(rows.length).toBeGreaterThan(0)
       for (const r of rows) {
         expect(Object.keys(r)).toEqual(real)
