@@ -20,6 +20,8 @@ export interface Capture {
   emulatorRequest?: string
   /** Where in the whole answer the file's content sits (`result`, `data.klines`), when the source kept only part of it. */
   path?: string
+  /** Why the capture is not whole (keys trimmed from its rows): the parsers are tested on it, the emulator is not held to it. */
+  excerpt?: string
   request: string | null
   taken: string
   hour: Hour

@@ -2,7 +2,8 @@
  * The dragon-tiger board (龙虎榜) of one stock from the datacenter (upstreams.md §5.7): its
  * listings `RPT_DAILYBILLBOARD_DETAILSNEW` (one row per day and reason) and the seats of each
  * listed day, `RPT_BILLBOARD_DAILYDETAILSBUY` (top five buyers) and `…SELL` (top five sellers).
- * Amounts in CNY. Checked: net = buy − sell, every seat belongs to a listed day.
+ * Amounts in CNY. Checked: net = buy − sell, every seat belongs to a listed day and reason, seat
+ * ratios are fractions of the day's turnover.
  */
 import { malformed, unsupported } from '../errors'
 import type { ChannelContext } from '../types'
@@ -43,6 +44,11 @@ function filterOf(code: string, from: string): string {
   return `(SECURITY_CODE="${bareCode(code)}")(TRADE_DATE>='${from}')`
 }
 
+/**
+ * One seat row. The side a seat did not trade comes as `null` (read as 0); `TOTAL_BUYRIO` /
+ * `TOTAL_SELLRIO`, when given, are that side over the day's `ACCUM_AMOUNT` as a fraction (real rows,
+ * test/fixtures/eastmoney/billboard-seats-*.json): a ratio in another unit is refused.
+ */
 function toSeat(row: JsonObject, where: string): BoardSeat {
   const name = textOf(row, 'OPERATEDEPT_NAME')
   if (!name) throw malformed(CHANNEL, `seat without a name ${where}`)
@@ -50,6 +56,13 @@ function toSeat(row: JsonObject, where: string): BoardSeat {
   const sell = optNum(CHANNEL, row.SELL, `SELL ${where}`) ?? 0
   const net = optNum(CHANNEL, row.NET, `NET ${where}`) ?? buy - sell
   if (buy < 0 || sell < 0 || Math.abs(net - (buy - sell)) > 2) throw malformed(CHANNEL, `seat ${name} ${where}: net ${net} is not buy ${buy} − sell ${sell}`)
+  const dayAmount = optNum(CHANNEL, row.ACCUM_AMOUNT, `ACCUM_AMOUNT ${where}`)
+  for (const [col, amount] of [['TOTAL_BUYRIO', buy], ['TOTAL_SELLRIO', sell]] as const) {
+    const ratio = optNum(CHANNEL, row[col], `${col} ${where}`)
+    if (ratio !== null && dayAmount && Math.abs(ratio - amount / dayAmount) > 1e-6) {
+      throw malformed(CHANNEL, `seat ${name} ${where}: ${col} ${ratio} is not ${amount} / ACCUM_AMOUNT ${dayAmount}`)
+    }
+  }
   return { name, buy, sell, net }
 }
 
@@ -92,6 +105,14 @@ export function boardDays(code: string, listings: JsonObject[], buys: JsonObject
       if (codeOfRow(row) !== code) throw malformed(CHANNEL, `seat row of ${JSON.stringify(row.SECURITY_CODE)} does not answer ${code}`)
       const day = days.get(date)
       if (!day) throw malformed(CHANNEL, `seat of ${code} on ${date}, a day it was not listed`)
+      // Each listing of a day publishes its seats (a day listed for two reasons lists them twice:
+      // test/fixtures/eastmoney/billboard-seats-buy-600611-2024-07-16.json). The day keeps those of
+      // the listing whose totals it carries, its first reason's.
+      const reason = textOf(row, 'EXPLANATION')
+      if (reason && day.reasons.length) {
+        if (!day.reasons.includes(reason)) throw malformed(CHANNEL, `seat of ${code} on ${date} for ${reason}, not a reason it was listed for`)
+        if (reason !== day.reasons[0]) continue
+      }
       day[side].push(toSeat(row, `of ${code} on ${date}`))
     }
   }

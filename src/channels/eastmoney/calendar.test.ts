@@ -5,13 +5,14 @@ import { seasonOf } from '../../domain/report-seasons'
 import { ChannelError } from '../errors'
 import { toDisclosure, toLockup } from './calendar'
 
+// A hand row in the real rows' units (10,000 shares, 10,000 CNY) and columns, without the optional ones.
 const LOCKUP = {
-  SECURITY_CODE: '300750', SECURITY_NAME_ABBR: '宁德时代', FREE_DATE: '2024-09-24 00:00:00', CURRENT_FREE_SHARES: 390146, ABLE_FREE_SHARES: 390146,
-  LIFT_MARKET_CAP: 63369730.5, FREE_RATIO: 0.000822, TOTAL_RATIO: 0.0001, FREE_SHARES_TYPE: '股权激励限售股份',
+  SECURITY_CODE: '300750', SECURITY_NAME_ABBR: '宁德时代', FREE_DATE: '2024-09-24 00:00:00', CURRENT_FREE_SHARES: 39.0146, ABLE_FREE_SHARES: 39.0146,
+  LIFT_MARKET_CAP: 6336.97305, FREE_RATIO: 0.000822, TOTAL_RATIO: 0.0001, FREE_SHARES_TYPE: '股权激励限售股份',
 }
 
 describe('toLockup', () => {
-  it('reads a row: shares, CNY, the ratio as a percent; the code from its range when SECUCODE is absent', () => {
+  it('reads a row: 万股 to shares, 万元 to CNY, the ratio as a percent; the code from its range when SECUCODE is absent', () => {
     expect(toLockup(LOCKUP)).toEqual({
       code: 'sz300750', name: '宁德时代', freeDate: '2024-09-24', shares: 390146, marketValue: 63369730.5, floatRatio: 0.0822, kind: '股权激励限售股份',
     })
@@ -27,6 +28,10 @@ describe('toLockup', () => {
       { ...LOCKUP, SECURITY_CODE: '12345' },
       { ...LOCKUP, SECUCODE: '600519.SH' },
       { ...LOCKUP, LIFT_MARKET_CAP: -1 },
+      // freed × NEW is not the market value (shares in shares beside 万元)
+      { ...LOCKUP, NEW: 162.43, CURRENT_FREE_SHARES: 390146 },
+      // FREE_SHARES + NON_FREE_SHARES (here in shares) at TOTAL_RATIO is not the freed count
+      { ...LOCKUP, FREE_SHARES: 3901465544, NON_FREE_SHARES: 0 },
     ]) {
       expect(() => toLockup(bad), JSON.stringify(bad)).toThrow(ChannelError)
     }
@@ -34,18 +39,17 @@ describe('toLockup', () => {
 })
 
 describe('toLockup on real rows (600626, 688785, 2026-07-28; test/fixtures/eastmoney/SOURCE.md)', () => {
-  it('reads the code, date, float ratio and kind; the rows\' own arithmetic holds', () => {
+  it('reads 万股 and 万元 as shares and CNY; the rows\' own arithmetic holds', () => {
     for (const r of realLifts) {
       // Freed × the latest price (NEW) = LIFT_MARKET_CAP, and freed = total × TOTAL_RATIO, to the row's decimals.
       expect(r.CURRENT_FREE_SHARES * r.NEW).toBeCloseTo(r.LIFT_MARKET_CAP, 4)
       expect((r.FREE_SHARES + r.NON_FREE_SHARES) * r.TOTAL_RATIO).toBeCloseTo(r.CURRENT_FREE_SHARES, 3)
     }
-    expect(realLifts.map(toLockup).map(({ code, name, freeDate, floatRatio, kind }) => ({ code, name, freeDate, floatRatio, kind }))).toEqual([
-      { code: 'sh600626', name: '申达股份', freeDate: '2026-07-28', floatRatio: 19.2031, kind: '定向增发机构配售股份' },
-      { code: 'sh688785', name: '恒运昌', freeDate: '2026-07-28', floatRatio: 6.4174, kind: '首发机构配售股份' },
+    // 申达股份: 212.8 million shares freed of its 1.32 billion, worth 693.6 million CNY at 3.26.
+    expect(realLifts.map(toLockup)).toEqual([
+      { code: 'sh600626', name: '申达股份', freeDate: '2026-07-28', shares: 212_765_957, marketValue: 693_617_019.82, floatRatio: 19.2031, kind: '定向增发机构配售股份' },
+      { code: 'sh688785', name: '恒运昌', freeDate: '2026-07-28', shares: 816_783, marketValue: 246_227_403.18, floatRatio: 6.4174, kind: '首发机构配售股份' },
     ])
-    // The shares and the market value come in 10,000 shares and 10,000 CNY (申达股份: 213 million shares
-    // freed of 1.32 billion); their unit is the lead's to settle with the emulator, not asserted here.
   })
 })
 

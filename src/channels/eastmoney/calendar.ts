@@ -160,28 +160,48 @@ function lockupCode(row: JsonObject): string {
 }
 
 /**
- * One lock-up row. Shares come in shares, the market value in CNY and the ratios as fractions
- * (as recorded answers in public client tests show). `TOTAL_RATIO` cannot exceed 1 and
- * `FREE_RATIO` (of the float) cannot be below it: a row breaking either is in another unit, and is
- * refused rather than scaled by guess.
+ * One lock-up row. The real rows (test/fixtures/eastmoney/lift-stage-rows-2026-07-28.json,
+ * SOURCE.md) give the shares in 10,000 shares (万股) and `LIFT_MARKET_CAP` in 10,000 CNY (万元);
+ * they are handed out in shares and CNY. The ratios are fractions. `TOTAL_RATIO` cannot exceed 1
+ * and `FREE_RATIO` (of the float) cannot be below it: a row breaking either is in another unit,
+ * and is refused rather than scaled by guess. When the row carries them, freed × `NEW` must make
+ * `LIFT_MARKET_CAP` (both in 万) and (`FREE_SHARES` + `NON_FREE_SHARES`) × `TOTAL_RATIO` the freed
+ * shares, as on the real rows; a row that does not add up is refused.
  */
 export function toLockup(row: JsonObject): LockupEvent {
   const code = lockupCode(row)
   const freeDate = optDate(row, 'FREE_DATE')
   if (!freeDate) throw malformed(CHANNEL, `lock-up row of ${code} has no FREE_DATE`)
   const at = (col: string) => `${col} of ${code} on ${freeDate}`
-  const shares = optNum(CHANNEL, row.CURRENT_FREE_SHARES, at('CURRENT_FREE_SHARES')) ?? optNum(CHANNEL, row.ABLE_FREE_SHARES, at('ABLE_FREE_SHARES'))
-  if (shares === null || shares <= 0) throw malformed(CHANNEL, `${at('CURRENT_FREE_SHARES')} is not a positive number`)
-  const marketValue = optNum(CHANNEL, row.LIFT_MARKET_CAP, at('LIFT_MARKET_CAP'))
-  if (marketValue !== null && marketValue < 0) throw malformed(CHANNEL, `${at('LIFT_MARKET_CAP')} is negative`)
+  const wanShares = optNum(CHANNEL, row.CURRENT_FREE_SHARES, at('CURRENT_FREE_SHARES')) ?? optNum(CHANNEL, row.ABLE_FREE_SHARES, at('ABLE_FREE_SHARES'))
+  if (wanShares === null || wanShares <= 0) throw malformed(CHANNEL, `${at('CURRENT_FREE_SHARES')} is not a positive number`)
+  const wanValue = optNum(CHANNEL, row.LIFT_MARKET_CAP, at('LIFT_MARKET_CAP'))
+  if (wanValue !== null && wanValue < 0) throw malformed(CHANNEL, `${at('LIFT_MARKET_CAP')} is negative`)
   const ratio = optNum(CHANNEL, row.FREE_RATIO, at('FREE_RATIO'))
   if (ratio !== null && ratio < 0) throw malformed(CHANNEL, `${at('FREE_RATIO')} is negative`)
   // A release may exceed the float (ratio above 1), never the total: TOTAL_RATIO tells the unit.
   const ofTotal = optNum(CHANNEL, row.TOTAL_RATIO, at('TOTAL_RATIO'))
   if (ofTotal !== null && (ofTotal < 0 || ofTotal > 1)) throw malformed(CHANNEL, `${at('TOTAL_RATIO')} ${ofTotal} is not a fraction of the total`)
   if (ofTotal !== null && ratio !== null && ratio < ofTotal * 0.999) throw malformed(CHANNEL, `${at('FREE_RATIO')} ${ratio} is below its share of the total ${ofTotal}`)
+  const price = optNum(CHANNEL, row.NEW, at('NEW'))
+  if (price !== null && price > 0 && wanValue !== null && Math.abs(wanShares * price - wanValue) > Math.max(0.01, wanValue * 1e-6)) {
+    throw malformed(CHANNEL, `${at('LIFT_MARKET_CAP')} ${wanValue} is not CURRENT_FREE_SHARES ${wanShares} × NEW ${price}`)
+  }
+  const floating = optNum(CHANNEL, row.FREE_SHARES, at('FREE_SHARES'))
+  const restricted = optNum(CHANNEL, row.NON_FREE_SHARES, at('NON_FREE_SHARES'))
+  if (floating !== null && restricted !== null && ofTotal !== null && Math.abs((floating + restricted) * ofTotal - wanShares) > Math.max(0.01, wanShares * 1e-4)) {
+    throw malformed(CHANNEL, `${at('TOTAL_RATIO')} ${ofTotal} of FREE_SHARES + NON_FREE_SHARES is not CURRENT_FREE_SHARES ${wanShares}`)
+  }
   const kind = typeof row.FREE_SHARES_TYPE === 'string' && row.FREE_SHARES_TYPE.trim() ? row.FREE_SHARES_TYPE.trim() : null
-  return { code, name: nameOf(row, code), freeDate, shares, marketValue, floatRatio: ratio === null ? null : Math.round(ratio * 1e6) / 1e4, kind }
+  return {
+    code,
+    name: nameOf(row, code),
+    freeDate,
+    shares: Math.round(wanShares * 10_000),
+    marketValue: wanValue === null ? null : Math.round(wanValue * 1_000_000) / 100,
+    floatRatio: ratio === null ? null : Math.round(ratio * 1e6) / 1e4,
+    kind,
+  }
 }
 
 /** Lock-up expiries with a free date in [from, to], by date then code. */

@@ -90,7 +90,12 @@ export interface CompanySurvey {
   profile: string | null
   /** 经营范围. */
   scope: string | null
-  /** Eastmoney's industry (EM2016). */
+  /**
+   * Eastmoney's 2016 industry (`EM2016`) as sent: a path `一级-二级-三级`, e.g. `金融-银行-股份制与城商行`
+   * (test/fixtures/eastmoney/f10-survey-*.json), not the name of an industry board (those read
+   * `银行`, `酿酒行业`). A view that wants one level takes it from the path (the last level is the
+   * finest); none does today.
+   */
   industry: string | null
 }
 

@@ -1,6 +1,7 @@
 import margin000001 from '../../../test/fixtures/eastmoney/margin-000001-2024-01-05.json'
 import margin300124 from '../../../test/fixtures/eastmoney/margin-300124-2023-05-23.json'
 import seats600127 from '../../../test/fixtures/eastmoney/billboard-seats-600127-2026-09-04.json'
+import seats600611 from '../../../test/fixtures/eastmoney/billboard-seats-buy-600611-2024-07-16.json'
 import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { previousTradingDay } from '../../domain/trading-calendar'
@@ -89,6 +90,31 @@ describe('dragon-tiger board', () => {
       expect(d.buyAmount).toBeCloseTo([...d.buyers, ...d.sellers].reduce((s, x) => s + x.buy, 0), 0)
     }
   })
+
+  it('the emulator\'s seat rows carry exactly the real columns, in their forms', async () => {
+    const real = Object.keys(seats600127.RPT_BILLBOARD_DAILYDETAILSBUY)
+    const stock = market.instruments().find((i) => i.kind === 'stock' && i.listDate < '2025-01-01' && market.dailyBars(i, '2025-11-20', '2026-11-20', NOW).some((b) => listings(i, b).length > 0))!
+    const url = (report: string) =>
+      `https://datacenter-web.eastmoney.com/api/data/v1/get?reportName=${report}&columns=ALL&pageNumber=1&pageSize=500&sortColumns=TRADE_DATE&sortTypes=-1&filter=${encodeURIComponent(`(SECURITY_CODE="${stock.symbol}")(TRADE_DATE>='2025-11-20')`)}`
+    for (const report of ['RPT_BILLBOARD_DAILYDETAILSBUY', 'RPT_BILLBOARD_DAILYDETAILSSELL']) {
+      const rows: any[] = ((await (await ctx.fetch(url(report))).json()) as any).result.data
+      expect(rows.length).toBeGreaterThan(0)
+      for (const r of rows) {
+        expect(Object.keys(r)).toEqual(real)
+        expect(typeof r.TRADE_ID).toBe('number')
+        for (const [side, ratio] of [['BUY', 'TOTAL_BUYRIO'], ['SELL', 'TOTAL_SELLRIO']]) {
+          if (r[side] === null) expect(r[ratio]).toBeNull()
+          else expect(r[ratio]).toBeCloseTo(r[side] / r.ACCUM_AMOUNT, 10)
+        }
+        expect(r.CHANGE_TYPE).toMatch(/^137001\d+$/)
+      }
+      // A day listed for two reasons lists its seats once per listing, each listing with its TRADE_ID.
+      const ids = new Map<string, Set<number>>()
+      for (const r of rows) ids.set(r.TRADE_DATE + r.EXPLANATION, (ids.get(r.TRADE_DATE + r.EXPLANATION) ?? new Set()).add(r.TRADE_ID))
+      for (const set of ids.values()) expect(set.size).toBe(1)
+      expect(ids.size).toBe(market.dailyBars(stock, '2025-11-20', '2026-11-20', NOW).reduce((n, b) => n + listings(stock, b).length, 0))
+    }
+  })
 })
 
 describe('block trades (RPT_DATA_BLOCKTRADE)', () => {
@@ -139,5 +165,39 @@ describe('real dragon-tiger seats (600127, 2026-09-04; test/fixtures/eastmoney/S
     const [day] = boardDays('sh600127', [listing], [buy], [sell])
     expect(day.buyers).toEqual([{ name: '东方财富证券股份有限公司山南香曲东路证券营业部', buy: 33075686.85, sell: 0, net: 33075686.85 }])
     expect(day.sellers).toEqual([{ name: '中信证券股份有限公司上海分公司', buy: 0, sell: 35149327.09, net: -35149327.09 }])
+  })
+
+  it('refuse a ratio in percent, and a seat of a reason the day was not listed for', () => {
+    const listing = { SECUCODE: '600127.SH', SECURITY_CODE: '600127', TRADE_DATE: '2026-09-04 00:00:00', EXPLANATION: buy.EXPLANATION, BILLBOARD_BUY_AMT: buy.BUY, BILLBOARD_SELL_AMT: 0, BILLBOARD_NET_AMT: buy.BUY }
+    expect(() => boardDays('sh600127', [listing], [{ ...buy, TOTAL_BUYRIO: buy.TOTAL_BUYRIO * 100 }], [])).toThrow(/TOTAL_BUYRIO/)
+    expect(() => boardDays('sh600127', [listing], [{ ...buy, EXPLANATION: '日跌幅偏离值达到7%的前5只证券' }], [])).toThrow(/not a reason/)
+  })
+})
+
+describe('real buy list of a day listed for two reasons (600611, 2024-07-16; test/fixtures/eastmoney/SOURCE.md)', () => {
+  const rows = seats600611.result.data
+  const [move, turnover] = [rows[0].EXPLANATION, rows[1].EXPLANATION]
+
+  it('lists each seat once per listing, with that listing\'s TRADE_ID (a string in 2024)', () => {
+    expect(rows).toHaveLength(10)
+    for (const r of rows) {
+      expect(r.BUY / r.ACCUM_AMOUNT).toBeCloseTo(r.TOTAL_BUYRIO, 10)
+      expect(r.SELL).toBeNull()
+      expect(Number.isInteger(Math.round((r.RISE_PROBABILITY_3DAY * r.TOTAL_BUYER_SALESTIMES_3DAY) / 100 * 1e6) / 1e6)).toBe(true)
+    }
+    expect(new Set(rows.filter((r) => r.EXPLANATION === move).map((r) => r.TRADE_ID))).toEqual(new Set(['5016460']))
+    expect(new Set(rows.filter((r) => r.EXPLANATION === turnover).map((r) => r.TRADE_ID))).toEqual(new Set(['5016469']))
+  })
+
+  it('keeps the seats of the listing whose totals the day carries, once each', () => {
+    const total = rows.filter((r) => r.EXPLANATION === move).reduce((s, r) => s + r.BUY, 0)
+    // Listing rows for the two reasons (test scaffolding: the capture is the buy list alone).
+    const listing = (reason: string) => ({ SECUCODE: '600611.SH', SECURITY_CODE: '600611', TRADE_DATE: '2024-07-16 00:00:00', EXPLANATION: reason, BILLBOARD_BUY_AMT: total, BILLBOARD_SELL_AMT: 0, BILLBOARD_NET_AMT: total })
+    for (const order of [[move, turnover], [turnover, move]]) {
+      const [day] = boardDays('sh600611', order.map(listing), rows, [])
+      expect(day.reasons).toEqual(order)
+      expect(day.buyers.map((b) => b.name)).toEqual(rows.filter((r) => r.EXPLANATION === order[0]).map((r) => r.OPERATEDEPT_NAME))
+      expect(day.buyers[0]).toEqual({ name: '国泰君安证券股份有限公司总部', buy: 37521554.1, sell: 0, net: 37521554.1 })
+    }
   })
 })

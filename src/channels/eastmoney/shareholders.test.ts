@@ -108,3 +108,16 @@ describe('a real holder-count row (300124, 2023-05-19; test/fixtures/eastmoney/S
     }])
   })
 })
+
+describe('the emulator\'s float top ten', () => {
+  it('writes the real F10 columns in their forms beside the columns=ALL ones', async () => {
+    const real = Object.keys(realFloat.result.data[0])
+    for (const r of await page('float')) {
+      expect(real.filter((k) => !(k in r) && k !== 'HOLD_RATIO_CHANGE')).toEqual([])
+      expect(r.SHARES_TYPE).toBe('A股')
+      expect(String(r.HOLDER_CODE)).toMatch(/^\d{8}$/)
+      expect(r.HOLD_RATIO).toBeLessThanOrEqual(r.FREE_HOLDNUM_RATIO as number)
+      expect(r.HOLD_CHANGE).toBe(r.HOLDNUM_CHANGE_NAME)
+    }
+  })
+})

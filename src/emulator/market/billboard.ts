@@ -9,9 +9,9 @@ import { hashString, uniform } from './random'
 import { seatName } from './seats'
 import type { EmuInstrument, RawBar } from './types'
 
-const RISE_REASON = '日涨幅偏离值达到7%的前5只证券'
-const FALL_REASON = '日跌幅偏离值达到7%的前5只证券'
-const TURNOVER_REASON = '日换手率达到20%的前5只证券'
+export const RISE_REASON = '日涨幅偏离值达到7%的前5只证券'
+export const FALL_REASON = '日跌幅偏离值达到7%的前5只证券'
+export const TURNOVER_REASON = '日换手率达到20%的前5只证券'
 
 /** Move (percent) and turnover (percent) that put a stock on the board. */
 export const LISTING_MOVE_PCT = 7

@@ -41,3 +41,10 @@ export function seatCode(name: string): string {
   const i = BRANCHES.indexOf(name as (typeof BRANCHES)[number])
   return String(10_000_000 + 7919 * (i + 1))
 }
+
+/** The seat's code in the board's older numbering (`OPERATEDEPT_CODE_OLD`, eight digits from 80; `0` for the institution seat). */
+export function seatCodeOld(name: string): string {
+  if (name === INSTITUTION_SEAT) return '0'
+  const i = BRANCHES.indexOf(name as (typeof BRANCHES)[number])
+  return String(80_000_000 + 4111 * (i + 1))
+}

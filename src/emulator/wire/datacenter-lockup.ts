@@ -1,9 +1,17 @@
 /**
  * `RPT_LIFT_STAGE` (upstreams.md §5.9), lock-up expiries, from market/lockups.ts: one row per batch
  * with `FREE_DATE` in the `FREE_DATE>=`/`<=` range the request gives (the last and next year
- * without one). Shares in shares, market value in CNY at the close before the free date (or the
- * latest close for batches still ahead), ratios as fractions, as recorded answers in public
- * client tests show them.
+ * without one). The columns, units and number forms of the real rows in
+ * test/fixtures/eastmoney/lift-stage-rows-2026-07-28.json (SOURCE.md): shares in 10,000 shares
+ * (万股, four decimals), `LIFT_MARKET_CAP` in 10,000 CNY (万元, six decimals) = `CURRENT_FREE_SHARES`
+ * × `NEW`, `FREE_RATIO` (of the float before the release) and `TOTAL_RATIO` fractions.
+ * `FREE_SHARES` is the float after the release and `NON_FREE_SHARES` what stays restricted, so
+ * (`FREE_SHARES` + `NON_FREE_SHARES`) × `TOTAL_RATIO` = `CURRENT_FREE_SHARES` as on the real rows.
+ * The model's float does not grow with each release: every batch is measured against
+ * `floatShares`. `NEW` is the close the batch is valued at: the close before the free date, or the
+ * latest close for batches still ahead. `BATCH_HOLDER_NUM` is a column of the report's web page
+ * (the column list public clients ask for); `B20_ADJCHRATE` / `A20_ADJCHRATE` of that list are not
+ * written (nothing reads them).
  */
 import { addDays, beijing } from '../../domain/dates'
 import { previousTradingDay } from '../../domain/trading-calendar'
@@ -13,6 +21,16 @@ import type { Predicate, Row } from './datacenter-rows'
 import { round } from './format'
 
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }
+
+/** `MARKET_TYPE`: `sh` and `kcb` (STAR) are on the real rows; `sz`, `cyb` (ChiNext) and `bj` follow their pattern unseen. */
+function marketType(prefix: string, symbol: string): string {
+  if (prefix === 'sh') return symbol.startsWith('688') ? 'kcb' : 'sh'
+  if (prefix === 'sz') return /^30[01]/.test(symbol) ? 'cyb' : 'sz'
+  return prefix
+}
+
+/** 万股 / 万元 with the real rows' decimals. */
+const wan = (n: number, decimals: number) => round(n / 10_000, decimals)
 
 export function lockupRows(market: MarketModel, now: number, filter: readonly Predicate[]): Row[] {
   const today = beijing(now).date
@@ -29,18 +47,23 @@ export function lockupRows(market: MarketModel, now: number, filter: readonly Pr
       const day = previousTradingDay(l.freeDate < today ? l.freeDate : today)
       const bar = market.dailyBars(inst, day, day, now)[0]
       const price = bar ? bar.close : null
+      const floatAfter = inst.floatShares! + l.shares
       rows.push({
         SECUCODE: `${inst.symbol}.${SUFFIX[inst.prefix]}`,
         SECURITY_CODE: inst.symbol,
-        SECURITY_NAME_ABBR: inst.name,
         FREE_DATE: `${l.freeDate} 00:00:00`,
-        CURRENT_FREE_SHARES: l.shares,
-        ABLE_FREE_SHARES: l.shares,
-        LIFT_MARKET_CAP: price === null ? null : round(l.shares * price, 2),
-        FREE_RATIO: round(l.shares / inst.floatShares!, 6),
-        TOTAL_RATIO: round(l.shares / inst.totalShares!, 6),
-        NEW: price,
+        CURRENT_FREE_SHARES: wan(l.shares, 4),
+        LIFT_MARKET_CAP: price === null ? null : wan(l.shares * price, 6),
         FREE_SHARES_TYPE: l.kind,
+        FREE_SHARES: wan(floatAfter, 4),
+        NON_FREE_SHARES: wan(Math.max(0, inst.totalShares! - floatAfter), 4),
+        FREE_RATIO: round(l.shares / inst.floatShares!, 12),
+        MARKET_TYPE: marketType(inst.prefix, inst.symbol),
+        SECURITY_NAME_ABBR: inst.name,
+        NEW: price,
+        TOTAL_RATIO: round(l.shares / inst.totalShares!, 12),
+        ABLE_FREE_SHARES: wan(l.shares, 4),
+        SECURITY_TYPE_CODE: '058001001',
         BATCH_HOLDER_NUM: l.holders,
       })
     }

@@ -11,12 +11,12 @@
  * 31 days (the whole market on one day is what clients ask); the other reports then have no rows.
  */
 import { addDays, beijing } from '../../domain/dates'
-import { listings, type Listing } from '../market/billboard'
+import { FALL_REASON, listings, RISE_REASON, TURNOVER_REASON, type Listing } from '../market/billboard'
 import { blockTrades, hasBlockTrades } from '../market/block-trades'
 import { marginDay } from '../market/margin'
-import { seatCode } from '../market/seats'
+import { seatCode, seatCodeOld } from '../market/seats'
 import type { EmuInstrument, MarketModel, RawBar } from '../market/types'
-import { pctOf, round } from './format'
+import { hashOf, pctOf, round } from './format'
 
 type Cell = string | number | null
 type Row = Record<string, Cell>
@@ -206,26 +206,71 @@ const billboardReport: Report = (market, now, filter) =>
     }
   })
 
-/** Seats per stock and day: a day listed for two reasons publishes one set of seats (its first listing's). */
+/**
+ * `CHANGE_TYPE` of a listing reason: the price-move and turnover codes are on real seat rows
+ * (test/fixtures/eastmoney/billboard-seats-buy-600611-2024-07-16.json); the fall's is the code a
+ * public client's listing row carries for it.
+ */
+const CHANGE_TYPE: Record<string, string> = {
+  [RISE_REASON]: '137001002001001',
+  [FALL_REASON]: '137001002002001',
+  [TURNOVER_REASON]: '137001004001',
+}
+const changeType = (reason: string) => CHANGE_TYPE[reason] ?? null
+
+/** A listing's `TRADE_ID`: one number per stock, day and reason, shared by its seats on both lists. */
+const tradeId = (inst: EmuInstrument, listing: Listing) => 100_000_000 + (hashOf(`${inst.code}:${listing.date}:${listing.reason}`) % 900_000)
+
+/**
+ * A seat's record on the board (`TOTAL_BUYER_SALESTIMES_3DAY` listings, `RISE_PROBABILITY_3DAY`
+ * the percent of them the stock rose within three days, a whole count over the times as on the
+ * real rows). The model keeps no seat history: both are stable by seat and day.
+ */
+function seatRecord(name: string, date: string): { times: number; risePct: number } {
+  const h = hashOf(`${name}:${date.slice(0, 7)}`)
+  const times = 10 + (h % 900)
+  const rises = Math.round(times * (0.3 + ((h >>> 12) % 300) / 1000))
+  return { times, risePct: round((rises / times) * 100, 12) }
+}
+
+/**
+ * Seats per listing, as real answers give them
+ * (test/fixtures/eastmoney/billboard-seats-600127-2026-09-04.json, …-buy-600611-2024-07-16.json):
+ * a day listed for two reasons publishes its seats once per listing, each row carrying the
+ * listing's EXPLANATION, CHANGE_TYPE and TRADE_ID (a number, as in the later capture) and the
+ * day's close, change, turnover and volume. The side a seat did not trade is `null`, and so is
+ * its ratio; TOTAL_BUYRIO / TOTAL_SELLRIO are fractions of the day's turnover (`ACCUM_AMOUNT`).
+ */
 function seatReport(side: 'buyers' | 'sellers'): Report {
-  return (market, now, filter) => {
-    const seen = new Set<string>()
-    return boardListings(market, now, filter)
-      .filter(({ inst, listing }) => !seen.has(inst.code + listing.date) && seen.add(inst.code + listing.date))
-      .flatMap(({ inst, bar, listing }) =>
-      listing[side].map((s) => ({
-        TRADE_DATE: datetime(listing.date),
-        SECURITY_CODE: inst.symbol,
-        OPERATEDEPT_NAME: s.name,
-        OPERATEDEPT_CODE: seatCode(s.name),
-        BUY: s.buy,
-        SELL: s.sell,
-        NET: round(s.buy - s.sell, 2),
-        TOTAL_BUYRIO: round(pctOf(s.buy, bar.amount), 4),
-        TOTAL_SELLRIO: round(pctOf(s.sell, bar.amount), 4),
-      }))
-      )
-  }
+  return (market, now, filter) =>
+    boardListings(market, now, filter).flatMap(({ inst, bar, listing }) => {
+      const amount = round(bar.amount, 2)
+      return listing[side].map((s) => {
+        const record = seatRecord(s.name, listing.date)
+        return {
+          SECURITY_CODE: inst.symbol,
+          SECUCODE: `${inst.symbol}.${SECU_SUFFIX[inst.prefix]}`,
+          TRADE_DATE: datetime(listing.date),
+          OPERATEDEPT_CODE: seatCode(s.name),
+          OPERATEDEPT_NAME: s.name,
+          EXPLANATION: listing.reason,
+          CHANGE_RATE: round(listing.changePct, 4),
+          CLOSE_PRICE: bar.close,
+          ACCUM_AMOUNT: amount,
+          ACCUM_VOLUME: bar.volume,
+          BUY: s.buy > 0 ? s.buy : null,
+          SELL: s.sell > 0 ? s.sell : null,
+          NET: round(s.buy - s.sell, 2),
+          RISE_PROBABILITY_3DAY: record.risePct,
+          TOTAL_BUYER_SALESTIMES_3DAY: record.times,
+          CHANGE_TYPE: changeType(listing.reason),
+          OPERATEDEPT_CODE_OLD: seatCodeOld(s.name),
+          TOTAL_BUYRIO: s.buy > 0 && amount > 0 ? round(s.buy / amount, 12) : null,
+          TOTAL_SELLRIO: s.sell > 0 && amount > 0 ? round(s.sell / amount, 12) : null,
+          TRADE_ID: tradeId(inst, listing),
+        }
+      })
+    })
 }
 
 /** The reports of this module, by `reportName`. */

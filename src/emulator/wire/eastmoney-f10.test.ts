@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { market } from '../market'
 import { boardsOf, compositionOf } from '../market/business'
 import { financialReport } from '../market/fundamentals'
+import { SECTORS } from '../market/catalog'
+import { boardsWithPaths } from '../market/industry-paths'
 import { handleEastmoney } from './eastmoney'
+import realSurvey300124 from '../../../test/fixtures/eastmoney/f10-survey-300124.json'
 
 const NOW = Date.parse('2026-11-20T10:30:00+08:00')
 
@@ -44,10 +47,28 @@ describe('emulated F10 pages and boards of one stock', () => {
 
   it('answers the company survey, and empty arrays for an unknown code', async () => {
     const body = await get(`${F10}/CompanySurvey/PageAjax?code=SH600519`)
-    expect(body.jbzl[0]).toMatchObject({ SECUCODE: '600519.SH', SECURITY_NAME_ABBR: '贵州茅台', EM2016: '酿酒行业' })
-    expect(body.jbzl[0].ORG_PROFILE).toContain('茅台酒(白酒)')
+    expect(body.jbzl[0]).toMatchObject({ SECUCODE: '600519.SH', SECURITY_NAME_ABBR: '贵州茅台', EM2016: '食品饮料-饮料-白酒', INDUSTRYCSRC1: '制造业-酒、饮料和精制茶制造业' })
+    expect(body.jbzl[0].ORG_PROFILE).toMatch(/^ {4}\S.*茅台酒\(白酒\)/)
+    expect((await get(`${F10}/CompanySurvey/PageAjax?code=SH601398`)).jbzl[0].EM2016).toBe('金融-银行-国有大型银行')
     expect(await get(`${F10}/CompanySurvey/PageAjax?code=SH000000`)).toEqual({ jbzl: [], fxxg: [] })
     expect(await get(`${F10}/BusinessAnalysis/PageAjax?code=hk00700`)).toEqual({ zyfw: [], jyps: [], zygcfx: [] })
+  })
+
+  it('writes only columns of the real survey, in its order, with paths for the industries', async () => {
+    expect([...boardsWithPaths()].sort()).toEqual(Object.values(SECTORS).sort())
+    const realKeys = { jbzl: Object.keys(realSurvey300124.jbzl[0]), fxxg: Object.keys(realSurvey300124.fxxg[0]) }
+    for (const code of ['SZ300750', 'SH600036', 'SH688981', 'BJ830799', 'SZ000001']) {
+      const body = await get(`${F10}/CompanySurvey/PageAjax?code=${code}`)
+      for (const part of ['jbzl', 'fxxg'] as const) {
+        const keys = Object.keys(body[part][0])
+        expect(keys.filter((k) => !realKeys[part].includes(k)), `${code} ${part}`).toEqual([])
+        expect(keys, `${code} ${part} order`).toEqual(realKeys[part].filter((k) => keys.includes(k)))
+      }
+      const j = body.jbzl[0]
+      expect(j.EM2016.split('-'), code).toHaveLength(3)
+      expect(j.INDUSTRYCSRC1.split('-'), code).toHaveLength(2)
+      expect(j.REG_CAPITAL * 1e4).toBeCloseTo(market.byCode(code.toLowerCase())!.totalShares!, 0)
+    }
   })
 
   it('slist/get lists the stock\'s boards, industry first, keyed by position', async () => {

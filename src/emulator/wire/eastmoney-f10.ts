@@ -6,13 +6,17 @@
  *    00:00:00`), MAINOP_TYPE ("1" by industry, "2" by product, "3" by region), ITEM_NAME,
  *    MAIN_BUSINESS_INCOME (CNY), MBI_RATIO (fraction), MAIN_BUSINESS_COST, MBC_RATIO,
  *    MAIN_BUSINESS_RPOFIT (sic), MBR_RATIO, GROSS_RPOFIT_RATIO (sic), RANK. Keys as akshare's
- *    `stock_zygc_em` renames them (akshare/stock_fundamental/stock_zygc.py).
- *  - `/PC_HSF10/CompanySurvey/PageAjax` (公司概况): `jbzl` (基本资料: ORG_NAME, EM2016,
- *    INDUSTRYCSRC1, ORG_PROFILE 公司简介, BUSINESS_SCOPE 经营范围, …) and `fxxg` (发行相关), each an
- *    array of one object (adata `get_company_info` reads `jbzl[0]` and `fxxg[0]`).
+ *    `stock_zygc_em` renames them (akshare/stock_fundamental/stock_zygc.py). The 600519 capture
+ *    (test/fixtures/eastmoney/f10-business-600519.json) lacks MBC_RATIO, MAIN_BUSINESS_RPOFIT and
+ *    MBR_RATIO, but its authors simplified it from the real answer (SOURCE.md), so their absence
+ *    there does not show the real rows lack them; nothing we parse reads them.
+ *  - `/PC_HSF10/CompanySurvey/PageAjax` (公司概况): `jbzl` (基本资料: ORG_NAME, EM2016 and
+ *    INDUSTRYCSRC1 as paths, ORG_PROFILE 公司简介, BUSINESS_SCOPE 经营范围, …) and `fxxg` (发行相关),
+ *    each an array of one object (adata `get_company_info` reads `jbzl[0]` and `fxxg[0]`).
  * A code the emulator does not know: every array empty, as the live page answers a delisted code.
  */
-import { boardsOf, companyProfileOf, compositionOf, type CompositionItem } from '../market/business'
+import { companyProfileOf, compositionOf, type CompositionItem } from '../market/business'
+import { industryPaths } from '../market/industry-paths'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { jsonResponse } from './respond'
 
@@ -64,24 +68,47 @@ export function handleBusinessAnalysis(params: URLSearchParams, market: MarketMo
   })
 }
 
+/** `SECURITY_TYPE`: `上交所主板A股` and `深交所创业板A股` are on real answers; the others follow their pattern. */
+function securityType(inst: EmuInstrument): string {
+  const s = inst.symbol
+  if (inst.prefix === 'sh') return s.startsWith('688') ? '上交所科创板A股' : '上交所主板A股'
+  if (inst.prefix === 'sz') return /^30[01]/.test(s) ? '深交所创业板A股' : '深交所主板A股'
+  return '北交所A股'
+}
+
+const EXCHANGE: Record<string, string> = { sh: '上海证券交易所', sz: '深圳证券交易所', bj: '北京证券交易所' }
+
+/**
+ * `jbzl` and `fxxg` with a subset of the real answer's columns, in its order
+ * (test/fixtures/eastmoney/f10-survey-300124.json, a whole answer: 40 and 19 columns). `EM2016`
+ * and `INDUSTRYCSRC1` are paths (market/industry-paths.ts), `REG_CAPITAL` is in 10,000 CNY (the
+ * share count at 1 CNY par / 10,000, as 300124's), `ORG_PROFILE` starts with four spaces as real
+ * profiles do. Columns the model has nothing for (officers, addresses, the issue's terms) are left
+ * out rather than invented.
+ */
 export function handleCompanySurvey(params: URLSearchParams, market: MarketModel): Response {
   const inst = stockOf(market, params.get('code'))
   const p = inst ? companyProfileOf(inst) : null
   if (!inst || !p) return jsonResponse({ jbzl: [], fxxg: [] })
+  const paths = industryPaths(inst, p.industry)
   return jsonResponse({
     jbzl: [
       {
         SECUCODE: secucode(inst),
-        SECURITY_CODE: inst.code.slice(2),
+        SECURITY_CODE: inst.symbol,
         SECURITY_NAME_ABBR: inst.name,
         ORG_NAME: p.orgName,
-        EM2016: p.industry,
-        INDUSTRYCSRC1: p.industry,
-        BLGAINIAN: boardsOf(inst).slice(1).map((b) => b.name).join(','),
-        ORG_PROFILE: p.profile,
+        STR_CODEA: inst.symbol,
+        STR_NAMEA: inst.name,
+        SECURITY_TYPE: securityType(inst),
+        EM2016: paths?.em2016 ?? null,
+        TRADE_MARKET: EXCHANGE[inst.prefix],
+        INDUSTRYCSRC1: paths?.csrc ?? null,
+        REG_CAPITAL: inst.totalShares === null ? null : Math.round(inst.totalShares) / 10_000,
+        ORG_PROFILE: `    ${p.profile}`,
         BUSINESS_SCOPE: p.scope,
       },
     ],
-    fxxg: [{ SECUCODE: secucode(inst), LISTING_DATE: `${inst.listDate} 00:00:00` }],
+    fxxg: [{ SECUCODE: secucode(inst), SECURITY_CODE: inst.symbol, LISTING_DATE: `${inst.listDate} 00:00:00` }],
   })
 }

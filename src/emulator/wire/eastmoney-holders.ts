@@ -2,7 +2,12 @@
  * The datacenter's shareholder reports (upstreams.md §5.3) as the emulator answers them, per stock
  * (`(SECURITY_CODE="600519")`; without it no rows): `RPT_DMSK_HOLDERS` top ten holders,
  * `RPT_F10_EH_FREEHOLDERS` top ten float holders, `RPT_HOLDERNUM_DET` holder counts; one set per
- * quarterly report published by the clock's Beijing date.
+ * quarterly report published by the clock's Beijing date. The float top ten carries the columns
+ * of the real F10 column set (test/fixtures/eastmoney/freeholders-002811-2025q1.json: the period's
+ * name, HOLD_RATIO of the total beside FREE_HOLDNUM_RATIO of the float, the change as the word
+ * HOLD_CHANGE, SHARES_TYPE `A股`, an eight-digit HOLDER_CODE) beside the `columns=ALL` ones we ask
+ * (HOLD_NUM_CHANGE, CHANGE_RATIO, HOLDNUM_CHANGE_NAME). HOLD_RATIO_CHANGE is left out: the capture
+ * does not show what it is measured against (−5.56 beside `不变`).
  */
 import { beijing } from '../../domain/dates'
 import { holderCount, holderNoticeDate, holderPeriods, topFloatHolders, topHolders, type Holding } from '../market/shareholders'
@@ -34,7 +39,8 @@ function holdingCells(h: Holding): Row {
   const before = h.change === null ? null : h.shares - h.change
   return {
     HOLDER_NAME: h.name,
-    HOLDER_CODE: String(hashString(h.name)).padStart(10, '0'),
+    // Eight digits, as on the real float top ten (test/fixtures/eastmoney/freeholders-002811-2025q1.json).
+    HOLDER_CODE: String(10_000_000 + (hashString(h.name) % 90_000_000)),
     HOLD_NUM: h.shares,
     HOLD_NUM_CHANGE: h.change,
     CHANGE_RATIO: before ? round((h.change! / before) * 100, 4) : null,
@@ -77,12 +83,16 @@ const floatHolderRows: Report = (market, now, filter) => {
     topFloatHolders(inst, end).map((h) => ({
       ...ids(inst),
       END_DATE: datetime(end),
+      REPORT_DATE_NAME: `${end.slice(0, 4)}${PERIOD_NAME[end.slice(5)]}`,
       HOLDER_RANK: h.rank,
       ...holdingCells(h),
+      HOLD_RATIO: inst.totalShares ? round((h.shares / inst.totalShares) * 100, 4) : null,
       FREE_HOLDNUM_RATIO: h.ratio,
+      HOLD_CHANGE: h.changeName,
       HOLDER_TYPE: h.type,
-      SHARES_TYPE: '流通A股',
+      SHARES_TYPE: 'A股',
       UPDATE_DATE: datetime(holderNoticeDate(end)),
+      LISTING_STATE: '0',
     }))
   )
 }

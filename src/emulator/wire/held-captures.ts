@@ -57,7 +57,7 @@ const headersFor = (url: URL): Record<string, string> => (/sina(js)?\.c(om\.c)?n
 export function heldCaptures(endpoints: readonly UpstreamEndpoint[] = UPSTREAM_ENDPOINTS): Held[] {
   return endpoints.flatMap((endpoint) =>
     endpoint.captures
-      .filter((c) => c.taken >= HELD_SINCE)
+      .filter((c) => c.taken >= HELD_SINCE && !c.excerpt)
       .sort((a, b) => (a.taken < b.taken ? 1 : -1))
       .flatMap((capture) => {
         const url = requestOf(capture)
