@@ -98,20 +98,30 @@ const wholeMarket = new Lru<string, Row[]>(12)
 
 const lastYear = (period: string) => `${+period.slice(0, 4) - 1}${period.slice(4)}`
 
+/** A stock's columns that do not change with the period: built once per instrument. */
+const fixedColumns = new WeakMap<EmuInstrument, Row>()
+
 /** The 14 columns every row of the three reports opens with, in the captures' order (`REPORT_DATE` last). */
 function identity(inst: EmuInstrument, r: FinancialReport): Row {
-  const bk = industryOf(inst)
-  const board = inst.board ?? 'sh-main'
+  let fixed = fixedColumns.get(inst)
+  if (!fixed) {
+    const bk = industryOf(inst)
+    const board = inst.board ?? 'sh-main'
+    fixed = {
+      SECUCODE: `${inst.symbol}.${SUFFIX[inst.prefix]}`,
+      SECURITY_CODE: inst.symbol,
+      INDUSTRY_CODE: bk ? valuationBoardCode(bk) : null,
+      ORG_CODE: String(10_000_000 + (hashString('org:' + inst.code) % 90_000_000)),
+      SECURITY_NAME_ABBR: inst.name,
+      INDUSTRY_NAME: bk ? SECTORS[bk] : null,
+      MARKET: MARKET_WORD[board],
+      SECURITY_TYPE_CODE: '058001001',
+      TRADE_MARKET_CODE: TRADE_MARKET[board],
+    }
+    fixedColumns.set(inst, fixed)
+  }
   return {
-    SECUCODE: `${inst.symbol}.${SUFFIX[inst.prefix]}`,
-    SECURITY_CODE: inst.symbol,
-    INDUSTRY_CODE: bk ? valuationBoardCode(bk) : null,
-    ORG_CODE: String(10_000_000 + (hashString('org:' + inst.code) % 90_000_000)),
-    SECURITY_NAME_ABBR: inst.name,
-    INDUSTRY_NAME: bk ? SECTORS[bk] : null,
-    MARKET: MARKET_WORD[board],
-    SECURITY_TYPE_CODE: '058001001',
-    TRADE_MARKET_CODE: TRADE_MARKET[board],
+    ...fixed,
     DATE_TYPE_CODE: DATE_TYPE[r.period.slice(5)],
     REPORT_TYPE_CODE: '001',
     DATA_STATE: '2',
@@ -121,7 +131,18 @@ function identity(inst: EmuInstrument, r: FinancialReport): Row {
 }
 
 /** Null for each of `columns` (lines the model does not have). */
-const nulls = (...columns: string[]): Record<string, Cell> => Object.fromEntries(columns.map((c) => [c, null]))
+const nulls = (...columns: string[]): Readonly<Record<string, Cell>> => Object.freeze(Object.fromEntries(columns.map((c) => [c, null])))
+
+const INCOME_BANK = nulls('OPERATE_INCOME', 'INTEREST_NI', 'INTEREST_NI_RATIO', 'FEE_COMMISSION_NI', 'FCN_RATIO', 'OPERATE_TAX_ADD', 'MANAGE_EXPENSE_BANK',
+  'FCN_CALCULATE', 'INTEREST_NI_CALCULATE', 'EARNED_PREMIUM', 'EARNED_PREMIUM_RATIO', 'INVEST_INCOME', 'SURRENDER_VALUE', 'COMPENSATE_EXPENSE')
+const BALANCE_BANK = nulls('CASH_DEPOSIT_PBC', 'CDP_RATIO', 'LOAN_ADVANCE', 'LOAN_ADVANCE_RATIO', 'AVAILABLE_SALE_FINASSET', 'ASF_RATIO', 'LOAN_PBC', 'LOAN_PBC_RATIO',
+  'ACCEPT_DEPOSIT', 'ACCEPT_DEPOSIT_RATIO', 'SELL_REPO_FINASSET', 'SRF_RATIO', 'SETTLE_EXCESS_RESERVE', 'SER_RATIO', 'BORROW_FUND', 'BORROW_FUND_RATIO',
+  'AGENT_TRADE_SECURITY', 'ATS_RATIO', 'PREMIUM_RECE', 'PREMIUM_RECE_RATIO', 'SHORT_LOAN', 'SHORT_LOAN_RATIO', 'ADVANCE_PREMIUM', 'ADVANCE_PREMIUM_RATIO')
+const STAFF = nulls('PAY_STAFF_CASH', 'PSC_RATIO')
+const INVEST_INCOME = nulls('RECEIVE_INVEST_INCOME', 'RII_RATIO')
+const CASHFLOW_BANK = nulls('CUSTOMER_DEPOSIT_ADD', 'CDA_RATIO', 'DEPOSIT_IOFI_OTHER', 'DIO_RATIO', 'LOAN_ADVANCE_ADD', 'LAA_RATIO',
+  'RECEIVE_INTEREST_COMMISSION', 'RIC_RATIO', 'INVEST_PAY_CASH', 'IPC_RATIO')
+const INSURER = nulls('RECEIVE_ORIGIC_PREMIUM', 'ROP_RATIO', 'PAY_ORIGIC_COMPENSATE', 'POC_RATIO')
 
 function incomeColumns(r: FinancialReport, last: FinancialReport | undefined): Row {
   const i = r.income
@@ -141,8 +162,7 @@ function incomeColumns(r: FinancialReport, last: FinancialReport | undefined): R
     OPERATE_PROFIT: i.operatingProfit,
     TOTAL_PROFIT: i.totalProfit,
     INCOME_TAX: i.incomeTax,
-    ...nulls('OPERATE_INCOME', 'INTEREST_NI', 'INTEREST_NI_RATIO', 'FEE_COMMISSION_NI', 'FCN_RATIO', 'OPERATE_TAX_ADD', 'MANAGE_EXPENSE_BANK',
-      'FCN_CALCULATE', 'INTEREST_NI_CALCULATE', 'EARNED_PREMIUM', 'EARNED_PREMIUM_RATIO', 'INVEST_INCOME', 'SURRENDER_VALUE', 'COMPENSATE_EXPENSE'),
+    ...INCOME_BANK,
     TOI_RATIO: yoy(i.revenue, b?.revenue),
     OPERATE_PROFIT_RATIO: yoy(i.operatingProfit, b?.operatingProfit, 12),
     PARENT_NETPROFIT_RATIO: yoy(i.parentNetProfit, b?.parentNetProfit, 2),
@@ -174,9 +194,7 @@ function balanceColumns(r: FinancialReport, last: FinancialReport | undefined): 
     TOTAL_LIAB_RATIO: yoy(x.totalLiabilities, b?.totalLiabilities),
     CURRENT_RATIO: pct(x.currentAssets, x.currentLiabilities),
     DEBT_ASSET_RATIO: pct(x.totalLiabilities, x.totalAssets),
-    ...nulls('CASH_DEPOSIT_PBC', 'CDP_RATIO', 'LOAN_ADVANCE', 'LOAN_ADVANCE_RATIO', 'AVAILABLE_SALE_FINASSET', 'ASF_RATIO', 'LOAN_PBC', 'LOAN_PBC_RATIO',
-      'ACCEPT_DEPOSIT', 'ACCEPT_DEPOSIT_RATIO', 'SELL_REPO_FINASSET', 'SRF_RATIO', 'SETTLE_EXCESS_RESERVE', 'SER_RATIO', 'BORROW_FUND', 'BORROW_FUND_RATIO',
-      'AGENT_TRADE_SECURITY', 'ATS_RATIO', 'PREMIUM_RECE', 'PREMIUM_RECE_RATIO', 'SHORT_LOAN', 'SHORT_LOAN_RATIO', 'ADVANCE_PREMIUM', 'ADVANCE_PREMIUM_RATIO'),
+    ...BALANCE_BANK,
   }
 }
 
@@ -188,24 +206,23 @@ function cashflowColumns(r: FinancialReport, last: FinancialReport | undefined):
     NETCASH_OPERATE_RATIO: of(c.operatingNetCash),
     SALES_SERVICES: c.salesCash,
     SALES_SERVICES_RATIO: of(c.salesCash),
-    ...nulls('PAY_STAFF_CASH', 'PSC_RATIO'),
+    ...STAFF,
     NETCASH_INVEST: c.investingNetCash,
     NETCASH_INVEST_RATIO: of(c.investingNetCash),
-    ...nulls('RECEIVE_INVEST_INCOME', 'RII_RATIO'),
+    ...INVEST_INCOME,
     CONSTRUCT_LONG_ASSET: c.capitalExpenditure,
     CLA_RATIO: of(c.capitalExpenditure),
     NETCASH_FINANCE: c.financingNetCash,
     NETCASH_FINANCE_RATIO: of(c.financingNetCash),
     CCE_ADD: c.netCashChange,
     CCE_ADD_RATIO: yoy(c.netCashChange, last?.cashflow.netCashChange),
-    ...nulls('CUSTOMER_DEPOSIT_ADD', 'CDA_RATIO', 'DEPOSIT_IOFI_OTHER', 'DIO_RATIO', 'LOAN_ADVANCE_ADD', 'LAA_RATIO',
-      'RECEIVE_INTEREST_COMMISSION', 'RIC_RATIO', 'INVEST_PAY_CASH', 'IPC_RATIO'),
+    ...CASHFLOW_BANK,
     // The capture sends both null; the model has them, and the pair's ratios follow the family's rule.
     BEGIN_CCE: c.beginCash,
     BEGIN_CCE_RATIO: of(c.beginCash),
     END_CCE: c.endCash,
     END_CCE_RATIO: of(c.endCash),
-    ...nulls('RECEIVE_ORIGIC_PREMIUM', 'ROP_RATIO', 'PAY_ORIGIC_COMPENSATE', 'POC_RATIO'),
+    ...INSURER,
   }
 }
 
