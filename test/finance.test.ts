@@ -6,6 +6,8 @@ import { ANONYMOUS, fault, getJson, makeKey, resetWorld, SESSION_CLOCK } from '.
 
 const NOW = Date.parse(SESSION_CLOCK)
 const near = (a: number, b: number, tol = 0.02) => Math.abs(a - b) <= tol
+/** Balance lines RPT_DMSK_FN_BALANCE has no column for (src/channels/eastmoney/finance.ts). */
+const EASTMONEY_NULL_BALANCE = ['current_assets', 'current_liabilities', 'parent_equity', 'minority_equity'] as const
 
 /** A well-formed SH main-board code the emulator does not list. */
 function unlistedCode(): string {
@@ -29,8 +31,13 @@ describe('GET /v1/finance', () => {
       const model = financialReports(market, market.byCode(code)!, NOW, 4)
       model.forEach((m, k) => {
         expect(income[k].parent_net_profit).toBe(m.income.parentNetProfit)
-        expect(income[k].basic_eps).toBe(m.income.basicEps)
+        // Eastmoney's summary has no net-profit column: total profit − tax, which is the model's net profit to the fen.
+        expect(income[k].net_profit).toBe(m.income.netProfit)
         expect(balance[k].total_assets).toBe(m.balance.totalAssets)
+        expect(balance[k].total_equity).toBe(m.balance.totalEquity)
+        // Lines the real report has no column for.
+        expect(income[k].basic_eps).toBeNull()
+        for (const line of EASTMONEY_NULL_BALANCE) expect(balance[k][line], line).toBeNull()
         expect(cashflow[k].end_cash).toBe(m.cashflow.endCash)
       })
       for (const b of balance) expect(near(b.total_assets, b.total_liabilities + b.total_equity)).toBe(true)
@@ -84,12 +91,22 @@ describe('GET /v1/finance', () => {
     expect(body).toMatchObject({ ok: false, code: 'NO_DATA', data: [] })
   })
 
-  it('fails over to Sina with the same statements', async () => {
+  it('fails over to Sina with the same statements, which also fill the lines Eastmoney has no column for', async () => {
     const em = (await getJson('/v1/finance?code=sz000001&num=6')).body
     await fault('eastmoney', 'http')
     const { body } = await getJson('/v1/finance?code=sz000001&num=6')
     expect(body).toMatchObject({ ok: true, source: 'emulator:sina', as_of: em.as_of })
-    expect(body.data).toEqual(em.data)
+    const [income, balance, cashflow] = body.data
+    const model = financialReports(market, market.byCode('sz000001')!, NOW, 6)
+    model.forEach((m, k) => {
+      expect(income[k].basic_eps).toBe(m.income.basicEps)
+      expect(balance[k]).toMatchObject({ current_assets: m.balance.currentAssets, current_liabilities: m.balance.currentLiabilities, parent_equity: m.balance.parentEquity, minority_equity: m.balance.minorityEquity })
+    })
+    // Every other line as Eastmoney served it.
+    const without = (rows: any[], lines: readonly string[]) => rows.map((r) => Object.fromEntries(Object.entries(r).filter(([l]) => !lines.includes(l))))
+    expect(without(income, ['basic_eps'])).toEqual(without(em.data[0], ['basic_eps']))
+    expect(without(balance, EASTMONEY_NULL_BALANCE)).toEqual(without(em.data[1], EASTMONEY_NULL_BALANCE))
+    expect(cashflow).toEqual(em.data[2])
   })
 
   it('is ok:false UPSTREAM_UNAVAILABLE when both channels fail, NO_DATA when both have nothing', async () => {

@@ -20,6 +20,10 @@ export interface PeriodFigures {
   operating_net_cash: number | null
   total_assets: number | null
   total_liabilities: number | null
+  /**
+   * Equity attributable to the parent: BPS, PB and ROETTM need it. Null from the Eastmoney
+   * channel, whose summary balance sheet (RPT_DMSK_FN_BALANCE) has total equity only.
+   */
   parent_equity: number | null
 }
 

@@ -50,6 +50,7 @@ export function channelSource(services: Pick<Services, 'channelContext'>): Histo
 /**
  * The three statements of a period merged per stock. A stock's figures count from the latest of
  * its statements' notice dates (a statement filed later must not be read before it exists).
+ * Parent equity is null: Eastmoney's summary balance sheet has no such column.
  */
 export function periodFigures(income: Map<string, PeriodStatement>, cashflow: Map<string, PeriodStatement>, balance: Map<string, PeriodStatement>): Map<string, PeriodFigures> {
   const out = new Map<string, PeriodFigures>()
@@ -64,7 +65,8 @@ export function periodFigures(income: Map<string, PeriodStatement>, cashflow: Ma
       operating_net_cash: c?.lines.operating_net_cash ?? null,
       total_assets: b?.lines.total_assets ?? null,
       total_liabilities: b?.lines.total_liabilities ?? null,
-      parent_equity: b?.lines.parent_equity ?? null,
+      // RPT_DMSK_FN_BALANCE has total equity only, no parent share (src/channels/eastmoney/finance.ts).
+      parent_equity: null,
     })
   }
   return out

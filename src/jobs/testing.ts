@@ -73,7 +73,8 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
           operating_net_cash: r.cashflow.operatingNetCash,
           total_assets: balance ? r.balance.totalAssets : null,
           total_liabilities: balance ? r.balance.totalLiabilities : null,
-          parent_equity: balance ? r.balance.parentEquity : null,
+          // As the channel's (src/jobs/eastmoney-source.ts): the real balance report has no parent equity.
+          parent_equity: null,
         })
       }
       return out

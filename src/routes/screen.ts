@@ -18,7 +18,7 @@ const TRUE = ['true', '1'] as const
 const FALSE = ['false', '0'] as const
 
 const Query = z.object({
-  expr: z.string().optional().openapi({ description: `A factor expression (grammar below; at most ${EXPRESSION_LIMITS.maxLength} characters). Give expr or preset.`, example: 'intersect([PE_TTM < 15, ROETTM > 15])' }),
+  expr: z.string().optional().openapi({ description: `A factor expression (grammar below; at most ${EXPRESSION_LIMITS.maxLength} characters). Give expr or preset.`, example: 'intersect([PE_TTM < 15, GrossMargin > 30])' }),
   // The names are an enum in the document (generated clients get their union); the lookup itself
   // ignores case, and an unknown name is a 422 listing them (src/domain/screen/plan.ts).
   preset: z.string().optional().openapi({ description: "A preset's name instead of expr (the list below says what each selects)", enum: PRESET_NAMES, example: 'LowPE' }),
@@ -56,12 +56,12 @@ const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ descr
       tier: 'trial',
       elapsed_ms: 6,
       source: 'store',
-      data: '| code | name | PE_TTM | ROETTM | ClosePrice | ChangePCT |\n| --- | --- | --- | --- | --- | --- |\n| sh600519 | 贵州茅台 | 21.4 | 33.12 | 1520.00 | 0.76 |\n',
-      structured: [{ code: 'sh600519', name: '贵州茅台', PE_TTM: '21.4', ROETTM: '33.12', ClosePrice: '1520.00', ChangePCT: '0.76' }],
-      tables: [{ title: 'intersect([PE_TTM < 25, ROETTM > 15])', columns: ['code', 'name', 'PE_TTM', 'ROETTM', 'ClosePrice', 'ChangePCT'], rows: [{ code: 'sh600519', name: '贵州茅台', PE_TTM: '21.4', ROETTM: '33.12', ClosePrice: '1520.00', ChangePCT: '0.76' }] }],
+      data: '| code | name | PE_TTM | GrossMargin | ClosePrice | ChangePCT |\n| --- | --- | --- | --- | --- | --- |\n| sh600519 | 贵州茅台 | 21.4 | 91.53 | 1520.00 | 0.76 |\n',
+      structured: [{ code: 'sh600519', name: '贵州茅台', PE_TTM: '21.4', GrossMargin: '91.53', ClosePrice: '1520.00', ChangePCT: '0.76' }],
+      tables: [{ title: 'intersect([PE_TTM < 25, GrossMargin > 30])', columns: ['code', 'name', 'PE_TTM', 'GrossMargin', 'ClosePrice', 'ChangePCT'], rows: [{ code: 'sh600519', name: '贵州茅台', PE_TTM: '21.4', GrossMargin: '91.53', ClosePrice: '1520.00', ChangePCT: '0.76' }] }],
       market: 'hs',
       date: '2026-11-20',
-      expr: 'intersect([PE_TTM < 25, ROETTM > 15])',
+      expr: 'intersect([PE_TTM < 25, GrossMargin > 30])',
       orderby: 'PE_TTM',
       desc: false,
       matched: 1,

@@ -37,10 +37,13 @@ describe('parsePeriodStatement', () => {
   it('reads a real whole-market row (688013.SH, H1 2020; test/fixtures/eastmoney/SOURCE.md)', () => {
     // The fixture adds up: profit before tax − tax = attributable net profit (no minority interest).
     expect(realRow.TOTAL_PROFIT - realRow.INCOME_TAX).toBeCloseTo(realRow.PARENT_NETPROFIT, 2)
+    // 46 columns, no net profit or EPS among them: net profit is derived, EPS null.
+    expect(Object.keys(realRow)).toHaveLength(46)
+    for (const c of ['NETPROFIT', 'BASIC_EPS']) expect(realRow).not.toHaveProperty(c)
     const got = parsePeriodStatement('income', [realRow], '2020-06-30').get('sh688013')
     expect(got).toMatchObject({
       notice: '2020-09-09',
-      lines: { revenue: 70142426.22, operating_cost: 28928635.76, parent_net_profit: 16291105.44, deducted_parent_net_profit: 13309634.13, net_profit: null, basic_eps: null },
+      lines: { revenue: 70142426.22, operating_cost: 28928635.76, parent_net_profit: 16291105.44, deducted_parent_net_profit: 13309634.13, net_profit: 16291105.44, basic_eps: null },
     })
   })
 
@@ -107,7 +110,7 @@ describe('fetchPeriodStatement', () => {
     expect(got.size).toBe(published.length)
     expect(got.size).toBeGreaterThan(1000) // more than one 500-row page
     const moutai = financialReport(market, market.byCode('sh600519')!, '2026-06-30', now)!
-    expect(got.get('sh600519')).toMatchObject({ notice: moutai.noticeDate, lines: { revenue: moutai.income.revenue, parent_net_profit: moutai.income.parentNetProfit } })
+    expect(got.get('sh600519')).toMatchObject({ notice: moutai.noticeDate, lines: { revenue: moutai.income.revenue, parent_net_profit: moutai.income.parentNetProfit, net_profit: moutai.income.netProfit, basic_eps: null } })
   })
 
   it('is an empty map for a period nobody has published', async () => {

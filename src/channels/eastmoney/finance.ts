@@ -3,6 +3,15 @@
  * `RPT_DMSK_FN_BALANCE` and `RPT_DMSK_FN_CASHFLOW` (upstreams.md §5.1.1): one row per report
  * period, amounts in CNY, cumulative within the year for income and cash flow. Rows are mapped
  * onto our statement lines (src/domain/finance.ts) and checked before they leave.
+ *
+ * These summary reports lack some of our lines (the real columns: test/fixtures/eastmoney/
+ * fn-income-period-row.json, fn-balance-period-row.json, fn-cashflow-period-row.json):
+ * - `net_profit` (净利润, minority share included) has no column; it is TOTAL_PROFIT − INCOME_TAX,
+ *   the statement's own definition (the income capture's difference is its PARENT_NETPROFIT to the
+ *   fen: a company without minority interests);
+ * - `basic_eps` has no column, and the weighted share count it divides by is not known here: null;
+ * - `current_assets` and `current_liabilities` are not sent, only their ratio CURRENT_RATIO: null;
+ * - `parent_equity` and `minority_equity` are not sent, only TOTAL_EQUITY: null.
  */
 import {
   BALANCE_LINES, CASHFLOW_LINES, INCOME_LINES,
@@ -22,11 +31,14 @@ export const FINANCE_REPORTS = {
   cashflow: 'RPT_DMSK_FN_CASHFLOW',
 } as const
 
-/** Our line → Eastmoney column, per statement. Columns a report lacks read as null. */
+/**
+ * Our line → Eastmoney column, per statement; null for a line the report has no column for
+ * (`net_profit` is derived after, the others stay null). A column present but null reads as null.
+ */
 const FINANCE_COLUMNS: {
-  income: Record<IncomeLine, string>
-  balance: Record<BalanceLine, string>
-  cashflow: Record<CashflowLine, string>
+  income: Record<IncomeLine, string | null>
+  balance: Record<BalanceLine, string | null>
+  cashflow: Record<CashflowLine, string | null>
 } = {
   income: {
     revenue: 'TOTAL_OPERATE_INCOME',
@@ -38,24 +50,24 @@ const FINANCE_COLUMNS: {
     operating_profit: 'OPERATE_PROFIT',
     total_profit: 'TOTAL_PROFIT',
     income_tax: 'INCOME_TAX',
-    net_profit: 'NETPROFIT',
+    net_profit: null,
     parent_net_profit: 'PARENT_NETPROFIT',
     deducted_parent_net_profit: 'DEDUCT_PARENT_NETPROFIT',
-    basic_eps: 'BASIC_EPS',
+    basic_eps: null,
   },
   balance: {
     cash: 'MONETARYFUNDS',
     accounts_receivable: 'ACCOUNTS_RECE',
     inventory: 'INVENTORY',
-    current_assets: 'TOTAL_CURRENT_ASSETS',
+    current_assets: null,
     fixed_assets: 'FIXED_ASSET',
     total_assets: 'TOTAL_ASSETS',
     accounts_payable: 'ACCOUNTS_PAYABLE',
     advance_receipts: 'ADVANCE_RECEIVABLES',
-    current_liabilities: 'TOTAL_CURRENT_LIAB',
+    current_liabilities: null,
     total_liabilities: 'TOTAL_LIABILITIES',
-    parent_equity: 'TOTAL_PARENT_EQUITY',
-    minority_equity: 'MINORITY_EQUITY',
+    parent_equity: null,
+    minority_equity: null,
     total_equity: 'TOTAL_EQUITY',
   },
   cashflow: {
@@ -99,12 +111,22 @@ function money(row: JsonObject, column: string, where: string): number | null {
 /** |a − b| small enough for two sums of the same cents, rounded separately upstream. */
 const agrees = (a: number, b: number) => Math.abs(a - b) <= 1 + Math.abs(a) * 1e-6
 
-/** The statement-specific identities a row must satisfy. */
-function checkRow(statement: StatementName, r: Record<string, number | null>, where: string): void {
+const cents = (x: number) => Math.round(x * 100) / 100
+
+/**
+ * The statement-specific identities a row must satisfy, on real columns only. A balance row must
+ * carry its three totals and they must add up (assets = liabilities + equity); its
+ * DEBT_ASSET_RATIO, when sent, must be liabilities / assets in percent (the balance capture's is,
+ * to 1e-10). A cash-flow row's end − begin cash must be the net change when all three are sent
+ * (the cash-flow capture sends no begin or end cash).
+ */
+function checkRow(statement: StatementName, r: Record<string, number | null>, row: JsonObject, where: string): void {
   if (statement === 'balance') {
-    const { total_assets: a, total_liabilities: l, total_equity: e, parent_equity: p, minority_equity: m } = r
-    if (a !== null && l !== null && e !== null && !agrees(a, l + e)) throw malformed(CHANNEL, `${where}: assets ${a} ≠ liabilities ${l} + equity ${e}`)
-    if (e !== null && p !== null && m !== null && !agrees(e, p + m)) throw malformed(CHANNEL, `${where}: equity ${e} ≠ parent ${p} + minority ${m}`)
+    const { total_assets: a, total_liabilities: l, total_equity: e } = r
+    if (a === null || l === null || e === null) throw malformed(CHANNEL, `${where}: balance row without TOTAL_ASSETS, TOTAL_LIABILITIES and TOTAL_EQUITY (${a}, ${l}, ${e})`)
+    if (!agrees(a, l + e)) throw malformed(CHANNEL, `${where}: assets ${a} ≠ liabilities ${l} + equity ${e}`)
+    const ratio = money(row, 'DEBT_ASSET_RATIO', where)
+    if (ratio !== null && a !== 0 && Math.abs(ratio - (l / a) * 100) > 1e-3) throw malformed(CHANNEL, `${where}: DEBT_ASSET_RATIO ${ratio} is not liabilities ${l} / assets ${a} in %`)
   }
   if (statement === 'cashflow') {
     const { begin_cash: b, end_cash: e, net_cash_change: n } = r
@@ -114,10 +136,17 @@ function checkRow(statement: StatementName, r: Record<string, number | null>, wh
 
 /** Our lines of one upstream row, each a number or null, checked for the statement's identities. */
 export function statementLines(statement: StatementName, row: JsonObject, where: string): Record<string, number | null> {
-  const columns = FINANCE_COLUMNS[statement] as Record<string, string>
+  const columns = FINANCE_COLUMNS[statement] as Record<string, string | null>
   const lines: Record<string, number | null> = {}
-  for (const { name } of LINES[statement]) lines[name] = money(row, columns[name], where)
-  checkRow(statement, lines, where)
+  for (const { name } of LINES[statement]) {
+    const column = columns[name]
+    lines[name] = column === null ? null : money(row, column, where)
+  }
+  if (statement === 'income') {
+    const { total_profit: t, income_tax: tax } = lines
+    lines.net_profit = t === null || tax === null ? null : cents(t - tax)
+  }
+  checkRow(statement, lines, row, where)
   return lines
 }
 
