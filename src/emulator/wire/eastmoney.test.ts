@@ -50,11 +50,11 @@ describe('eastmoney ulist.np/get', () => {
     expect(typeof turnovers[4]).toBe('number')
   })
 
-  it('drops unknown secids and answers data:null when none is known', async () => {
+  it('drops unknown secids and answers rc 102 with data:null when none is known, as the real host', async () => {
     const one = await get(QUOTE_URL + '1.999999,1.600519,1.600519')
     expect(one.body.data.total).toBe(1)
     const none = await get(QUOTE_URL + '1.999999')
-    expect(none.body).toMatchObject({ rc: 0, data: null })
+    expect(none.body).toMatchObject({ rc: 102, data: null })
   })
 
   it('matches secids case-insensitively but echoes the exchange spelling', async () => {

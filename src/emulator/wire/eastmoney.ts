@@ -103,7 +103,8 @@ function quotes(params: URLSearchParams, market: MarketModel, now: number): Resp
     const extra = ids.includes('f22') ? { f22: hasTraded(q) ? round(riseSpeed(market, q, now), 2) : '-' } : undefined
     diff.push(quoteRow(q, ids, fltt2, extra))
   }
-  return jsonResponse(envelope(0, diff.length ? { total: diff.length, diff } : null))
+  // None of the codes known: the real host answers rc 102 with no data (test/fixtures/push2/ulist-rc102-unknown-codes.json).
+  return jsonResponse(diff.length ? envelope(0, { total: diff.length, diff }) : envelope(102, null))
 }
 
 // ---------------------------------------------------------------------------------------------
