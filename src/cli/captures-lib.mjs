@@ -1,9 +1,9 @@
-// The catalogue's coverage, for `npm run captures` (src/channels/catalogue/README.md).
+// The catalogue's coverage, for `npm run captures` (src/data/upstreams/README.md).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = new URL('../..', import.meta.url).pathname
-const DIR = join(ROOT, 'src/channels/catalogue')
+const DIR = join(ROOT, 'src/data/upstreams')
 
 /** Every catalogue file's endpoints, each tagged with its family (the file's name). */
 export function readCatalogue(dir = DIR) {

@@ -1,6 +1,6 @@
 // @ts-check
 // The structure of an upstream answer, and how two answers' structures differ: what holds the
-// emulator to the real captures (src/channels/catalogue), and what `npm run smoke` checks the live
+// emulator to the real captures (src/data/upstreams), and what `npm run smoke` checks the live
 // hosts with. One comparator for every format the hosts speak: JSON, JSONP (`cb({…})`,
 // `var x=({…})`), Tencent's `v_code="a~b~…";` lines and Sina's `var hq_str_code="a,b,…";` lines.
 // Values are reduced to classes (integer, decimal with its places, date, time stamp form, the

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { askEmulator, departures, heldCaptures } from './held-captures'
 
 /**
- * The emulator held to the real wire: for every catalogued capture (src/channels/catalogue), the
+ * The emulator held to the real wire: for every catalogued capture (src/data/upstreams), the
  * emulator is asked the same request at the same kind of hour, and its answer's structure (keys,
  * value classes, row widths, decimals, time stamp forms, charset) must be one the real host sends.
  */

@@ -1,10 +1,10 @@
 /**
- * The real captures the emulator is held to (src/channels/catalogue), and how one is asked and
+ * The real captures the emulator is held to (src/data/upstreams), and how one is asked and
  * compared: by `captures.test.ts` (every held capture, in `npm test`) and by `npm run smoke`
  * (each endpoint once, against the emulator or the live hosts).
  */
 import { partOf, shapeDifferences, shapeOf, shapeOfText } from '../../cli/wire-shape.mjs'
-import { type Capture, type Hour, UPSTREAM_ENDPOINTS, type UpstreamEndpoint } from '../../channels/catalogue'
+import { type Capture, type Hour, UPSTREAM_ENDPOINTS, type UpstreamEndpoint } from '../../data/upstreams'
 import { answerUpstream, setClock } from '../control'
 import { market } from '../market'
 

@@ -7,7 +7,7 @@ import { HOURS, UPSTREAM_ENDPOINTS } from '.'
 function channelSources(): Map<string, string> {
   const out = new Map<string, string>()
   for (const f of readdirSync('src/channels', { recursive: true, encoding: 'utf8' })) {
-    if (f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.startsWith('catalogue')) out.set(join('src/channels', f), readFileSync(join('src/channels', f), 'utf8'))
+    if (f.endsWith('.ts') && !f.endsWith('.test.ts')) out.set(join('src/channels', f), readFileSync(join('src/channels', f), 'utf8'))
   }
   return out
 }

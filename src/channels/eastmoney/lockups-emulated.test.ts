@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import realLifts from '../../../test/fixtures/eastmoney/lift-stage-rows-2026-07-28.json'
-import { toLockup } from '../../channels/eastmoney/calendar'
-import { lockupRows } from './datacenter-lockup'
-import { market } from '../market/index'
-import { lockupsOf } from '../market/lockups'
+import { toLockup } from './calendar'
+import { lockupRows } from '../../emulator/wire/datacenter-lockup'
+import { market } from '../../emulator/market/index'
+import { lockupsOf } from '../../emulator/market/lockups'
 
 const NOW = Date.parse('2026-10-08T07:30:00Z')
 
+// The emulator's lock-up rows, read by the channel's parser (the emulator itself never imports a channel).
 describe('RPT_LIFT_STAGE rows of the emulator', () => {
   const rows = lockupRows(market, NOW, [])
 
