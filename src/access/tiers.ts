@@ -1,6 +1,6 @@
 import { KEYED_CAPS, type CallerCaps } from '../domain/kline-rules'
 /**
- * The tiers table: one place that the admission middleware, `/openapi.json` and the README read.
+ * The tiers table: one place that the admission middleware, `/openapi.json` and the tables of README.md and docs/access.md read.
  * Anonymous callers are served as `free`.
  */
 export const TIERS = ['free', 'trial', 'standard', 'pro', 'unlimited'] as const

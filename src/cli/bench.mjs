@@ -213,7 +213,7 @@ const POOL_SIZE = 100
 let anonPool = []
 let solvedAt = -Infinity
 
-/** SHA-256 leading-zero search with Node's synchronous hash (the README's WebCrypto solver is slower). */
+/** SHA-256 leading-zero search with Node's synchronous hash (docs/access.md's WebCrypto solver is slower). */
 function solvePow(challenge, difficulty) {
   const zeros = (h) => { let n = 0; for (const b of h) { if (b) return n + Math.clz32(b) - 24; n += 8 } return n }
   for (let nonce = 0; ; nonce++) {
@@ -477,7 +477,7 @@ let socket
  * Whether the worker's isolate started again since the last look: /v1/health's uptime (since the
  * isolate loaded the module) against Node's clock. A new isolate has lost the slices of the keys'
  * minutes its predecessor held, which their KeyGuards counted: a key may then meet 429 up to a
- * slice before its limit, as the README says of an evicted isolate. Printed below each table.
+ * slice before its limit, as docs/access.md says of an evicted isolate. Printed below each table.
  */
 let lastLook
 async function isolateRestart() {
