@@ -23,7 +23,7 @@ export const TIER_LIMITS: Record<Tier, TierLimits> = {
   unlimited: { perMinute: 600, heavyPerDay: 1000, technicalBatchSymbols: 1000 },
 }
 
-/** Anonymous allowances (SPEC Limits; DESIGN section 11 settles PoW at 60). */
+/** Anonymous allowances (docs/access.md): 2 calls a minute for scripts, 5 for browsers, 60 with proof-of-work. */
 export const ANONYMOUS = {
   perMinuteScript: 2,
   perMinuteBrowser: 5,
