@@ -1,4 +1,4 @@
-/** Vite's `?raw` imports (tests read README.md this way to check its tables against the code). */
+/** Vite's `?raw` imports (tests read README.md and the docs/ pages this way to check their tables against the code). */
 declare module '*.md?raw' {
   const text: string
   export default text

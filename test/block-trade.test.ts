@@ -76,7 +76,7 @@ describe('GET /v1/block-trade', () => {
     const fresh = (await storeJson(`/v1/block-trade?date=${LATEST}`, { key: await makeKey('trial') })).body
     expect(fresh.ok).toBe(true)
     await fault('eastmoney', 'garbage')
-    // The day's list was had a moment ago: its last good copy stands in (README "Stale answers").
+    // The day's list was had a moment ago: its last good copy stands in (docs/architecture.md "Stale answers").
     expect((await getJson(`/v1/block-trade?date=${LATEST}`)).body).toMatchObject({ ok: true, stale: true, data: fresh.data, date: LATEST })
     const { body } = await getJson(`/v1/block-trade?date=${previousTradingDay(LATEST)}`)
     expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: [] })

@@ -11,7 +11,7 @@ beforeEach(() => resetWorld(CLOCK))
 const SLUGS = ['financial_report', 'dividend', 'ipo', 'meeting', 'lockup_release', 'rights_issue']
 
 describe('GET /v1/calendar', () => {
-  it('is sectioned: tables in the SPEC order and the same rows by slug', async () => {
+  it('is sectioned: tables in the documented order and the same rows by slug', async () => {
     const { status, body } = await getJson('/v1/calendar')
     expect(status).toBe(200)
     expect(body).toMatchObject({ ok: true, endpoint: 'calendar', source: 'emulator:eastmoney', window: { start: '2026-10-22', end: '2026-11-21' } })

@@ -12,10 +12,10 @@ import { SAMPLE } from './fault-matrix'
 import { services, storeJson } from './store-app'
 
 /**
- * The clock sweep (issue 19.4): at each instant of a grid (a trading day from the night to the
+ * The clock sweep (docs/performance.md): at each instant of a grid (a trading day from the night to the
  * night after, a Saturday, a holiday; HK and US in and out of their sessions fall on the same
  * grid), every GET route of /openapi.json is asked once, and the answers must agree with each
- * other and with the one rule of README "Every hour": live in a session, the latest session's
+ * other and with the one rule of docs/api-guide.md "Every hour": live in a session, the latest session's
  * final state (dated) outside one; never a price of 0; `halted` only for a suspension.
  *
  * A route registered tomorrow joins the sweep the day it exists: the list comes from

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test'
-import readme from '../README.md?raw'
+import apiGuide from '../docs/api-guide.md?raw'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market/index'
 import { deletePrefix } from '../src/store/r2-json'
@@ -248,7 +248,7 @@ describe('CSV and the access pipeline', () => {
   })
 })
 
-describe('/openapi.json and the README', () => {
+describe('/openapi.json and docs/api-guide.md', () => {
   it('declares text/csv beside application/json and the format parameter on every tabular endpoint; section on the sectioned ones', async () => {
     const doc = (await storeJson('/openapi.json')).body
     const tabular = ['quote', 'kline', 'kline-full', 'market-kline', 'trade-calendar', 'technical', 'technical-batch', 'screen', 'hot', 'block-trade', 'ipo', 'dividend', 'fund', 'shareholder', 'calendar', 'finance']
@@ -262,10 +262,10 @@ describe('/openapi.json and the README', () => {
     expect(Object.keys(doc.paths['/v1/search'].get.responses['200'].content)).toEqual(['application/json'])
   })
 
-  it('is what the README CSV list names', async () => {
+  it('is what the CSV list of docs/api-guide.md names', async () => {
     const doc = (await storeJson('/openapi.json')).body
     const declared = Object.entries(doc.paths as Record<string, any>).filter(([, ops]) => ops.get?.responses['200']?.content?.['text/csv']).map(([path]) => path)
-    const block = readme.split('<!-- csv:begin')[1].split('<!-- csv:end -->')[0]
+    const block = apiGuide.split('<!-- csv:begin')[1].split('<!-- csv:end -->')[0]
     const listed = [...block.matchAll(/^\| `(\/v1\/[^`]+)` \|/gm)].map((m) => m[1])
     expect(listed.sort()).toEqual(declared.sort())
   })

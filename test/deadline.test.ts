@@ -205,7 +205,7 @@ describe('request deadline: each dependency hangs, the request still answers and
   })
 })
 
-describe("request deadline: the README's emulator sequence, many times, beside other calls", () => {
+describe("request deadline: docs/emulator.md's control sequence, many times, beside other calls", () => {
   it('never waits longer than the bound', async () => {
     const key = await makeKey('unlimited')
     const answers: Array<{ path: string; status: number; ms: number; body: any }> = []

@@ -5,7 +5,7 @@ import type { FaultKind } from './helpers'
 import { storeJson } from './store-app'
 
 /**
- * The fault matrix (issue 20): every route, under every fault the emulator has, on each channel the
+ * The fault matrix: every route, under every fault the emulator has, on each channel the
  * route really asks. The answer comes from another channel or from the store, or it is `ok:false`
  * and not counted, always inside the deadline and our envelope; and a spoilt payload (cut short,
  * `NaN` numbers, a field missing) is never served: an answer that still names the spoilt channel

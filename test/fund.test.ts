@@ -35,7 +35,7 @@ describe('GET /v1/fund', () => {
   beforeEach(() => resetWorld())
   // Calls about other sections pass rank=false: the default starts a walk of the whole market list.
 
-  it('answers the four sections in the SPEC\'s sectioned shape', async () => {
+  it('answers the four sections in the sectioned shape', async () => {
     const { status, body } = await getJson('/v1/fund?code=sh600519&rank=false')
     expect(status).toBe(200)
     expect(body).toMatchObject({ ok: true, endpoint: 'fund', source: 'emulator:eastmoney', data: { code: 'sh600519' } })

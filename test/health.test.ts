@@ -4,7 +4,7 @@ import { fault, getJson, resetWorld } from './helpers'
 describe('GET /v1/health', () => {
   beforeEach(() => resetWorld())
 
-  it('has the SPEC fields, says the data is simulated under the emulator, and has no envelope', async () => {
+  it('has ok, uptime_s, data_ready and tiers, says the data is simulated under the emulator, and has no envelope', async () => {
     const { status, body, headers } = await getJson('/v1/health')
     expect(status).toBe(200)
     expect(Object.keys(body).sort()).toEqual(['data_ready', 'ok', 'tiers', 'upstream', 'uptime_s'])

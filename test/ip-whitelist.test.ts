@@ -4,7 +4,7 @@ import { getJson, makeKey, resetWorld } from './helpers'
 let key: string
 const from = (ip: string, method = 'GET') => ({ method, headers: { authorization: `Bearer ${key}`, 'cf-connecting-ip': ip } })
 
-describe('/v1/ip-whitelist — the SPEC state table', () => {
+describe('/v1/ip-whitelist: read, replace and clear', () => {
   beforeEach(async () => {
     await resetWorld()
     key = await makeKey('unlimited')

@@ -1,12 +1,14 @@
+import access from '../docs/access.md?raw'
+import architecture from '../docs/architecture.md?raw'
 import readme from '../README.md?raw'
 import { describe, expect, it } from 'vitest'
 import { TIER_LIMITS, TIERS } from '../src/access/tiers'
 import { STALE_IF_ERROR, type StalePolicy } from '../src/store/reference-cache'
 import { getJson } from './helpers'
 
-/** The rows of the Markdown table between `<!-- name:begin` and `<!-- name:end -->`. */
-function tableRows(name: string): string[][] {
-  const block = readme.split(`<!-- ${name}:begin`)[1]?.split(`<!-- ${name}:end -->`)[0] ?? ''
+/** The rows of the Markdown table of `page` between `<!-- name:begin` and `<!-- name:end -->`. */
+function tableRows(page: string, name: string): string[][] {
+  const block = page.split(`<!-- ${name}:begin`)[1]?.split(`<!-- ${name}:end -->`)[0] ?? ''
   return block
     .split('\n')
     .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
@@ -14,9 +16,12 @@ function tableRows(name: string): string[][] {
     .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
 }
 
-describe('README tables match the code', () => {
-  it('the tiers table is src/access/tiers.ts', () => {
-    const rows = tableRows('tiers')
+describe('the tables of README.md and docs/ match the code', () => {
+  it.each([
+    ['README.md', readme],
+    ['docs/access.md', access],
+  ])('the tiers table of %s is src/access/tiers.ts', (_, page) => {
+    const rows = tableRows(page, 'tiers')
     expect(rows.map((r) => r[0].replace(/ .*/, ''))).toEqual(['anonymous', ...TIERS.slice(1)])
     for (const [name, perMinute, heavy, batch] of rows.slice(1)) {
       const t = TIER_LIMITS[name as keyof typeof TIER_LIMITS]
@@ -25,14 +30,14 @@ describe('README tables match the code', () => {
     expect(rows[0][1]).toContain(String(TIER_LIMITS.free.perMinute))
   })
 
-  it('the stale-answers table is STALE_IF_ERROR', () => {
+  it('the stale-answers table of docs/architecture.md is STALE_IF_ERROR', () => {
     const words = (p: StalePolicy) => ('never' in p ? 'never' : 'session' in p ? 'latest complete session' : `${p.maxAgeMs / 86_400_000} days`)
-    expect(tableRows('stale').map(([kind, limit]) => [kind, limit])).toEqual(Object.entries(STALE_IF_ERROR).map(([kind, p]) => [kind, words(p)]))
+    expect(tableRows(architecture, 'stale').map(([kind, limit]) => [kind, limit])).toEqual(Object.entries(STALE_IF_ERROR).map(([kind, p]) => [kind, words(p)]))
   })
 
-  it('the endpoints table is /openapi.json (x-min-tier, x-cost)', async () => {
+  it('the endpoints table of docs/access.md is /openapi.json (x-min-tier, x-cost)', async () => {
     const { body } = await getJson('/openapi.json')
-    const rows = tableRows('endpoints')
+    const rows = tableRows(access, 'endpoints')
     expect(rows.length).toBe(Object.keys(body.paths).length)
     for (const [endpoint, tier, cost] of rows) {
       const [methods, path] = endpoint.replaceAll('`', '').split(' ')

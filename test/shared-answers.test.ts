@@ -7,7 +7,7 @@ import { call, makeKey, resetWorld } from './helpers'
  * lookup, the anonymous answer cache) driven at high concurrency while the clock moves across
  * freshness windows, stale limits and background refreshes. In workerd a request that resumes on
  * another request's promise can build its answer in the wrong I/O context: a text/plain 500 with a
- * stack trace (issue 23; src/domain/shared-flight.ts). Nothing outside our envelope may reach a
+ * stack trace (src/domain/shared-flight.ts). Nothing outside our envelope may reach a
  * caller.
  */
 const SHARED_PATHS = [

@@ -10,7 +10,7 @@ const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } }
 describe('GET /v1/shareholder', () => {
   beforeEach(() => resetWorld())
 
-  it('answers the SPEC sections in order, tables and the slug index carrying the same rows', async () => {
+  it('answers the A-share sections in order, tables and the slug index carrying the same rows', async () => {
     const { status, body } = await getJson('/v1/shareholder?code=sh600519')
     expect(status).toBe(200)
     expect(body).toMatchObject({ ok: true, endpoint: 'shareholder', source: 'emulator:eastmoney', as_of: '2026-09-30' })
@@ -78,7 +78,7 @@ describe('GET /v1/shareholder', () => {
     expect((await getJson('/v1/usage', bearer(key))).body.data.endpoints).toEqual({})
   })
 
-  it('answers an HK stock\'s disclosed shareholders and its CCASS record in the SPEC\'s HK sections', async () => {
+  it('answers an HK stock\'s disclosed shareholders and its CCASS record in the HK sections', async () => {
     const { body } = await getJson('/v1/shareholder?code=hk00700')
     expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney', as_of: '2026-06-30' })
     expect(body).not.toHaveProperty('notice')

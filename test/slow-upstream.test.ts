@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
 
 /**
- * A slow upstream is a normal day, not an outage (issue 23): with Eastmoney answering every request
+ * A slow upstream is a normal day, not an outage (docs/architecture.md, "Slow upstreams"): with Eastmoney answering every request
  * after 2 s, the whole-market views give up its 56-page walk after the first page (it could not end
  * in time) and count Tencent's rank list instead, well inside the request deadline.
  */

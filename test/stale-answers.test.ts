@@ -1,5 +1,5 @@
 /**
- * Stale-if-error (README "Stale answers"): with every upstream down, slow-moving data answers
+ * Stale-if-error (docs/architecture.md "Stale answers"): with every upstream down, slow-moving data answers
  * ok:true from its last good copy, marked `stale` with the copy's `as_of` and a notice naming the
  * failure, and counted; live data never does.
  */

@@ -60,7 +60,7 @@ describe('GET /v1/trade-calendar', () => {
       expect((await ok('')).range).toEqual({ start: '2026-12-01', end: '2026-12-31' })
     })
 
-    it('answers one date, with the SPEC columns in order, as a table and as rows', async () => {
+    it('answers one date, with the documented columns in order, as a table and as rows', async () => {
       const body = await ok('?date=2025-09-30')
       expect(body.mode).toBe('date')
       expect(body.structured).toEqual([{ date: '2025-09-30', is_trading_day: true, is_week_last: true, is_quarter_last: true, is_year_last: false, is_month_last: true }])

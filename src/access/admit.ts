@@ -16,7 +16,7 @@ import type { GuardOptions, PolicyRefinement, Prefetch } from './guard-options'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
 /**
- * Admission (DESIGN section 4, stages 3, 4 and 7) for one route:
+ * Admission (docs/access.md) for one route:
  * identify the key (401 when unknown or revoked), validate the query with the route's schema and
  * `check` (422: a value no tier may use is refused alike for every caller), then 401 when a
  * pro-group route has no key, check the tier (403 naming the tier needed), the route's
@@ -55,7 +55,7 @@ export function admit(
     // An anonymous answer already in memory was made for exactly this query (the cache key is every
     // parameter), which therefore passed validation: do not parse it again on the hot path.
     const remembered = opts.anonCache && !c.get('keyHash') ? anonMemoryHit(c) : undefined
-    // DESIGN section 4: the query is validated before admission. A value no tier may use is a 422
+    // The query is validated before admission. A value no tier may use is a 422
     // naming it for every caller, never a 401 or 403 asking for a key or a tier that would not help.
     const query = opts.validate && !remembered ? await validateForEveryTier(c, opts.validate) : undefined
     if (key === null && p.group === 'pro') {
@@ -108,7 +108,7 @@ function keyParams(c: Context<AppEnv>): string[] | undefined {
 }
 
 /**
- * DESIGN section 4, stage 4, the part that holds whatever the caller's tier: the query schema and
+ * Validation, the part of admission that holds whatever the caller's tier: the query schema and
  * the route's `check`. Returns the parsed query for the route's `tierCheck`.
  */
 async function validateForEveryTier(c: Context<AppEnv>, v: PreAdmission): Promise<Record<string, unknown> | undefined> {

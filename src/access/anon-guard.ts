@@ -41,7 +41,7 @@ export type AnonAdmitResult =
  * so its limits stay exact (one object serialises all of that address's calls); a new address
  * lands in an object that already exists instead of creating its own (creating one costs about
  * 14 ms locally, a first call from a new address about a fifth of a bare route's throughput).
- * 64 objects spread the public's load while each stays warm; see DESIGN.md section 5.
+ * 64 objects spread the public's load while each stays warm; see docs/access.md.
  */
 const ANON_SHARDS = 64
 

@@ -20,7 +20,7 @@ export interface GuardOptions<Q = Record<string, unknown>> {
   /**
    * The route's own rules beyond its zod schema (the calendar, a code's kind, a period the code
    * never has): values no tier may use. Runs with the schema, once the key is identified and before
-   * the key-required and tier checks (DESIGN section 4), so such a value is a 422 naming the field
+   * the key-required and tier checks (docs/access.md), so such a value is a 422 naming the field
    * for every caller, never a 401 or 403 asking for a key or a tier that would not help, and a call
    * that ends in 422 never touches the counters. Throws a ValidationError for the 422. A rule a
    * higher tier escapes (a per-tier cap) goes in {@link tierCheck} instead, so a caller below the

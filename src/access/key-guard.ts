@@ -80,7 +80,7 @@ export interface UsageReport {
   pack: { cap: number; used: number; left: number } | null
 }
 
-/** The allow-list holds at most this many addresses (SPEC). */
+/** The allow-list holds at most this many addresses (docs/access.md, "Locking a key to IP addresses"). */
 export const ALLOW_LIST_MAX = 50
 
 /** Counter keys of a KeyGuard (see WriteBehindCounters). */

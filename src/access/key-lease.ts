@@ -6,7 +6,7 @@ import { LEASE, LeaseBook, minuteOf, type MinuteLease } from './lease'
 import { cacheKind } from '../runtime/isolate-caches'
 
 /**
- * Keyed admission by leases (DESIGN section 13): with a call it admits, a key's KeyGuard counts a
+ * Keyed admission by leases (docs/access.md): with a call it admits, a key's KeyGuard counts a
  * further slice of the key's minute for the asking isolate (src/access/lease.ts: at most 15 calls
  * and a quarter of what is left), and the isolate admits the key's next calls from that slice
  * without asking it. The object then sees one request per slice instead of one per call.

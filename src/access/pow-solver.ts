@@ -1,6 +1,6 @@
 /**
  * The reference proof-of-work solver: plain WebCrypto, so the same code runs in a browser, in Node
- * (20+) and in a worker. The README shows the same loop with `leadingZeroBits` inlined.
+ * (20+) and in a worker. docs/access.md shows the same loop with `leadingZeroBits` inlined.
  */
 import { leadingZeroBits } from './pow'
 

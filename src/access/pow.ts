@@ -1,5 +1,5 @@
 /**
- * Anonymous proof-of-work (SPEC Authentication 5; DESIGN section 5 "PoW"). Stateless: a challenge
+ * Anonymous proof-of-work (docs/access.md, "Raising the anonymous limit with proof-of-work"). Stateless: a challenge
  * is an HMAC-signed string carrying its own expiry, difficulty and a tag of the caller's IP, so
  * any isolate can check a proof without storage. A proof is `X-PoW: <challenge>.<nonce>` where
  * SHA-256 of that whole string starts with at least `difficulty` zero bits.

@@ -1,6 +1,6 @@
 import { KEYED_CAPS, type CallerCaps } from '../domain/kline-rules'
 /**
- * The tiers table: one place that the admission middleware, `/openapi.json` and the README read.
+ * The tiers table: one place that the admission middleware, `/openapi.json` and the tables of README.md and docs/access.md read.
  * Anonymous callers are served as `free`.
  */
 export const TIERS = ['free', 'trial', 'standard', 'pro', 'unlimited'] as const
@@ -23,7 +23,7 @@ export const TIER_LIMITS: Record<Tier, TierLimits> = {
   unlimited: { perMinute: 600, heavyPerDay: 1000, technicalBatchSymbols: 1000 },
 }
 
-/** Anonymous allowances (SPEC Limits; DESIGN section 11 settles PoW at 60). */
+/** Anonymous allowances (docs/access.md): 2 calls a minute for scripts, 5 for browsers, 60 with proof-of-work. */
 export const ANONYMOUS = {
   perMinuteScript: 2,
   perMinuteBrowser: 5,

@@ -4,7 +4,7 @@
  * Why: the A-share market is some 56 list pages on Eastmoney. Two at a time that is 28 rounds: at
  * a normal 0.1–0.2 s a page, a few seconds; with the upstream answering each page after 2 s it is a
  * minute, far past the request deadline, and the next channel (Tencent's rank list) never gets its
- * turn (issue 23: a slow upstream is a normal day, not an outage). So the pages' own pace sets the
+ * turn (a slow upstream is a normal day, not an outage). So the pages' own pace sets the
  * width: the walk takes the fewest pages in flight that finish within the budget (at most
  * {@link WalkBudget.maxConcurrency}: Workers allow six connections at once), and as soon as even
  * that cannot, it stops with a `timeout`, leaving the rest of the request to the next channel.

@@ -46,7 +46,7 @@ export function printTable(title, rows) {
 }
 
 /**
- * Issue 20's bars as a table: each route's median ratio to the baseline (or to its anchor, for a
+ * The per-route goals as a table: each route's median ratio to the baseline (or to its anchor, for a
  * bar stated against one), the goal, and its ceilings: the median ratio of a bare route that does
  * only the part of the route's work no route can avoid (its upstream requests, or carrying its very
  * answer and headers), and of the same behind keyed admission (`admitted`), which every counted

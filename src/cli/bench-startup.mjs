@@ -1,4 +1,4 @@
-// `npm run bench`, startup rows (issue 20): the production bundle's size, and how long a fresh
+// `npm run bench`, startup rows (docs/performance.md): the production bundle's size, and how long a fresh
 // worker running it takes to give its first answer, against a minimal worker started the same way.
 //
 // Each start is a new Miniflare, hence a new workerd process: the time from `new Miniflare` to the
@@ -17,7 +17,7 @@ import { buildWorker, ROOT, workerdPid, workerOptions } from './harness.mjs'
 import { median } from './bench-rounds.mjs'
 
 const STARTS = Number(process.env.BENCH_STARTS || 11)
-/** Issue 20's bar for the production bundle, gzip. */
+/** The goal for the production bundle, gzip (a smaller bundle starts faster). */
 const GZIP_GOAL_KB = 250
 
 /** A worker that answers a constant, with the Durable Object classes the shared options bind. */

@@ -25,20 +25,20 @@ const BASE = 'http://127.0.0.1:8787'
 const QUOTE = '/v1/quote?code=sh600519'
 
 const BASELINE = { name: 'bare constant route (baseline)', path: '/__bench/constant' }
-/** The analytics rows (issue 11): one technical row, 1,000 A-share rows from the day's table, a three-condition screen. */
+/** The analytics rows: one technical row, 1,000 A-share rows from the day's table, a three-condition screen. */
 const TABLE_DATE = '2026-11-19'
 const TABLE_STOCKS = 1000
 const TECHNICAL = { name: '/v1/technical sh600519', path: '/v1/technical?code=sh600519', keys: 'client' }
 const BATCH_1000 = { name: '/v1/technical-batch, 1,000 A-share codes', path: '', keys: 'client' }
 /**
- * Issue 10: /v1/chip (the stored history of sh600519, forward-adjusted, plus a 10-bar channel tail
+ * /v1/chip (the stored history of sh600519, forward-adjusted, plus a 10-bar channel tail
  * for the live day) against one /v1/kline-full call (the same stored history, whole, as rows).
  */
 const CHIP = { name: '/v1/chip sh600519 (store + tail)', path: '/v1/chip?code=sh600519', keys: 'client' }
 const KLINE_FULL = { name: '/v1/kline-full sh600519 (whole history)', path: '/v1/kline-full?code=sh600519', keys: 'client' }
-/** Issue 22: the same call answered as CSV (`format=csv`, rows streamed as they are made). */
+/** The same call answered as CSV (`format=csv`, rows streamed as they are made). */
 const KLINE_FULL_CSV = { name: '/v1/kline-full sh600519 (whole history) as CSV', path: '/v1/kline-full?code=sh600519&format=csv', keys: 'client' }
-/** Issue 20's anchor for /v1/kline-full: the physical limit, the same R2 object streamed by a bare route. */
+/** The anchor for /v1/kline-full: the physical limit, the same R2 object streamed by a bare route. */
 const HISTORY_RAW = { name: '  … R2 history object bare (kline-full)', path: '/__bench/history-raw?code=sh600519' }
 const SCREEN = { name: '/v1/screen, three conditions over hs', path: '/v1/screen?expr=' + encodeURIComponent('intersect([ChangePCT > 0, rsi_RSI_6 < 70, ClosePrice > ma_MA_20])') + '&limit=50', keys: 'client' }
 /**
@@ -102,7 +102,7 @@ const QUOTE_ADMITTED = admitted('  … its upstream requests and answer (quote, 
 const SNAPSHOT_ADMITTED = admitted('  … its upstream requests and answer (snapshot, behind keyed admission)', SNAPSHOT_UPSTREAM)
 const ORDERBOOK_ADMITTED = admitted('  … its upstream requests and answer (orderbook, behind keyed admission)', ORDERBOOK_UPSTREAM)
 const ADMITTED = [HOT_ADMITTED, CHANGEDIST_ADMITTED, QUOTE_ADMITTED, SNAPSHOT_ADMITTED, ORDERBOOK_ADMITTED]
-/** Issue 20's bars for the HTTP view (market-kline's is in bench-market-kline.mjs), with each one's ceilings: bare, and behind keyed admission. */
+/** The per-route goals for the HTTP view (market-kline's is in bench-market-kline.mjs), with each one's ceilings: bare, and behind keyed admission. */
 const HTTP_BARS = [
   { target: HOT_KEYED.name, goal: 0.85, ceiling: HOT_BYTES.name, admitted: HOT_ADMITTED.name },
   { target: CHANGEDIST_KEYED.name, goal: 0.85, ceiling: CHANGEDIST_BYTES.name, admitted: CHANGEDIST_ADMITTED.name },
@@ -213,7 +213,7 @@ const POOL_SIZE = 100
 let anonPool = []
 let solvedAt = -Infinity
 
-/** SHA-256 leading-zero search with Node's synchronous hash (the README's WebCrypto solver is slower). */
+/** SHA-256 leading-zero search with Node's synchronous hash (docs/access.md's WebCrypto solver is slower). */
 function solvePow(challenge, difficulty) {
   const zeros = (h) => { let n = 0; for (const b of h) { if (b) return n + Math.clz32(b) - 24; n += 8 } return n }
   for (let nonce = 0; ; nonce++) {
@@ -428,7 +428,7 @@ const mid = (xs) => xs[Math.floor(xs.length / 2)]
 const medianRps = (rows, t) => rows.find((r) => r.name === t.name)?.runs.map((r) => r.rps).sort((a, b) => a - b)
 
 /**
- * Issue 10: what one /v1/chip call costs in /v1/kline-full calls (below 1 is cheaper), from the
+ * What one /v1/chip call costs in /v1/kline-full calls (below 1 is cheaper), from the
  * median ratios to the baseline, so drift between the two rows' rounds cancels out.
  */
 function printChipRatio(rows, view) {
@@ -437,7 +437,7 @@ function printChipRatio(rows, view) {
 }
 
 /**
- * Issue 20's anchors: a route's throughput as a share of a cheaper one that does part of its work,
+ * The anchors: a route's throughput as a share of a cheaper one that does part of its work,
  * from the median ratios to the baseline (drift between the rows' rounds cancels out).
  */
 function printAnchors(rows, pairs) {
@@ -449,10 +449,10 @@ function printAnchors(rows, pairs) {
 }
 
 /**
- * Issue 11's targets, re-based on the keyed quote: they were "a 1,000-symbol batch at most 3 × one
+ * The analytics goals, re-based on the keyed quote: they were "a 1,000-symbol batch at most 3 × one
  * /v1/technical call, a screen at most 2 ×" when a technical call read and recomputed the stock's
- * whole history, about 8 keyed /v1/quote calls (bench of 2026-11-26: 0.06 and 0.48 × bare). Since a
- * technical row is stepped from the stored state (issue 20) it costs about one quote call, so the
+ * whole history, about 8 keyed /v1/quote calls. Since a technical row is stepped from the stored
+ * state it costs about one quote call, so the
  * same absolute bounds are 24 and 16 keyed quote calls: the quote (admission plus one live quote)
  * is the anchor that does not move when the analytics get faster.
  */
@@ -477,7 +477,7 @@ let socket
  * Whether the worker's isolate started again since the last look: /v1/health's uptime (since the
  * isolate loaded the module) against Node's clock. A new isolate has lost the slices of the keys'
  * minutes its predecessor held, which their KeyGuards counted: a key may then meet 429 up to a
- * slice before its limit, as the README says of an evicted isolate. Printed below each table.
+ * slice before its limit, as docs/access.md says of an evicted isolate. Printed below each table.
  */
 let lastLook
 async function isolateRestart() {
@@ -587,7 +587,7 @@ async function routeBench(bundle) {
           ...[HOT_ADMITTED, CHANGEDIST_ADMITTED].map((a) => [a.admittedOf.copyOf, a, 'the same control behind keyed admission (what validation and the envelope add)']),
         ])
         if (via === 'http') {
-          console.log(`\nissue 20's bars (HTTP view), each beside its ceilings: a bare route doing only the part of the route's work no route can skip, and the same behind the keyed admission every counted call passes`)
+          console.log(`\nthe per-route goals (HTTP view), each beside its ceilings: a bare route doing only the part of the route's work no route can skip, and the same behind the keyed admission every counted call passes`)
           for (const line of barLines(rows, HTTP_BARS)) console.log(line)
         }
       }

@@ -1,5 +1,5 @@
 /**
- * The event tags of /v1/events (SPEC: 42 tags per stock), as data. Each tag names the upstream
+ * The event tags of /v1/events (42 tags per stock), as data. Each tag names the upstream
  * event types that feed it (`types`: Eastmoney company-calendar `RPT_ORGOP_ALL` EVENT_TYPE words,
  * upstreams.md §5.9); a tag with no types has no upstream of ours yet, so it is reported as not
  * served (`applies: null`), never guessed.

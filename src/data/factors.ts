@@ -5,8 +5,8 @@
  *
  * Sources: `quote` the day's whole-market list (price, volume, size); `finance` the latest report
  * published on or before the date (point in time); `dividend` the cash dividends with ex-dates in
- * the 12 months up to the date; `technical` the precomputed technical table of the date (DESIGN
- * section 12 columns); `derived` computed from other factors of the same row.
+ * the 12 months up to the date; `technical` the precomputed technical table of the date (the
+ * columns of /v1/technical); `derived` computed from other factors of the same row.
  *
  * For A-shares (src/domain/fundamental-factors.ts): TTM = latest cumulative report + last annual
  * − the same period a year before; share counts are the market list's caps over its price (a
@@ -43,7 +43,7 @@ const LISTS = { hk: 'quote', us: 'quote' } as const
 
 const f = (name: string, group: FactorGroup, sources: Factor['sources'], unit: string, meaning: string): Factor => ({ name, group, sources, unit, meaning })
 
-/** Technical columns offered as factors: every DESIGN section 12 column except code, name, date and closePrice. */
+/** Technical columns offered as factors: every /v1/technical column except code, name, date and closePrice. */
 const TECHNICAL: Array<[string, string, string]> = [
   ['ma_MA_5', 'CNY', '5-day moving average of the close'],
   ['ma_MA_10', 'CNY', '10-day moving average of the close'],

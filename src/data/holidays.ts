@@ -18,5 +18,5 @@ export const SSE_HOLIDAYS: Record<number, string[]> = {
   2026: ['2026-01-01', '2026-01-02', '2026-02-16', '2026-02-17', '2026-02-18', '2026-02-19', '2026-02-20', '2026-02-23', '2026-04-06', '2026-05-01', '2026-05-04', '2026-05-05', '2026-06-19', '2026-09-25', '2026-10-01', '2026-10-02', '2026-10-05', '2026-10-06', '2026-10-07'],
 }
 
-/** First date of the history the service serves (SPEC: data starts 2016-08-08). */
+/** First date of the history the service serves (data starts 2016-08-08). */
 export const HISTORY_START = '2016-08-08'

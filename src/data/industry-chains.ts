@@ -1,5 +1,5 @@
 /**
- * The industry-chain themes served by /v1/industry-chain: owned data (DESIGN §12 "Owned data"),
+ * The industry-chain themes served by /v1/industry-chain: owned data (ours, not an upstream's),
  * reviewed like code. Each theme is a graph of nodes at upstream / midstream / downstream with
  * edges between them; a node's member stocks are never typed in: its rule names the Eastmoney
  * industry and concept boards and the main-business keywords that find them, and the scheduled
@@ -7,7 +7,7 @@
  *
  * The themes themselves are public/_data/industry-chains.json, one line per theme in the short
  * form `theme()` reads (src/data/industry-chains/build.ts). They are a Workers static asset, not
- * part of the script (issue 20: a smaller bundle starts faster): `services.store.chainThemes`
+ * part of the script (a smaller bundle starts faster): `services.store.chainThemes`
  * reads and parses them once per isolate, and wrangler.toml's `run_worker_first` keeps `/_data/`
  * from the public. Tested: ≥183 themes, unique ids and names, edges between existing nodes, two
  * positions at least, and every theme selects stocks on the emulator

@@ -1,6 +1,6 @@
 /**
- * The headline indexes of /v1/market-overview (summary, interval): one per board family, as
- * DESIGN §12 proposes. Order is display order.
+ * The headline indexes of /v1/market-overview (summary, interval): one per board family. Order is
+ * display order.
  */
 export const OVERVIEW_INDEXES = [
   'sh000001', // SSE Composite 上证指数

@@ -4,7 +4,7 @@ import { factorByName, factorNames, FACTORS, SCREEN_MARKETS } from './factors'
 import { presetByName, PRESETS } from './screen-presets'
 
 describe('factor catalogue', () => {
-  it('has the SPEC names and at least 40 factors for hs, each named once', () => {
+  it('has PE_TTM, ROETTM, ClosePrice and ChangePCT and at least 40 factors for hs, each named once', () => {
     for (const name of ['PE_TTM', 'ROETTM', 'ClosePrice', 'ChangePCT']) expect(factorByName(name)?.sources.hs).toBeDefined()
     expect(factorNames('hs').length).toBeGreaterThanOrEqual(40)
     expect(new Set(FACTORS.map((f) => f.name)).size).toBe(FACTORS.length)
@@ -13,7 +13,7 @@ describe('factor catalogue', () => {
 })
 
 describe('presets', () => {
-  it('are 22, with the five the SPEC names', () => {
+  it('are 22, with LowPE, LowPB, HighDividend, PEG and HighROE', () => {
     expect(PRESETS).toHaveLength(22)
     for (const name of ['LowPE', 'LowPB', 'HighDividend', 'PEG', 'HighROE']) expect(presetByName(name)).toBeDefined()
     expect(presetByName('lowpe')?.name).toBe('LowPE')

@@ -39,7 +39,7 @@ describe('calendarRow on known dates', () => {
     }
   })
 
-  it('keeps the SPEC column order', () => {
+  it('keeps the documented column order', () => {
     expect(Object.keys(row('2025-09-30'))).toEqual(['date', 'is_trading_day', 'is_week_last', 'is_quarter_last', 'is_year_last', 'is_month_last'])
   })
 })
@@ -62,7 +62,7 @@ describe('calendarRow over whole years', () => {
     const spill = rows.filter((r) => r.is_trading_day).at(-1)!
     const lastWeekOpen = nextTradingDay(spill.date, isTradingDay)! <= addDays(fromDayNumber(weekOf(spill.date)), 6)
     expect(count(rows, 'is_week_last')).toBe(weeks.size - (lastWeekOpen ? 1 : 0))
-    // Between 242 and 245 sessions a year (SPEC: about 242), 2016–2025.
+    // Between 242 and 245 sessions a year (about 242), 2016–2025.
     expect(count(rows, 'is_trading_day')).toBeGreaterThanOrEqual(240)
     expect(count(rows, 'is_trading_day')).toBeLessThanOrEqual(246)
   })

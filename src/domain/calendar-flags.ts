@@ -1,5 +1,5 @@
 /**
- * The trading-calendar row of /v1/trade-calendar (SPEC: Trading calendar row): whether a date is
+ * The trading-calendar row of /v1/trade-calendar: whether a date is
  * a trading day, and whether it is the last trading day of its week, month, quarter and year.
  *
  * A "last" flag is true only on a trading day: it answers "is this the last session of the
@@ -11,7 +11,7 @@ import { dayNumber, fromDayNumber, weekday } from './dates'
 /** Answers whether the exchanges trade on a `YYYY-MM-DD` date. */
 export type TradingDayTest = (date: string) => boolean
 
-/** One calendar row; column order is the SPEC's. */
+/** One calendar row, in the column order /v1/trade-calendar answers. */
 export interface CalendarRow {
   date: string
   is_trading_day: boolean
@@ -21,7 +21,7 @@ export interface CalendarRow {
   is_month_last: boolean
 }
 
-/** The SPEC's columns, in order. */
+/** The columns, in order. */
 export const CALENDAR_COLUMNS = ['date', 'is_trading_day', 'is_week_last', 'is_quarter_last', 'is_year_last', 'is_month_last'] as const
 
 /**

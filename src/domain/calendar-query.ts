@@ -1,5 +1,5 @@
 /**
- * The rules of /v1/trade-calendar's parameters (SPEC: /v1/trade-calendar parameters), applied to
+ * The rules of /v1/trade-calendar's parameters (docs/api-guide.md), applied to
  * an already type-checked query: which span of dates is asked for, and how it is paged. Every
  * conflict is a 422 naming the field.
  */
@@ -9,7 +9,7 @@ import { addDays, dayNumber } from './dates'
 export const CALENDAR_LIMITS = {
   /** The calendar starts here (the bundled table's first year). */
   firstDate: '2016-01-01',
-  /** limit=0 (automatic) fills a page up to this many rows (SPEC Limits: up to 400). */
+  /** limit=0 (automatic) fills a page up to this many rows (up to 400). */
   autoLimit: 400,
   /** Longest range in days (about ten years), so a range is always one bounded computation. */
   maxSpanDays: 3700,
@@ -17,7 +17,7 @@ export const CALENDAR_LIMITS = {
   maxLimit: 3700,
 } as const
 
-/** Which of the SPEC's forms the query used; `month` is the no-parameter default. */
+/** Which form the query used (a date, a range, a year); `month` is the no-parameter default. */
 type CalendarMode = 'date' | 'range' | 'year' | 'month'
 
 /** The query after zod: each field has its own type, none checked against the others yet. */

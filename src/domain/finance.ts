@@ -62,10 +62,10 @@ export type IncomeLine = (typeof INCOME_LINES)[number]['name']
 export type BalanceLine = (typeof BALANCE_LINES)[number]['name']
 export type CashflowLine = (typeof CASHFLOW_LINES)[number]['name']
 
-/** One period of a statement: `EndDate` (SPEC name) plus its lines; null where the upstream has no value. */
+/** One period of a statement: `EndDate` (the public name) plus its lines; null where the upstream has no value. */
 export type StatementRow<L extends string> = { EndDate: string } & Record<L, number | null>
 
-/** `[income, balance, cashflow]`, each latest period first (SPEC: Finance). */
+/** `[income, balance, cashflow]`, each latest period first (/v1/finance). */
 export type Statements = [StatementRow<IncomeLine>[], StatementRow<BalanceLine>[], StatementRow<CashflowLine>[]]
 
 /** Most periods one call may ask for (ten years of quarters). */

@@ -1,5 +1,5 @@
 /**
- * The fundamentals and size factors of one stock on one date, point in time (DESIGN section 12):
+ * The fundamentals and size factors of one stock on one date, point in time:
  * only reports whose notice date is on or before the date count. Pure: the jobs fetch the
  * statements of a few report periods for the whole market and call {@link fundamentalFactors}
  * per stock.

@@ -3,20 +3,20 @@ import type { Instrument, InstrumentKind } from './instrument'
 import { isMinutePeriod, type Period } from './period'
 import { parseSymbol, splitCodes, SymbolError } from './symbols'
 
-/** Limits from the SPEC's Limits table. */
+/** The limits of /v1/kline (docs/api-guide.md, docs/access.md). */
 export const KLINE_LIMITS = {
   maxCount: 1212,
   defaultCount: 30,
   defaultRangeCount: 1212,
   maxCells: 60_000,
   /**
-   * Not in the SPEC ("paid unlimited"): every symbol costs at least one upstream request and a
+   * No tier caps the symbols by itself, but every symbol costs at least one upstream request and a
    * Worker may make at most a few thousand, so one call takes at most this many symbols.
    */
   maxSymbols: 1000,
 } as const
 
-/** Periods each kind supports, from SPEC /v1/kline rules 4–6. */
+/** Periods each kind supports (docs/api-guide.md, /v1/kline). */
 const PERIODS_BY_KIND: Record<InstrumentKind, 'all' | readonly Period[]> = {
   stock: 'all', index: 'all', etf: 'all', bond: 'all', sector: 'all', hk: 'all', us: 'all',
   'us-index': ['day'],
@@ -24,7 +24,7 @@ const PERIODS_BY_KIND: Record<InstrumentKind, 'all' | readonly Period[]> = {
   forex: ['day', 'week', 'month'],
 }
 
-/** Kinds that take count only, never a date range (SPEC: start/end not for HK, US, futures, forex). */
+/** Kinds that take count only, never a date range (start/end not for HK, US, futures, forex). */
 const NO_RANGE_KINDS: ReadonlySet<InstrumentKind> = new Set(['hk', 'us', 'us-index', 'future', 'forex'])
 
 const WHY_PERIOD: Partial<Record<InstrumentKind, string>> = {
@@ -41,7 +41,7 @@ export interface KlineQuery {
   end?: string
 }
 
-/** Per-caller caps: anonymous callers get at most 5 symbols and 250 bars a call (SPEC Limits). */
+/** Per-caller caps: anonymous callers get at most 5 symbols and 250 bars a call (docs/access.md). */
 export interface CallerCaps {
   maxSymbols: number
   maxCount: number
@@ -79,7 +79,7 @@ export function parseCodes(code: string, issues: QueryIssue[], caps: CallerCaps 
 }
 
 /**
- * Applies the SPEC's /v1/kline rules to an already type-checked query and returns what to fetch,
+ * Applies /v1/kline's rules (docs/api-guide.md) to an already type-checked query and returns what to fetch,
  * or every issue naming an offending field.
  */
 export function planKline(q: KlineQuery, caps: CallerCaps = KEYED_CAPS): Planned<KlinePlan> {

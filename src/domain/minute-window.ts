@@ -2,7 +2,7 @@ import type { InstrumentKind } from './instrument'
 import { addDays, beijing, weekday } from './dates'
 
 /**
- * First date of the minute-bar window (SPEC /v1/kline rule 2): for A-share kinds the first day of
+ * First date of the minute-bar window (docs/api-guide.md, /v1/kline): for A-share kinds the first day of
  * the previous calendar month; for HK and US about the latest five trading days (we count five
  * weekdays back; the upstream's own calendar trims further).
  */

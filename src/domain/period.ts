@@ -1,4 +1,4 @@
-/** K-line periods the API accepts, in the SPEC's order. */
+/** K-line periods the API accepts, in the order /openapi.json lists them. */
 export const PERIODS = ['day', 'week', 'month', 'season', 'year', 'm1', 'm5', 'm15', 'm30', 'm60', 'm120'] as const
 export type Period = (typeof PERIODS)[number]
 

@@ -1,7 +1,8 @@
 /**
- * The /v1/snapshot profile of one A-share stock: 35 fields in the SPEC's groups, in the units the
- * endpoint serves (volume in lots, amount in 10,000 CNY, market cap in 100 million CNY, shares
- * in shares, ratios and changes in percent). A value the channel does not carry is null.
+ * The /v1/snapshot profile of one A-share stock: 35 fields (price, book, valuation, market cap,
+ * share capital and more), in the units the endpoint serves (volume in lots, amount in 10,000 CNY,
+ * market cap in 100 million CNY, shares in shares, ratios and changes in percent). A value the
+ * channel does not carry is null.
  */
 import type { Instrument } from './instrument'
 import type { LineStatus } from './market-phase'

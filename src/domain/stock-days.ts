@@ -1,5 +1,5 @@
 /**
- * Point-in-time rows of one stock (DESIGN section 12): for a trading day D, the technical columns
+ * Point-in-time rows of one stock: for a trading day D, the technical columns
  * and the day's price factors computed from the bars up to D, forward-adjusted to D with only the
  * corporate actions that had happened by D. `closePrice` is therefore the close that traded on D,
  * and nothing after D leaks in: what the after-close job writes on D, and what a backtest needs.

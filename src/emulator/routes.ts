@@ -1,7 +1,7 @@
 /**
  * `/__emulator/*`: the emulator's control routes (faults, clock, counters, reset), JSON in and out.
  * Mount with `app.route('/', emulatorRoutes)`; paths carry their `/__emulator` prefix. Only ever
- * served under the emulator (DESIGN.md section 10).
+ * served under the emulator (docs/emulator.md).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'

@@ -7,7 +7,7 @@ import { cacheKind } from '../runtime/isolate-caches'
 /** The longest key KV takes. */
 const KV_KEY_MAX_BYTES = 512
 
-/** Anonymous data refreshes at most every five minutes (SPEC Limits). */
+/** Anonymous data refreshes at most every five minutes (docs/access.md). */
 const ANON_BUCKET_MS = 5 * 60_000
 
 /**

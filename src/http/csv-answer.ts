@@ -1,5 +1,5 @@
 /**
- * `format=csv` and `Accept: text/csv` on the tabular endpoints (issue 22), in one place: a route
+ * `format=csv` and `Accept: text/csv` on the tabular endpoints (docs/api-guide.md, "CSV"), in one place: a route
  * declares which table of its JSON answer is the CSV ({@link CsvTable}) and `guardedRoute` does the
  * rest — the `format` (and `section`) query parameters, `text/csv` in the OpenAPI document, and the
  * two middlewares below. The handler is not touched: it answers JSON as always and the CSV is made
@@ -51,7 +51,7 @@ export function dataTable(columns?: readonly string[]): CsvTable {
 }
 
 /**
- * The sectioned answers (SPEC: `data.data` maps slug → rows): one section a CSV answer. `rows` maps
+ * The sectioned answers (`data.data` maps slug → rows): one section a CSV answer. `rows` maps
  * each slug to its row schema, whose fields are the columns (so an empty section still has its header).
  */
 export function sectionTable(rows: Readonly<Record<string, ZodShaped>>): CsvTable {

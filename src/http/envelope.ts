@@ -3,7 +3,7 @@ import type { Tier } from '../access/tiers'
 import type { AppEnv, Outcome } from './context'
 import type { FailureCode } from './outcome'
 
-/** The fields every data endpoint answers with (SPEC: Response envelope). */
+/** The fields every data endpoint answers with (docs/api-guide.md, "Answers, errors and the deadline"). */
 export interface Envelope<T> {
   ok: boolean
   endpoint: string

@@ -8,7 +8,7 @@ export const PRICE_DECIMALS: Record<InstrumentKind, number> = {
   forex: 4,
 }
 
-/** The SPEC's K-line row: 8 columns, all strings; empty string where the channel has no value. */
+/** The K-line row of /v1/quote and /v1/kline: 8 columns, all strings; empty string where the channel has no value. */
 export interface BarRow {
   date: string
   open: string

@@ -1,5 +1,5 @@
 /**
- * The after-close job (DESIGN section 8): on a trading day once the day has settled (15:30
+ * The after-close job (docs/operations.md, "Scheduled jobs"): on a trading day once the day has settled (15:30
  * Beijing),
  *   (a) takes the whole-market snapshot and writes `market-kline/<today>.json`, only when it is
  *       absent and only from a complete snapshot (never a partial day);

@@ -1,5 +1,5 @@
 /**
- * The playbook backtest (issue 12 item 3): runs every playbook of src/data/playbooks.ts over the
+ * The playbook backtest (docs/api-guide.md, /v1/playbooks): runs every playbook of src/data/playbooks.ts over the
  * stored daily history of the whole A-share market and stores each one's evidence in
  * `playbooks/evidence.json`, which /v1/playbooks serves.
  *

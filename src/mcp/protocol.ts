@@ -3,7 +3,7 @@
  * `tools/call`; any other method is "Method not found", and notifications need no answer.
  *
  * We answer the protocol ourselves rather than through the MCP SDK's `Server` and its transport:
- * the Worker's script has a size budget (issue 20: 250 KB of gzip), and the SDK's server side builds
+ * the Worker's script has a size budget (250 KB of gzip; docs/performance.md), and the SDK's server side builds
  * a zod schema of every message of the protocol at load, with its request engine and the
  * experimental tasks code (some 16 KB of gzip), for these four methods. The SDK's own client, in
  * test/mcp.test.ts, holds this module and src/mcp/transport.ts to the protocol.

@@ -15,7 +15,7 @@ import type { ReferenceResult } from '../services/types'
 import { DateParam, IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
+/** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** The window: `date` and the following month. */
@@ -23,7 +23,7 @@ const WINDOW_DAYS = 30
 const DEFAULT_LIMIT = 100
 const MAX_LIMIT = 500
 
-/** The sections, in order (SPEC: the common slugs of /v1/calendar). */
+/** The sections, in order. */
 const SECTIONS = [
   { slug: 'financial_report', title: 'Periodic report disclosures (scheduled and published)' },
   { slug: 'dividend', title: 'Dividends and bonus shares by ex-date' },
@@ -297,7 +297,7 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     }
     const total = SECTIONS.reduce((n, s) => n + rows[s.slug].length, 0)
     if (total === 0) {
-      // Every channel answered, and none had anything: the SPEC's "returned nothing" (a month of the
+      // Every channel answered, and none had anything: "returned nothing" (a month of the
       // whole market never lacks every kind of event), not an answer to count.
       const error = `no event of any kind between ${start} and ${end} from ${[...sources].join(', ')}` + (Object.keys(errors).length ? `; ${Object.values(errors).join('; ')}` : '')
       return c.json(envelope(c, 'calendar', { ok: false, source: 'none', data, window, code: 'NO_DATA', error, ...(Object.keys(errors).length ? { errors } : {}) }), 200)

@@ -20,7 +20,7 @@ import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
+/** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const DEFAULT_LIMIT = 30
@@ -28,7 +28,7 @@ const MAX_LIMIT = 100
 /** How far back each mode looks: the market's latest month; one stock's latest year. */
 const LIST_WINDOW_DAYS = 30
 const DETAIL_WINDOW_DAYS = 365
-/** Digests are reference data (DESIGN §12): kept service-wide for three hours. */
+/** Digests are reference data: kept service-wide for three hours. */
 const DIGEST_TTL_MS = 3 * 3600_000
 /** Report pages fetched at once. */
 const PAGE_CONCURRENCY = 6

@@ -14,7 +14,7 @@ import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
+/** Who may call it and what it costs (pro group, trial and above). */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({
@@ -85,7 +85,7 @@ const route = guardedRoute(POLICY, {
   tags: ['Pro'],
   summary: 'Financial statements of one A-share stock',
   description:
-    '`data` is `[income, balance, cashflow]` (SPEC: Finance): three arrays of `{EndDate, …lines}`, latest report period first, ' +
+    '`data` is `[income, balance, cashflow]`: three arrays of `{EndDate, …lines}`, latest report period first, ' +
     'at most `num` periods each. Amounts in CNY; income and cash-flow lines are cumulative from January 1 as Chinese statements are ' +
     '(the 09-30 row covers January to September); balance-sheet lines are period-end values. Only published reports appear. ' +
     'A-share stocks only: any other code answers ok:true with an empty `data` and a `notice`. A stock with no published statements ' +

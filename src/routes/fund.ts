@@ -180,7 +180,7 @@ const route = guardedRoute(POLICY, {
   tags: ['Pro'],
   summary: 'Money flow, dragon-tiger board, block trades and margin trading of one A-share stock',
   description:
-    'Sectioned like the SPEC (`data.tables` of `{title, slug, rows}`, `data.data` slug → rows). `money_flow`: the last `days` sessions, ' +
+    'Sectioned (`data.tables` of `{title, slug, rows}`, `data.data` slug → rows). `money_flow`: the last `days` sessions, ' +
     'newest first, the day\'s turnover split by order size (super-large, large, medium, small; main force = super-large + large) into ' +
     'inflow (active buying), outflow (active selling), net and net ratio (percent of the day\'s amount). Each trade counts once, on its ' +
     'active side, so today\'s eight inflows and outflows add up to the day\'s amount while the four nets do not cancel out (as on Eastmoney). ' +

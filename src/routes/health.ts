@@ -34,7 +34,7 @@ const route = createRoute({
   },
 })
 
-/** GET /v1/health: the SPEC's four fields, and where the data comes from (a simulated market must say so). */
+/** GET /v1/health: ok, uptime, data readiness and tiers, and where the data comes from (a simulated market must say so). */
 export function registerHealth(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, (c) =>
     c.json(

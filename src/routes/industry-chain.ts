@@ -15,7 +15,7 @@ import type { ReferenceRequest } from '../services/types'
 import { notThisMarket } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it (DESIGN §12: pro group, trial and above). */
+/** Who may call it (pro group, trial and above). */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** Longest `topic` worth comparing with theme names. */

@@ -10,7 +10,7 @@ import { queryIssue, ValidationError, type ValidationIssue } from '../http/valid
 import type { Context } from 'hono'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
-/** SPEC: unlimited tier; calls are rate-limited like any other but cost no usage units. */
+/** Unlimited tier; calls are rate-limited like any other but cost no usage units. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'unlimited', cost: 0, counted: true }
 
 const AllowListSchema = z
@@ -107,7 +107,7 @@ function parseAllowList(raw: string, caller: string): { ips: string[]; kept: boo
   return { ips, kept }
 }
 
-/** GET, POST and DELETE /v1/ip-whitelist — the SPEC's state table. */
+/** GET, POST and DELETE /v1/ip-whitelist: read, replace and clear a key's allow-list. */
 export function registerIpWhitelist(app: OpenAPIHono<AppEnv>) {
   app.openapi(getRoute, async (c) => answer(c, await guardOf(c).allowList()))
   app.openapi(postRoute, async (c) => {

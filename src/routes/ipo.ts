@@ -11,7 +11,7 @@ import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
+/** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({

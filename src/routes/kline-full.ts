@@ -20,7 +20,7 @@ import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs: standard and above, trial excluded (SPEC Authentication 4). */
+/** Who may call it and what it costs: standard and above, trial excluded. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
 
 const Query = z.object({

@@ -53,7 +53,7 @@ const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi(
 const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 /**
- * SPEC: minute periods require tier standard or above (and so a key). Only for codes that have
+ * Minute periods require tier standard or above (and so a key). Only for codes that have
  * minute bars: the route's `check` refuses the others with a 422 first.
  */
 const minuteNeedsStandard = (c: Context<AppEnv>): Partial<AccessPolicy> | undefined => {

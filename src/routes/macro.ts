@@ -12,7 +12,7 @@ import { staleOf } from '../services/reference'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
+/** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const CATALOGUE_TEXT = MACRO_REGIONS.map((r) => `**${r}**: ${MACRO_CATALOGUE[r].map((s) => `\`${s.name}\` (${s.title}; ${s.unit}; ${s.frequency})`).join(', ')}`).join('. ')

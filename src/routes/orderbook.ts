@@ -14,7 +14,7 @@ import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs (DESIGN §12: pro group, trial and above). */
+/** Who may call it and what it costs (pro group, trial and above). */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({

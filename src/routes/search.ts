@@ -10,7 +10,7 @@ import type { Services } from '../services/types'
 import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs: pro group, trial and above (DESIGN §12). */
+/** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
 /** Rows asked of the upstream; a code's prefix may then narrow them. */

@@ -20,14 +20,14 @@ import { staleOf } from '../services/reference'
 /** Who may call it and what it costs: the pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
 
-/** The A-share sections, in order (SPEC: Shareholder). */
+/** The A-share sections, in order. */
 const A_SHARE_SECTIONS = [
   { slug: 'top10_holders', title: 'Top 10 shareholders' },
   { slug: 'top10_float_holders', title: 'Top 10 float shareholders' },
   { slug: 'holder_count', title: 'Number of shareholders' },
 ] as const
 /**
- * The HK sections the SPEC names, in order. `shareholders` comes from Eastmoney's HK F10
+ * The HK sections, in order. `shareholders` comes from Eastmoney's HK F10
  * (RPT_HKF10_EQUITYCHG_HOLDER); `holder_distribution` and `institutional_holdings` from HKEXnews'
  * CCASS Shareholding Search (src/channels/hkex/ccass.ts), the newest day's record.
  */

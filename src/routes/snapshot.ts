@@ -13,7 +13,7 @@ import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
-/** Who may call it and what it costs: pro and above (SPEC Authentication 4). */
+/** Who may call it and what it costs: pro and above. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
 
 const Query = z.object({ code: StockCodeParam })
@@ -25,7 +25,7 @@ const Level = z.tuple([z.number().nullable(), z.number().int()]).openapi({
 })
 const Levels = (side: string) => z.array(Level).length(5).openapi({ description: `Five ${side} levels, best first` })
 
-/** The 35 fields, grouped as the SPEC lists them. */
+/** The 35 fields, in the groups marked below. */
 const SnapshotRow = z
   .object({
     // identity

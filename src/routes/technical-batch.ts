@@ -29,7 +29,7 @@ import { technicalBars } from '../features/technical/bars'
 import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
 import { JsonBytes } from '../http/json-bytes'
 
-/** Pro and above (SPEC); billed one unit per symbol returned, so the reservation is adjusted at settle. */
+/** Pro and above; billed one unit per symbol returned, so the reservation is adjusted at settle. */
 const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
 
 /** Symbols computed from the channels at once (HK, US, indexes, ETFs: not in the precomputed table). */

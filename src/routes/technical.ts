@@ -35,7 +35,7 @@ const route = guardedRoute(POLICY, {
   tags: ['Pro'],
   summary: 'Technical indicators of one symbol, one wide row',
   description:
-    'The 55 columns of DESIGN §12 (MA, EMA, MACD, KDJ, RSI, BOLL, WR, CCI, BIAS, ATR, DMI, TRIX, OBV, VR, PSY, ROC, MTM, DMA, BBI, volume MAs, BRAR, MFI) ' +
+    '55 columns (MA, EMA, MACD, KDJ, RSI, BOLL, WR, CCI, BIAS, ATR, DMI, TRIX, OBV, VR, PSY, ROC, MTM, DMA, BBI, volume MAs, BRAR, MFI) ' +
     'for the latest daily bar, computed with the Tongdaxin formulas as MyTT states them (EMA α = 2/(n+1) seeded with the first close, Chinese SMA(X, n, m), ' +
     'BOLL with the population deviation, MACD bar = 2 × (DIF − DEA), simple-mean ATR and ADX; see each column) over forward-adjusted (qfq) daily bars: ' +
     'for A-share stocks the whole stored history, otherwise the last 1,212 day bars, so the recursive averages have converged. ' +

@@ -97,7 +97,7 @@ const TradeCalendarResponse = envelopeSchema(
     },
   })
 
-/** Who may call it and what it costs (SPEC: free tier, but counted in usage and rate limits). */
+/** Who may call it and what it costs (free tier, but counted in usage and rate limits). */
 const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {

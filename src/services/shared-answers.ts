@@ -4,7 +4,7 @@
  * the same for every caller, so one computation per freshness window serves them all, keyed or
  * anonymous, in this isolate's memory. Concurrent misses share one computation, so a burst of
  * callers costs one round of upstream requests. Only successful answers are kept: a failure is
- * retried by the next caller. DESIGN §12, freshness classes.
+ * retried by the next caller. Each kind of answer has its freshness class below.
  *
  * Stale while revalidating: a handler that passes `waitUntil` is answered from an expired answer
  * still inside its class's stale limit at once, while one refresh runs in the background. Without
@@ -14,7 +14,7 @@
  */
 import { Flight } from '../domain/shared-flight'
 
-/** How long a computed answer may be served, per kind of answer, in milliseconds (DESIGN §12). */
+/** How long a computed answer may be served, per kind of answer, in milliseconds. */
 export const FRESHNESS_MS = {
   /** Intraday market data: the popularity rank joined with live quotes. */
   hot: 15_000,
@@ -39,8 +39,8 @@ export const FRESHNESS_MS = {
 } as const
 
 /**
- * The oldest answer (from the start of its computation) served while a refresh runs: DESIGN §12
- * keeps intraday market data within about 30 s.
+ * The oldest answer (from the start of its computation) served while a refresh runs: intraday
+ * market data stays within about 30 s of the market (docs/api-guide.md, /v1/hot and /v1/changedist).
  */
 export const STALE_LIMIT_MS: Record<Freshness, number> = {
   hot: 30_000,

@@ -1,6 +1,6 @@
 /**
  * Owned data tables kept as Workers static assets (public/_data/, wrangler.toml [assets]) rather
- * than in the script: a smaller bundle starts faster (issue 20). The Worker reads them through
+ * than in the script: a smaller bundle starts faster. The Worker reads them through
  * its `ASSETS` binding, which serves them whatever `run_worker_first` says; that setting sends the
  * public's requests for `/_data/*` to the Worker, whose answer is its JSON 404.
  */

@@ -1,7 +1,7 @@
 /**
  * The service-wide cache of reference answers (search, macro, ipo, calendar, dividends,
  * shareholders, events, block trades): the same for every caller, so one upstream request serves
- * them all for hours (DESIGN §12, freshness classes). Two tiers: this isolate's memory, then KV
+ * them all for hours (six, unless a kind says otherwise). Two tiers: this isolate's memory, then KV
  * (`CACHE`), shared by every isolate. Only successful answers are kept; a failure is asked again
  * on the next call.
  *
@@ -25,7 +25,10 @@ const DAY_MS = 86_400_000
  */
 export type StalePolicy = { maxAgeMs: number } | { session: true } | { never: true }
 
-/** The stale-if-error policy of every kind of answer, in one place (DESIGN §12; README "Stale answers"). */
+/**
+ * The stale-if-error policy of every kind of answer, in one place (docs/architecture.md, "Stale
+ * answers", whose table a test holds to this one).
+ */
 export const STALE_IF_ERROR = {
   // Slow-moving reference data: a copy days old is far better than an error.
   dividend: { maxAgeMs: 7 * DAY_MS },

@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Money flow, dragon-tiger board, block trades and margin trading of one A-share stock
-         * @description Sectioned like the SPEC (`data.tables` of `{title, slug, rows}`, `data.data` slug → rows). `money_flow`: the last `days` sessions, newest first, the day's turnover split by order size (super-large, large, medium, small; main force = super-large + large) into inflow (active buying), outflow (active selling), net and net ratio (percent of the day's amount). Each trade counts once, on its active side, so today's eight inflows and outflows add up to the day's amount while the four nets do not cancel out (as on Eastmoney). Past sessions carry nets and ratios only (inflow/outflow null), which is all the daily upstream publishes. Today's row also carries `main_net_rank`, the stock's place among all traded A-share stocks by main net inflow, of `ranked`: one walk of the market list a minute shared by every caller (a call waits up to 1500 ms for a walk under way; `rank=true` waits for it, `rank=false` skips it). `top_traders`: the days the stock was on the dragon-tiger board in the last 365 days, with reasons and the top five buying and selling seats. `block_trades`: its block trades in the last 365 days (the same rows as /v1/block-trade). `margin`: financing and securities lending per session. A-share stocks only (422 otherwise). ok:false (not counted) when the money flow cannot be had; a failed other section is listed in `errors` with its rows empty.
+         * @description Sectioned (`data.tables` of `{title, slug, rows}`, `data.data` slug → rows). `money_flow`: the last `days` sessions, newest first, the day's turnover split by order size (super-large, large, medium, small; main force = super-large + large) into inflow (active buying), outflow (active selling), net and net ratio (percent of the day's amount). Each trade counts once, on its active side, so today's eight inflows and outflows add up to the day's amount while the four nets do not cancel out (as on Eastmoney). Past sessions carry nets and ratios only (inflow/outflow null), which is all the daily upstream publishes. Today's row also carries `main_net_rank`, the stock's place among all traded A-share stocks by main net inflow, of `ranked`: one walk of the market list a minute shared by every caller (a call waits up to 1500 ms for a walk under way; `rank=true` waits for it, `rank=false` skips it). `top_traders`: the days the stock was on the dragon-tiger board in the last 365 days, with reasons and the top five buying and selling seats. `block_trades`: its block trades in the last 365 days (the same rows as /v1/block-trade). `margin`: financing and securities lending per session. A-share stocks only (422 otherwise). ok:false (not counted) when the money flow cannot be had; a failed other section is listed in `errors` with its rows empty.
          */
         get: operations["fund"];
         put?: never;
@@ -326,7 +326,7 @@ export interface paths {
          *     - `VolumeRatio` — ratio — hs — Volume over the mean volume of the 5 sessions before
          *     - `PE_TTM` — ratio — hs, hk, us — Close over EPS of the last four quarters (null when EPS <= 0; hk, us: the list's trailing P/E, f115 else f9, null where it is not positive)
          *     - `PE_LYR` — ratio — hs — Close over EPS of the last annual report (null when EPS <= 0)
-         *     - `PB` — ratio — hs, hk, us — Close over book value per share of the latest report (hk, us: the list's P/B, f23)
+         *     - `PB` — ratio — hs, hk, us — Close over book value per share of the latest report (hs: null, see BPS; hk, us: the list's P/B, f23)
          *     - `PS_TTM` — ratio — hs — Total market cap over revenue of the last four quarters
          *     - `PCF_TTM` — ratio — hs — Total market cap over operating cash flow of the last four quarters (null when <= 0)
          *     - `PEG` — ratio — hs — PE_TTM over NetProfitYoY (null when either is <= 0)
@@ -336,8 +336,8 @@ export interface paths {
          *     - `FloatShares` — shares — hs — Float shares: the market list's float cap over its price
          *     - `ListDays` — days — hs — Calendar days since the listing date
          *     - `EPS_TTM` — CNY — hs — Attributable net profit of the last four quarters over total shares
-         *     - `BPS` — CNY — hs — Book value (equity of the parent) per share, latest report
-         *     - `ROETTM` — % — hs — Net profit of the last four quarters over the equity of the latest report
+         *     - `BPS` — CNY — hs — Book value (equity of the parent) per share, latest report; null: the statements source (Eastmoney RPT_DMSK_FN_BALANCE) has total equity only, no parent share
+         *     - `ROETTM` — % — hs — Net profit of the last four quarters over the equity of the parent in the latest report; null, as BPS is
          *     - `GrossMargin` — % — hs — Gross margin of the latest report
          *     - `NetMargin` — % — hs — Net profit over revenue, last four quarters
          *     - `DebtRatio` — % — hs — Total liabilities over total assets, latest report
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * Technical indicators of one symbol, one wide row
-         * @description The 55 columns of DESIGN §12 (MA, EMA, MACD, KDJ, RSI, BOLL, WR, CCI, BIAS, ATR, DMI, TRIX, OBV, VR, PSY, ROC, MTM, DMA, BBI, volume MAs, BRAR, MFI) for the latest daily bar, computed with the Tongdaxin formulas as MyTT states them (EMA α = 2/(n+1) seeded with the first close, Chinese SMA(X, n, m), BOLL with the population deviation, MACD bar = 2 × (DIF − DEA), simple-mean ATR and ADX; see each column) over forward-adjusted (qfq) daily bars: for A-share stocks the whole stored history, otherwise the last 1,212 day bars, so the recursive averages have converged. During a session the last bar is today's live bar (`date` today, `as_of` the quote's time, `closePrice` the current price = /v1/quote `data[0].last`); after the close it is the day's final bar. Nothing after `date` enters the computation. A-share stocks, indexes and ETFs, HK and US stocks, US indexes; other codes get 422. Tier trial or above.
+         * @description 55 columns (MA, EMA, MACD, KDJ, RSI, BOLL, WR, CCI, BIAS, ATR, DMI, TRIX, OBV, VR, PSY, ROC, MTM, DMA, BBI, volume MAs, BRAR, MFI) for the latest daily bar, computed with the Tongdaxin formulas as MyTT states them (EMA α = 2/(n+1) seeded with the first close, Chinese SMA(X, n, m), BOLL with the population deviation, MACD bar = 2 × (DIF − DEA), simple-mean ATR and ADX; see each column) over forward-adjusted (qfq) daily bars: for A-share stocks the whole stored history, otherwise the last 1,212 day bars, so the recursive averages have converged. During a session the last bar is today's live bar (`date` today, `as_of` the quote's time, `closePrice` the current price = /v1/quote `data[0].last`); after the close it is the day's final bar. Nothing after `date` enters the computation. A-share stocks, indexes and ETFs, HK and US stocks, US indexes; other codes get 422. Tier trial or above.
          */
         get: operations["technical"];
         put?: never;
@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * Financial statements of one A-share stock
-         * @description `data` is `[income, balance, cashflow]` (SPEC: Finance): three arrays of `{EndDate, …lines}`, latest report period first, at most `num` periods each. Amounts in CNY; income and cash-flow lines are cumulative from January 1 as Chinese statements are (the 09-30 row covers January to September); balance-sheet lines are period-end values. Only published reports appear. A-share stocks only: any other code answers ok:true with an empty `data` and a `notice`. A stock with no published statements (unknown code) answers ok:false, code NO_DATA (not counted). Channels: Eastmoney datacenter (RPT_DMSK_FN_INCOME / BALANCE / CASHFLOW), then Sina (getFinanceReport2022).
+         * @description `data` is `[income, balance, cashflow]`: three arrays of `{EndDate, …lines}`, latest report period first, at most `num` periods each. Amounts in CNY; income and cash-flow lines are cumulative from January 1 as Chinese statements are (the 09-30 row covers January to September); balance-sheet lines are period-end values. Only published reports appear. A-share stocks only: any other code answers ok:true with an empty `data` and a `notice`. A stock with no published statements (unknown code) answers ok:false, code NO_DATA (not counted). Channels: Eastmoney datacenter (RPT_DMSK_FN_INCOME / BALANCE / CASHFLOW), then Sina (getFinanceReport2022). Eastmoney's summary reports have no EPS, current totals or parent/minority equity split: from it `basic_eps`, `current_assets`, `current_liabilities`, `parent_equity` and `minority_equity` are null, and `net_profit` is `total_profit − income_tax`.
          */
         get: operations["finance"];
         put?: never;
@@ -787,7 +787,8 @@ export interface components {
          *         "standard",
          *         "pro",
          *         "unlimited"
-         *       ]
+         *       ],
+         *       "upstream": "live"
          *     }
          */
         Health: {
@@ -799,6 +800,11 @@ export interface components {
             data_ready: boolean;
             /** @description Supported tiers */
             tiers: ("free" | "trial" | "standard" | "pro" | "unlimited")[];
+            /**
+             * @description Where the data comes from: `live`, the real upstream hosts; `emulator`, the built-in simulated market (`npm start` offline, the tests), whose every answer also says `simulated: true` and carries the header `X-Data-Simulated: true`
+             * @enum {string}
+             */
+            upstream: "live" | "emulator";
         };
         /**
          * @example {
@@ -887,6 +893,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -992,6 +1003,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -1135,6 +1151,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -1197,6 +1218,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -1317,6 +1343,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -1470,6 +1501,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -1746,6 +1782,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -1981,6 +2022,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -2070,6 +2116,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -2130,6 +2181,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -2226,6 +2282,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -2283,7 +2344,7 @@ export interface components {
             name: string | null;
             /** @description Current price in the trading currency (CNY, USD), equal to /v1/quote `data[0].last`; the last close when not traded today; null when no quote was available */
             last: number | null;
-            /** @description Change against the previous close in percent, 2 decimals; null when it has not traded in the current session or no quote was available */
+            /** @description Change against the previous close in percent, 2 decimals; of the latest session: a line not yet traded today (before the 09:25 match) or suspended shows its last session's change, as /v1/quote does; null when no quote or bars were available */
             change_pct: number | null;
         };
         /**
@@ -2393,6 +2454,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -2524,6 +2590,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -2734,9 +2805,9 @@ export interface components {
             pe_ttm_overall: number | null;
             /** @description Stocks with a negative PE TTM (a loss over the last four quarters) */
             loss_making: number;
-            /** @description Median PB (price / book value per share) of the stocks with a positive PB */
+            /** @description Median PB (price / book value per share) of the stocks with a positive PB; null from the stored factor table (`source: store`), which has no PB for A-shares (the statements it is built from carry no parent equity) */
             pb_median: number | null;
-            /** @description Total market cap / total book value of the stocks with a PB */
+            /** @description Total market cap / total book value of the stocks with a PB; null from the stored factor table (`source: store`), as pb_median */
             pb_overall: number | null;
             /** @description Total market cap, CNY */
             market_cap: number;
@@ -2759,9 +2830,9 @@ export interface components {
             pe_ttm_overall: number | null;
             /** @description Stocks with a negative PE TTM (a loss over the last four quarters) */
             loss_making: number;
-            /** @description Median PB (price / book value per share) of the stocks with a positive PB */
+            /** @description Median PB (price / book value per share) of the stocks with a positive PB; null from the stored factor table (`source: store`), which has no PB for A-shares (the statements it is built from carry no parent equity) */
             pb_median: number | null;
-            /** @description Total market cap / total book value of the stocks with a PB */
+            /** @description Total market cap / total book value of the stocks with a PB; null from the stored factor table (`source: store`), as pb_median */
             pb_overall: number | null;
             /** @description Total market cap, CNY */
             market_cap: number;
@@ -2834,25 +2905,25 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 6,
          *       "source": "store",
-         *       "data": "| code | name | PE_TTM | ROETTM | ClosePrice | ChangePCT |\n| --- | --- | --- | --- | --- | --- |\n| sh600519 | 贵州茅台 | 21.4 | 33.12 | 1520.00 | 0.76 |\n",
+         *       "data": "| code | name | PE_TTM | GrossMargin | ClosePrice | ChangePCT |\n| --- | --- | --- | --- | --- | --- |\n| sh600519 | 贵州茅台 | 21.4 | 91.53 | 1520.00 | 0.76 |\n",
          *       "structured": [
          *         {
          *           "code": "sh600519",
          *           "name": "贵州茅台",
          *           "PE_TTM": "21.4",
-         *           "ROETTM": "33.12",
+         *           "GrossMargin": "91.53",
          *           "ClosePrice": "1520.00",
          *           "ChangePCT": "0.76"
          *         }
          *       ],
          *       "tables": [
          *         {
-         *           "title": "intersect([PE_TTM < 25, ROETTM > 15])",
+         *           "title": "intersect([PE_TTM < 25, GrossMargin > 30])",
          *           "columns": [
          *             "code",
          *             "name",
          *             "PE_TTM",
-         *             "ROETTM",
+         *             "GrossMargin",
          *             "ClosePrice",
          *             "ChangePCT"
          *           ],
@@ -2861,7 +2932,7 @@ export interface components {
          *               "code": "sh600519",
          *               "name": "贵州茅台",
          *               "PE_TTM": "21.4",
-         *               "ROETTM": "33.12",
+         *               "GrossMargin": "91.53",
          *               "ClosePrice": "1520.00",
          *               "ChangePCT": "0.76"
          *             }
@@ -2870,7 +2941,7 @@ export interface components {
          *       ],
          *       "market": "hs",
          *       "date": "2026-11-20",
-         *       "expr": "intersect([PE_TTM < 25, ROETTM > 15])",
+         *       "expr": "intersect([PE_TTM < 25, GrossMargin > 30])",
          *       "orderby": "PE_TTM",
          *       "desc": false,
          *       "matched": 1,
@@ -2908,6 +2979,7 @@ export interface components {
             matched: number;
             /** @description Rows in this answer */
             returned: number;
+            progress?: components["schemas"]["BuildProgress"] & unknown;
         };
         /** @description One stock: `code`, `name`, then each factor the expression uses, then `ClosePrice`, `ChangePCT` (and the orderby factor); every value a string, empty where the stock has no value */
         ScreenRow: {
@@ -2923,6 +2995,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3157,6 +3234,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3280,6 +3362,7 @@ export interface components {
             returned: number;
             /** @description Items without a row */
             failed: number;
+            progress?: components["schemas"]["BuildProgress"] & unknown;
         };
         TechnicalBatchItem: {
             /** @description The code as requested */
@@ -3302,6 +3385,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3421,6 +3509,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3489,6 +3582,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3609,6 +3707,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3794,6 +3897,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -3895,6 +4003,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -4053,6 +4166,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -4310,6 +4428,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -4384,6 +4507,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -4466,7 +4594,7 @@ export interface components {
          *             "net_profit": 64074082407.37,
          *             "parent_net_profit": 60827990123.4,
          *             "deducted_parent_net_profit": 60812345678.9,
-         *             "basic_eps": 48.4216
+         *             "basic_eps": null
          *           }
          *         ],
          *         [
@@ -4475,15 +4603,15 @@ export interface components {
          *             "cash": 59321456789.12,
          *             "accounts_receivable": 41234567.8,
          *             "inventory": 45678901234.5,
-         *             "current_assets": 245678901234.5,
+         *             "current_assets": null,
          *             "fixed_assets": 19876543210.9,
          *             "total_assets": 298765432109.8,
          *             "accounts_payable": 2345678901.2,
          *             "advance_receipts": 9876543210.1,
-         *             "current_liabilities": 45678901234.5,
+         *             "current_liabilities": null,
          *             "total_liabilities": 50123456789,
-         *             "parent_equity": 238765432109.8,
-         *             "minority_equity": 9876543211,
+         *             "parent_equity": null,
+         *             "minority_equity": null,
          *             "total_equity": 248641975320.8
          *           }
          *         ],
@@ -4513,6 +4641,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -4570,13 +4703,13 @@ export interface components {
             total_profit: number | null;
             /** @description Income tax (所得税), CNY; null when the upstream has no value */
             income_tax: number | null;
-            /** @description Net profit including minority interests (净利润), CNY; null when the upstream has no value */
+            /** @description Net profit including minority interests (净利润), CNY; from Eastmoney it is total_profit − income_tax (its report has no net-profit column); null when either is */
             net_profit: number | null;
             /** @description Net profit attributable to the parent's shareholders (归母净利润), CNY; null when the upstream has no value */
             parent_net_profit: number | null;
             /** @description Attributable net profit excluding non-recurring items (扣非归母净利润), CNY; null when the upstream has no value */
             deducted_parent_net_profit: number | null;
-            /** @description Basic earnings per share (基本每股收益), CNY per share; null when the upstream has no value */
+            /** @description Basic earnings per share (基本每股收益), CNY per share; always null from Eastmoney (its report has no EPS column, and the weighted share count basic EPS divides by is not known here); Sina sends it */
             basic_eps: number | null;
         };
         /** @description Balance sheet at the period end */
@@ -4589,7 +4722,7 @@ export interface components {
             accounts_receivable: number | null;
             /** @description Inventory (存货), CNY; null when the upstream has no value */
             inventory: number | null;
-            /** @description Total current assets (流动资产合计), CNY; null when the upstream has no value */
+            /** @description Total current assets (流动资产合计), CNY; always null from Eastmoney (its report gives only the current ratio, no current totals); Sina sends it */
             current_assets: number | null;
             /** @description Fixed assets (固定资产), CNY; null when the upstream has no value */
             fixed_assets: number | null;
@@ -4599,13 +4732,13 @@ export interface components {
             accounts_payable: number | null;
             /** @description Advance receipts (预收款项), CNY; null when the upstream has no value */
             advance_receipts: number | null;
-            /** @description Total current liabilities (流动负债合计), CNY; null when the upstream has no value */
+            /** @description Total current liabilities (流动负债合计), CNY; always null from Eastmoney (its report gives only the current ratio, no current totals); Sina sends it */
             current_liabilities: number | null;
             /** @description Total liabilities (负债合计), CNY; null when the upstream has no value */
             total_liabilities: number | null;
-            /** @description Equity attributable to the parent's shareholders (归属于母公司股东权益), CNY; null when the upstream has no value */
+            /** @description Equity attributable to the parent's shareholders (归属于母公司股东权益), CNY; always null from Eastmoney (its report has total equity only, no parent/minority split); Sina sends it */
             parent_equity: number | null;
-            /** @description Minority interests (少数股东权益), CNY; null when the upstream has no value */
+            /** @description Minority interests (少数股东权益), CNY; always null from Eastmoney (its report has total equity only, no parent/minority split); Sina sends it */
             minority_equity: number | null;
             /** @description Total equity (股东权益合计), CNY; null when the upstream has no value */
             total_equity: number | null;
@@ -4626,9 +4759,9 @@ export interface components {
             financing_net_cash: number | null;
             /** @description Net increase in cash and equivalents (现金及现金等价物净增加额), CNY; null when the upstream has no value */
             net_cash_change: number | null;
-            /** @description Cash and equivalents at the beginning of the year (期初现金及现金等价物余额), CNY; null when the upstream has no value */
+            /** @description Cash and equivalents at the beginning of the year (期初现金及现金等价物余额), CNY; null when the upstream sends none (Eastmoney sends null for some reports) */
             begin_cash: number | null;
-            /** @description Cash and equivalents at the period end (期末现金及现金等价物余额), CNY; null when the upstream has no value */
+            /** @description Cash and equivalents at the period end (期末现金及现金等价物余额), CNY; null when the upstream sends none (Eastmoney sends null for some reports) */
             end_cash: number | null;
         };
         /**
@@ -4730,6 +4863,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -4893,6 +5031,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -5133,6 +5276,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -5320,6 +5468,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -5427,6 +5580,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
@@ -5807,6 +5965,11 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "trial" | "standard" | "pro" | "unlimited";
+            /**
+             * @description Present (true) when the service runs on its built-in emulator (`npm start` offline, the tests): the data is a simulated market, not real quotes. Every such answer also carries the header `X-Data-Simulated: true`, and `/v1/health` names the upstream mode
+             * @enum {boolean}
+             */
+            simulated?: true;
             /** @description Processing time in milliseconds */
             elapsed_ms: number;
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */

@@ -69,8 +69,8 @@ export function stockSeries(code: string, h: RawDaily, from: number, board: Boar
     for (let k = 0; k < len; k++) col[k] = rows[k].values[j] ?? NaN
     columns.set(name === 'closePrice' ? 'ClosePrice' : name, col)
   })
-  // Size factors: the close that traded on D times the list's share counts (DESIGN: a backfilled
-  // day uses the list of the backfill's start; the counts change rarely).
+  // Size factors: the close that traded on D times the list's share counts (a backfilled
+  // day uses the list of the backfill's start, docs/api-guide.md /v1/screen; the counts change rarely).
   const px = columns.get('ClosePrice')!
   const vol = columns.get('Volume')!
   const [total, float] = profile ?? [null, null, null]

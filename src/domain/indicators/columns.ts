@@ -1,7 +1,7 @@
 /**
- * The 55 columns of a technical row (DESIGN §12), in order, with what each means. One table that
- * the row builder, the response schema and the README all read. `price` columns are price levels,
- * rounded to the instrument's price decimals; `value` columns to 4 decimals.
+ * The 55 columns of a technical row, in order, with what each means. One table that the row
+ * builder and the response schema both read. `price` columns are price levels, rounded to the
+ * instrument's price decimals; `value` columns to 4 decimals.
  */
 export const TECHNICAL_COLUMNS = [
   ['code', 'id', 'Code with its market prefix, e.g. `sh600519`'],

@@ -5,8 +5,8 @@ import { roundTo, technicalRow, technicalRowAt, technicalSeries } from './row'
 import { bandBars, barsOf, flatBars, line } from './testing'
 import type { DailyBars } from './bars'
 
-/** DESIGN §12, word for word. */
-const DESIGN_ORDER = `code, name, date, closePrice, ma_MA_5, ma_MA_10, ma_MA_20, ma_MA_30, ma_MA_60,
+/** The column order /v1/technical promises, written out. */
+const COLUMN_ORDER = `code, name, date, closePrice, ma_MA_5, ma_MA_10, ma_MA_20, ma_MA_30, ma_MA_60,
 ma_MA_120, ma_MA_250, ema_EMA_12, ema_EMA_26, macd_DIF, macd_DEA, macd_MACD, kdj_K, kdj_D, kdj_J,
 rsi_RSI_6, rsi_RSI_12, rsi_RSI_24, boll_UPPER, boll_MID, boll_LOWER, wr_WR_10, wr_WR_6, cci_CCI,
 bias_BIAS_6, bias_BIAS_12, bias_BIAS_24, atr_TR, atr_ATR, dmi_PDI, dmi_MDI, dmi_ADX, dmi_ADXR,
@@ -16,11 +16,11 @@ dma_DIF, dma_DIFMA, bbi_BBI, vol_MA_5, vol_MA_10, brar_AR, brar_BR, mfi_MFI`.spl
 const id = { code: 'sh600000', name: 'Test', priceDecimals: 2 }
 
 describe('technicalRow', () => {
-  it('has the 55 columns of DESIGN §12 in that order', () => {
-    expect(DESIGN_ORDER).toHaveLength(55)
-    expect(TECHNICAL_COLUMNS.map((c) => c[0])).toEqual(DESIGN_ORDER)
+  it('has the 55 columns in that order', () => {
+    expect(COLUMN_ORDER).toHaveLength(55)
+    expect(TECHNICAL_COLUMNS.map((c) => c[0])).toEqual(COLUMN_ORDER)
     const row = technicalRow(bandBars(line(300, 10, 0.01), 0.05), id)!
-    expect(Object.keys(row)).toEqual(DESIGN_ORDER)
+    expect(Object.keys(row)).toEqual(COLUMN_ORDER)
     expect(row).toMatchObject({ code: 'sh600000', name: 'Test', date: '2026-10-27' }) // 2026-01-01 + 299 days
   })
 

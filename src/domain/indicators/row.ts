@@ -86,7 +86,7 @@ export function roundTo(x: number, places: number): number {
 export const roundedUnits = (x: number, places: number): number => Math.round(Math.abs(x) * (SCALE[places] ?? 10 ** places) + 1e-7)
 
 /**
- * The 55 columns of DESIGN §12 for the last bar, computed over the whole given history (so the
+ * The 55 columns of /v1/technical (./columns.ts) for the last bar, computed over the whole given history (so the
  * recursive averages have converged): numbers rounded to 4 decimals, price levels to the
  * instrument's decimals, null where the history is too short or a value is undefined (a flat range,
  * no movement). The bars must be the qfq daily history up to and including the row's date; nothing

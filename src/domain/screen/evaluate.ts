@@ -22,7 +22,7 @@ type Values = Float64Array | number
 
 /**
  * Evaluates a parsed expression over every row at once. Returns a mask (1 = selected).
- * A comparison with a null (NaN) side is false, as DESIGN section 12 says; so is anything divided
+ * A comparison with a null (NaN) side is false, as /v1/screen documents; so is anything divided
  * by zero. `top(F, N)` picks the N rows with the largest non-null F (ties: the earlier row).
  */
 export function evaluate(expr: SetExpr, table: FactorTable): Uint8Array {

@@ -1,5 +1,5 @@
 /**
- * Tokens of the factor language (DESIGN section 12). Every token keeps its offset in the
+ * Tokens of the factor language (docs/api-guide.md, /v1/screen). Every token keeps its offset in the
  * expression, so an error can point at the character where it starts.
  */
 type TokenKind = 'number' | 'name' | 'op' | 'punct' | 'end'

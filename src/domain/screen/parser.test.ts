@@ -36,7 +36,7 @@ describe('parseExpression', () => {
     })
   })
 
-  it('reads the SPEC example and lists its factors in order of appearance', () => {
+  it('reads the documented example and lists its factors in order of appearance', () => {
     const e = parse('intersect([PE_TTM < 15, ROETTM > 15, ClosePrice / ma_MA_20 > 1])')
     expect(e.type).toBe('intersect')
     expect(factorsOf(e)).toEqual(['PE_TTM', 'ROETTM', 'ClosePrice', 'ma_MA_20'])

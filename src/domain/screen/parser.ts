@@ -20,7 +20,7 @@ export interface ParseOptions {
 }
 
 /**
- * Parses a factor expression (DESIGN section 12 grammar) into a tree, checking every factor name
+ * Parses a factor expression (the grammar in docs/api-guide.md, /v1/screen) into a tree, checking every factor name
  * against the market's table. Throws {@link ExpressionError} with the offending position.
  */
 export function parseExpression(src: string, opts: ParseOptions): SetExpr {

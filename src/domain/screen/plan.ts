@@ -38,7 +38,7 @@ export interface ScreenQuery {
   limit?: number
 }
 
-/** Default rows (DESIGN section 11 settles the SPEC's 30-or-20 conflict at 30). */
+/** Default rows. */
 export const SCREEN_DEFAULT_LIMIT = 30
 
 /** Checks a query against the factor catalogue and parses its expression; throws {@link ScreenQueryError}. */

@@ -2,7 +2,7 @@ import { factorByName } from '../../data/factors'
 import { evaluate, type ScreenTable } from './evaluate'
 import type { ScreenPlan } from './plan'
 
-/** One result row: every value a string, as the SPEC says (empty where the factor has no value). */
+/** One result row: every value a string, as /v1/screen documents (empty where the factor has no value). */
 type ScreenRow = Record<string, string>
 
 export interface ScreenResult {

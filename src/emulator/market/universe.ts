@@ -13,7 +13,7 @@ import { baseProfile, type Profile } from './profiles'
 import { bnorm, hash, hashString, SALT, uniform } from './random'
 import type { EmuInstrument } from './types'
 
-/** The number of A-share stocks (SPEC: kline-full and market-kline cover 5572 stocks). */
+/** The number of A-share stocks (kline-full and market-kline cover 5572 stocks). */
 export const STOCK_COUNT = 5572
 
 /** A listing-date segment: positions in the range map linearly onto [from, to]; `share` of them. */

@@ -13,7 +13,7 @@ import type { Attempt } from '../../channels/router'
 import { dateNum, numDate } from '../../store/history'
 import type { History } from '../../store/shapes'
 
-/** The most day bars a channel serves (SPEC: count ≤ 1212). */
+/** The most day bars a channel serves (/v1/kline: count ≤ 1212). */
 const CHANNEL_MAX_BARS = 1212
 
 /** Recent channel bars fetched beside a stored history: enough to check that the two agree. */

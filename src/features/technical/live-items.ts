@@ -1,12 +1,12 @@
 /**
  * Today's live technical rows of A-share stocks (src/features/technical/live-outcome.ts), kept in this
  * isolate for one quote window (`FRESHNESS_MS.liveRow`, 3 s: one exchange snapshot) and shared by
- * every caller of /v1/technical-batch, as the market-level answers are (DESIGN §12, freshness): a
- * stock's live row is the same for everyone, and a quote asked again within the window is almost
- * always the same quote. A batch asks the quote channels only for the stocks without a fresh row,
- * so callers asking for the same stocks within a window cost one round of quotes and one step each,
- * not one per call. Each row keeps the time of its quote (`as_of`), so nothing older is passed off
- * as newer.
+ * every caller of /v1/technical-batch, as the market-level answers are (the freshness classes of
+ * src/services/shared-answers.ts): a stock's live row is the same for everyone, and a quote asked
+ * again within the window is almost always the same quote. A batch asks the quote channels only for
+ * the stocks without a fresh row, so callers asking for the same stocks within a window cost one
+ * round of quotes and one step each, not one per call. Each row keeps the time of its quote
+ * (`as_of`), so nothing older is passed off as newer.
  *
  * Kept: the stepped rows (with their item bytes), the stocks not traded today (their row is the
  * previous session's, from the table), and the rows computed from the whole history (an ex-date).

@@ -1,7 +1,7 @@
 /**
- * The `code` of the one-stock endpoints (SPEC: one code per call): one parse and one 422 for several
+ * The `code` of the one-stock endpoints (one code per call): one parse and one 422 for several
  * codes or a code that is not a code, then each endpoint's policy for the kinds it does not serve:
- * a 422 naming what it serves (oneStock), or an empty answer with a notice (notThisMarket, DESIGN §12).
+ * a 422 naming what it serves (oneStock), or an empty answer with a notice (notThisMarket).
  */
 import { z } from '@hono/zod-openapi'
 import type { Instrument, InstrumentKind } from '../../domain/instrument'
