@@ -76,7 +76,7 @@ export const requestContext = (services: Services): MiddlewareHandler<AppEnv> =>
 }
 
 /** The header that marks an answer built from the emulator's simulated market. */
-export const SIMULATED_HEADER = 'X-Data-Simulated'
+const SIMULATED_HEADER = 'X-Data-Simulated'
 
 function markSimulated(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
   try {

@@ -40,7 +40,7 @@ export interface UpstreamEndpoint {
 }
 
 /** The catalogue's files, by family; each is a JSON array of {@link UpstreamEndpoint}. */
-export const CATALOGUE_FILES = {
+const CATALOGUE_FILES = {
   'eastmoney-push': eastmoneyPush,
   'eastmoney-data': eastmoneyData,
   tencent,

@@ -12,14 +12,14 @@ import { market } from '../market'
  * The wire changes over the years (Sina wrote prices with 2 decimals in 2015, 3 today), and the
  * emulator speaks today's: it is held to captures from this day on; older ones still test the parsers.
  */
-export const HELD_SINCE = '2024-01-01'
+const HELD_SINCE = '2024-01-01'
 
 /**
  * The model's days are not the capture's, so each hour class is asked on a day of the model's
  * own calendar: a Friday in session, its lunch and its evening, the Saturday after, the National
  * Day holiday.
  */
-export const INSTANT_OF_HOUR: Record<Hour, string> = {
+const INSTANT_OF_HOUR: Record<Hour, string> = {
   'pre-open': '2026-11-20T09:05:00+08:00',
   auction: '2026-11-20T09:20:00+08:00',
   session: '2026-11-20T10:30:00+08:00',
