@@ -27,7 +27,7 @@ const OUR_FILES = ['/chart/chart.css', '/chart/app.js', '/chart/api.js', '/chart
 describe('/chart offline', () => {
   it('serves the page, its stylesheet and module, each under the strict policy', async () => {
     const page = await (await get('/chart')).text()
-    expect([...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1])).toEqual(['/chart/chart.css', '/chart/app.js', '/chart/assets/lightweight-charts-LICENSE.txt'])
+    expect([...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1])).toEqual(['/chart/chart.css', '/chart/app.js', '/shared/simulated.js', '/chart/assets/lightweight-charts-LICENSE.txt'])
     expect(page).not.toMatch(/<script>|<style|style="/)
     const policy = (await get('/chart')).headers.get('content-security-policy')
     for (const path of ['/chart', ...OUR_FILES, LIBRARY, '/chart/assets/lightweight-charts-LICENSE.txt']) {
@@ -37,6 +37,10 @@ describe('/chart offline', () => {
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff')
       expect(res.headers.get('content-type'), path).toMatch(/^(text\/html|text\/css|text\/plain|(text|application)\/javascript)/)
     }
+    // The simulated-market banner, shared with /docs, under /docs's policy (no more than the page allows).
+    const banner = await get('/shared/simulated.js')
+    expect(banner.status).toBe(200)
+    expect(banner.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self';/)
     expect((await get('/chart/app.js')).headers.get('cache-control')).toBe('no-cache')
     expect((await get(LIBRARY)).headers.get('cache-control')).toBe('public, max-age=86400')
   })

@@ -32,7 +32,7 @@ describe('/docs offline', () => {
   it('serves the page and every file it loads from this origin, each with the strict policy', async () => {
     const page = await (await get('/docs')).text()
     const referenced = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])
-    expect(referenced).toEqual(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/init.js'])
+    expect(referenced).toEqual(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/init.js', '/shared/simulated.js'])
     const policy = await docsPolicy()
     for (const path of ['/docs', ...referenced]) {
       const res = await get(path)
@@ -49,6 +49,13 @@ describe('/docs offline', () => {
       expect(text.length, path).toBeGreaterThan(100_000)
       expect(await sha256((await get(path)).arrayBuffer()), path).toBe(await sha256(new TextEncoder().encode(text)))
     }
+  })
+
+  it('says at the top when the service runs on its simulated market (the banner asks /v1/health)', async () => {
+    const script = await (await get('/shared/simulated.js')).text()
+    expect(script).toMatch(/fetch\('\/v1\/health'\)/)
+    expect(script).toMatch(/health\.upstream !== 'emulator'/)
+    expect((await call('/v1/health', { anonymous: true })).headers.get('x-data-simulated')).toBe('true')
   })
 
   it('caches the files a day and has the page revalidated', async () => {
