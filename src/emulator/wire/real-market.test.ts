@@ -65,7 +65,7 @@ describe('quotes over the real market', () => {
     const q = market.live(stock, NOW)
     expect(hasTraded(q)).toBe(true)
     const tx = /v_sh600519="([^"]*)"/.exec(await gbkText('https://qt.gtimg.cn/q=sh600519'))![1].split('~')
-    expect(tx).toHaveLength(85)
+    expect(tx).toHaveLength(88)
     expect(tx[3]).toBe(fixed(q.bar.close, 2))
     expect(tx[6]).toBe(String(Math.round(q.bar.volume / 100)))
     const sn = /hq_str_sh600519="([^"]*)"/.exec(await gbkText('https://hq.sinajs.cn/list=sh600519', SINA))![1].split(',')
@@ -82,7 +82,7 @@ describe('quotes over the real market', () => {
       const friday = market.dailyBars(market.byCode('sh600519')!, '2025-06-27', '2025-06-27', NOW)[0]
       expect(body.data.diff[0]).toEqual({ f2: friday.close, f18: friday.preClose, f297: 20250627 })
       const sn = /hq_str_sh600519="([^"]*)"/.exec(await gbkText('https://hq.sinajs.cn/list=sh600519', SINA))![1].split(',')
-      expect([sn[3], sn[8], sn[30], sn[31], sn[32]]).toEqual([fixed(friday.close, 3), String(friday.volume), '2025-06-27', '15:00:03', '00'])
+      expect([sn[3], sn[8], sn[30], sn[31], sn[32]]).toEqual([fixed(friday.close, 3), String(friday.volume), '2025-06-27', '15:34:59', '00'])
       const tx = /v_sh600519="([^"]*)"/.exec(await gbkText('https://qt.gtimg.cn/q=sh600519'))![1].split('~')
       expect([tx[3], tx[5], tx[6], tx[30]]).toEqual([fixed(friday.close, 2), fixed(friday.open, 2), String(Math.round(friday.volume / 100)), '20250627161458'])
       expect(Number(tx[9])).toBeGreaterThan(0)
