@@ -151,6 +151,13 @@ export function shapeOfText(text, charset) {
     }
     return { kind: 'lines', charset, root }
   }
+  // A capture that kept only one statement's body (`龙芯中科,106.000,…,00,`): one row of that line.
+  const bare = text.trim()
+  if (!/["=\n{[<]/.test(bare) && bare.split(/[~,]/).length >= 20) {
+    const sep = bare.includes('~') ? '~' : ','
+    foldRow(root, bare.split(sep), sep === '~' ? 'tilde-line' : 'comma-line')
+    return { kind: 'lines', charset, root }
+  }
   if (/^\s*</.test(text)) {
     root.classes.add('html')
     return { kind: 'html', charset, root }
