@@ -56,7 +56,7 @@ export function handleSina(url: URL, request: Request, market: MarketModel, now:
     case 'finance':
       return handleSinaFinance(url.searchParams, market, now)
     case 'futuresDaily':
-      return textResponse(`${route.varName}=(${JSON.stringify(futuresDailyRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
+      return textResponse(`${SCRIPT_GUARD}\n${route.varName}=(${JSON.stringify(futuresDailyRows(url.searchParams, market, now))});`, 'application/javascript; charset=utf-8')
     case 'bonus':
       return handleSinaBonus(route.symbol, market, now)
     case 'holders':
@@ -360,9 +360,12 @@ function klineRows(params: URLSearchParams, market: MarketModel, now: number): A
 // ---------------------------------------------------------------------------------------------
 // Futures day bars
 
+/** The comment getDailyKLine's answers open with (test/fixtures/sina/futures-daily-IF2606-2026-03-18.txt). */
+const SCRIPT_GUARD = "/*<script>location.href='//sina.com';</script>*/"
+
 /**
  * `getDailyKLine?symbol=RB0` rows: the whole history, oldest first, every value a string; p = open
- * interest, s = settlement (the day's average of high, low and close, as the quote line's field 9).
+ * interest in whole contracts, s = settlement, which the captured answer leaves at `0.000`.
  * Null for a symbol that is not a futures contract.
  */
 function futuresDailyRows(params: URLSearchParams, market: MarketModel, now: number): Array<Record<string, string>> | null {
@@ -370,7 +373,7 @@ function futuresDailyRows(params: URLSearchParams, market: MarketModel, now: num
   if (!inst || inst.kind !== 'future') return null
   return market.dailyBars(inst, inst.listDate, beijing(now).date, now).map((b) => ({
     d: b.date, o: p3(b.open), h: p3(b.high), l: p3(b.low), c: p3(b.close), v: String(Math.round(b.volume)),
-    p: p3(market.openInterest(inst, b.date)), s: p3((b.high + b.low + b.close) / 3),
+    p: String(Math.round(market.openInterest(inst, b.date))), s: '0.000',
   }))
 }
 
