@@ -161,16 +161,19 @@ describe('sina getKLineData', () => {
 })
 
 describe('sina qfq.js', () => {
-  it('lists factors newest first, f = 1/qfqFactor, with one entry at the first bar', async () => {
+  it('lists factors newest first at 16 decimals, f = 1/qfqFactor, with the 1900-01-01 sentinel last, then `;` and a comment', async () => {
     const res = await call('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js')
     const text = await res.text()
-    expect(text.startsWith('var sh600519qfq=')).toBe(true)
-    const body = JSON.parse(text.slice('var sh600519qfq='.length))
+    expect(text).toMatch(/^var sh600519qfq=\{"total":2,"data":\[\{"d":"2024-06-19", "f":"1\.0{16}"\},/)
+    expect(text).toMatch(/\};\n\/\*[^]*\*\/$/)
+    const object = (t: string) => JSON.parse(t.slice('var sh600519qfq='.length, t.indexOf('};') + 1))
     // The 2025-06-26 dividend is after the clock and not listed yet.
-    expect(body).toEqual({ total: 2, data: [{ d: '2024-06-19', f: '1.000000' }, { d: '2023-01-03', f: fixed(1 / 0.98, 6) }] })
+    // The model's factors have 6 significant decimals (bars.ts sinaQfqFactor), written at Sina's 16.
+    const f16 = (x: number) => fixed(Number(fixed(x, 6)), 16)
+    expect(object(text)).toEqual({ total: 2, data: [{ d: '2024-06-19', f: f16(1) }, { d: '1900-01-01', f: f16(1 / 0.98) }] })
     const later = await call('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js', REFERER, Date.parse('2025-07-01T07:30:00Z'))
-    const all = JSON.parse((await later.text()).slice('var sh600519qfq='.length))
-    expect(all.data.map((e: any) => e.f)).toEqual(['1.000000', fixed(1 / 0.985, 6), fixed(1 / (0.985 * 0.98), 6)])
+    const all = object(await later.text())
+    expect(all.data.map((e: any) => e.f)).toEqual([f16(1), f16(1 / 0.985), f16(1 / (0.985 * 0.98))])
   })
 
   it('answers 404 for a code without corporate actions and for unknown codes', async () => {

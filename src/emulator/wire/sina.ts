@@ -381,15 +381,20 @@ function futuresDailyRows(params: URLSearchParams, market: MarketModel, now: num
 // Forward-adjustment factors
 
 /**
- * `var <code>qfq={"total":N,"data":[{"d":…,"f":…}, …]}`, newest first: one entry per ex-date and one
- * at the first bar, f = 1 / qfqFactor (as of the clock). 404 when the instrument has no corporate actions.
+ * `var <code>qfq={"total":N,"data":[{"d":"…", "f":"…"},…]};` and a trailing comment, newest first:
+ * one entry per ex-date and the `1900-01-01` sentinel last carrying the oldest factor, f = 1 /
+ * qfqFactor (as of the clock; 6 significant decimals, which every host's adjusted prices share)
+ * written at Sina's 16 decimals (test/fixtures/sina/SOURCE.md, qfq.js). 404 when the
+ * instrument has no corporate actions.
  */
+/** The last entry's date: it carries the oldest factor back to the first bar. */
+const QFQ_SENTINEL = '1900-01-01'
+
 function qfqScript(code: string, market: MarketModel, now: number): Response {
   const inst = bySinaCode(market, code)
   const today = beijing(now).date
   const actions = inst && isAShare(inst) ? market.actions(inst).filter((a) => a.exDate <= today && a.exDate > inst.listDate) : []
   if (!inst || actions.length === 0) return notFound()
-  const dates = [inst.listDate, ...actions.map((a) => a.exDate)].reverse()
-  const data = dates.map((d) => ({ d, f: fixed(sinaQfqFactor(market, inst, d, now), 6) }))
-  return textResponse(`var ${code}qfq=${JSON.stringify({ total: data.length, data })}`, 'application/x-javascript')
+  const entries = [inst.listDate, ...actions.map((a) => a.exDate)].reverse().map((d) => `{"d":"${d === inst.listDate ? QFQ_SENTINEL : d}", "f":"${fixed(sinaQfqFactor(market, inst, d, now), 16)}"}`)
+  return textResponse(`var ${code}qfq={"total":${entries.length},"data":[${entries.join(',')}]};\n/* qfq */`, 'application/x-javascript')
 }
