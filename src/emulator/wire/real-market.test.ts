@@ -113,9 +113,11 @@ describe('K-lines over the real market', () => {
     const sinaText = await (await emu('https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?symbol=sh600519&scale=240&ma=no&datalen=400', SINA)).text()
     const raw: Array<{ day: string; close: string }> = JSON.parse(sinaText.slice(2, -2))
     const qfqText = await (await emu('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js', SINA)).text()
-    const factors: Array<{ d: string; f: string }> = JSON.parse(qfqText.slice('var sh600519qfq='.length)).data
-    // Newest first, f = 1 for the newest; dividends after the clock are not listed.
-    expect(factors[0]).toEqual({ d: inWindow.at(-1)!.exDate, f: '1.000000' })
+    // `var sh600519qfq={…};` and a trailing comment.
+    const factors: Array<{ d: string; f: string }> = JSON.parse(qfqText.slice('var sh600519qfq='.length, qfqText.indexOf('};') + 1)).data
+    // Newest first, f = 1 for the newest; dividends after the clock are not listed; the 1900-01-01 sentinel last.
+    expect(factors[0]).toEqual({ d: inWindow.at(-1)!.exDate, f: fixed(1, 16) })
+    expect(factors.at(-1)!.d).toBe('1900-01-01')
     for (const b of raw) {
       const f = Number(factors.find((x) => x.d <= b.day)!.f)
       expect((Math.round((Number(b.close) / f) * 100) / 100).toFixed(2), b.day).toBe(emClose.get(b.day))
