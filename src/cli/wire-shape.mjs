@@ -113,15 +113,16 @@ function foldMarked(shape, value) {
   } else fold(shape, value)
 }
 
-/** The JSON inside a JSONP wrapper (`cb(…)`, `var x=(…);`, `/*<script>…*\/ cb(…)`), or the text itself. @param {string} text */
+/** The JSON inside a JSONP wrapper (`cb(…)`, `var x=(…);`, `=(…);`, `/*<script>…*\/ cb(…)`), or the text itself. @param {string} text */
 function unwrapJsonp(text) {
   const t = text.trim().replace(/^\/\*[\s\S]*?\*\/\s*/, '')
   if (t.startsWith('{') || t.startsWith('[')) return t
-  const m = /^(?:var\s+[\w$.]+\s*=\s*)?(?:[\w$.]*\s*\()?([\s\S]*?)\)?\s*;?\s*$/.exec(t)
+  const m = /^(?:(?:var\s+)?[\w$.]*\s*=\s*)?(?:[\w$.]*\s*\()?([\s\S]*?)\)?\s*;?\s*$/.exec(t)
   return m ? m[1].trim() : t
 }
 
-const LINE = /^\s*(?:var\s+)?([\w$]+)\s*=\s*"([^"]*)"\s*;?\s*$/
+/** One quote statement, `var hq_str_x="…";` or `v_x="…";`; the hosts end each with a line break, some published captures with `; `. */
+const STATEMENT = /(?:var\s+)?([\w$]+)\s*=\s*"([^"]*)"\s*;?/g
 
 /**
  * The structure of one answer: its body's bytes and its content type (or the charset the host
@@ -142,13 +143,19 @@ export function shapeOf(bytes, contentType) {
  */
 export function shapeOfText(text, charset) {
   const root = empty()
-  const lines = text.split(/\r?\n/).filter((l) => l.trim())
-  if (lines.length && lines.every((l) => LINE.test(l))) {
-    for (const l of lines) {
-      const [, , body] = /** @type {RegExpExecArray} */ (LINE.exec(l))
+  const statements = [...text.matchAll(STATEMENT)]
+  if (statements.length && text.replace(STATEMENT, '').trim() === '') {
+    for (const [, , body] of statements) {
       const sep = body.includes('~') ? '~' : ','
       foldRow(root, body === '' ? [] : body.split(sep), sep === '~' ? 'tilde-line' : 'comma-line')
     }
+    return { kind: 'lines', charset, root }
+  }
+  // A capture that kept only one statement's body (`龙芯中科,106.000,…,00,`): one row of that line.
+  const bare = text.trim()
+  if (!/["=\n{[<]/.test(bare) && bare.split(/[~,]/).length >= 20) {
+    const sep = bare.includes('~') ? '~' : ','
+    foldRow(root, bare.split(sep), sep === '~' ? 'tilde-line' : 'comma-line')
     return { kind: 'lines', charset, root }
   }
   if (/^\s*</.test(text)) {

@@ -50,3 +50,13 @@ test('compares the part of an answer a capture kept, and tells a compact stamp f
   assert.deepEqual(shapeDifferences(json('{"data":[{"A":2}]}'), partOf(whole, 'result')), [])
   assert.deepEqual(shapeDifferences(json('{"id":"20260911161500"}'), json('{"id":"15855238340715"}')), ['$.id: text-int, the real host sends stamp14'])
 })
+
+test("reads quote statements published on one line, a statement's body kept alone, and Sina's `=(…);`", () => {
+  const oneLine = shapeOf(utf8('v_hk09988="100~a~09988~136.400"; v_usAAPL="200~b~AAPL.OQ~271.42~USD";'), 'text/html; charset=GBK')
+  assert.equal(oneLine.kind, 'lines')
+  assert.deepEqual([...oneLine.root.widths], [4, 5])
+  const body = shapeOf(utf8(`龙芯中科,${Array(30).fill('1.000').join(',')},2024-09-30,15:00:01,00,\n`), 'application/javascript; charset=GB18030')
+  assert.equal(body.kind, 'lines')
+  assert.deepEqual([...body.root.widths], [35])
+  assert.equal(shapeOf(utf8('=([{"day":"2026-03-18","open":"1489.000"}]);'), 'application/javascript').kind, 'json')
+})

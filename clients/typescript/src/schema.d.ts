@@ -943,7 +943,7 @@ export interface components {
             low: string;
             /** @description Volume in shares (contracts for futures; 0 for forex) */
             volume: string;
-            /** @description Turnover amount in the trading currency (CNY for A-shares); empty when the serving channel does not carry it */
+            /** @description Turnover amount in the trading currency (CNY for A-shares); empty when the serving channel does not carry it (Sina sends none on day bars, nor on minute bars before 2023-11-03; Tencent none on HK and US bars) */
             amount: string;
             /** @description Turnover rate in percent; empty for indexes, sectors, futures, forex and channels without it */
             turnover: string;

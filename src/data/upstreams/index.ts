@@ -8,8 +8,11 @@ import others from './others.json'
 import sina from './sina.json'
 import tencent from './tencent.json'
 
-/** When in the Beijing trading day an answer was taken; the wire differs by hour. */
-export const HOURS = ['pre-open', 'auction', 'session', 'lunch', 'after-close', 'night', 'weekend', 'holiday', 'unknown'] as const
+/**
+ * When in the Beijing trading day an answer was taken; the wire differs by hour. `post-close` is
+ * 15:00–15:30, the post-close fixed-price session, before its trades reach Sina's lines.
+ */
+export const HOURS = ['pre-open', 'auction', 'session', 'lunch', 'post-close', 'after-close', 'night', 'weekend', 'holiday', 'unknown'] as const
 export type Hour = (typeof HOURS)[number]
 
 export interface Capture {

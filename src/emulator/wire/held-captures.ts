@@ -9,21 +9,22 @@ import { answerUpstream, setClock } from '../control'
 import { market } from '../market'
 
 /**
- * The wire changes over the years (Sina wrote prices with 2 decimals in 2015, 3 today), and the
- * emulator speaks today's: it is held to captures from this day on; older ones still test the parsers.
+ * The wire changes over the years (Sina wrote prices with 2 decimals in 2015, 3 today; Sina's
+ * getKLineData had no minute `amount` before 2023-11), and the emulator speaks today's: it is held to captures from this day on; older ones still test the parsers.
  */
 const HELD_SINCE = '2024-01-01'
 
 /**
  * The model's days are not the capture's, so each hour class is asked on a day of the model's
- * own calendar: a Friday in session, its lunch and its evening, the Saturday after, the National
- * Day holiday.
+ * own calendar: a Friday in session, its lunch, its post-close session and its evening, the
+ * Saturday after, the National Day holiday.
  */
 const INSTANT_OF_HOUR: Record<Hour, string> = {
   'pre-open': '2026-11-20T09:05:00+08:00',
   auction: '2026-11-20T09:20:00+08:00',
   session: '2026-11-20T10:30:00+08:00',
   lunch: '2026-11-20T12:00:00+08:00',
+  'post-close': '2026-11-20T15:10:00+08:00',
   'after-close': '2026-11-20T16:00:00+08:00',
   night: '2026-11-20T21:00:00+08:00',
   weekend: '2026-11-21T11:00:00+08:00',

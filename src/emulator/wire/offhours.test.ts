@@ -67,9 +67,10 @@ describe('Tencent qt lines off-hours', () => {
 })
 
 describe('Sina hq lines off-hours', () => {
-  it('at night: the last session\'s line at 15:00:03 with its book (fixture hq-sz161129-sh000300-evening-…)', async () => {
+  it('at night: the last session\'s line, stamped after the post-close session, with its book and its post-close trade (fixtures hq-ashare-hk-us-2026-09-29-…, hq-post-close-D-field-…)', async () => {
     const f = await sina('sh600519', at('2026-11-21T20:05:00'))
-    expect([f[1], f[3], f[8], f[30], f[31], f[32]]).toEqual([fixed(friday.open, 3), fixed(friday.close, 3), String(friday.volume), '2026-11-20', '15:00:03', '00'])
+    expect([f[1], f[3], f[8], f[30], f[31], f[32]]).toEqual([fixed(friday.open, 3), fixed(friday.close, 3), String(friday.volume), '2026-11-20', '15:34:59', '00'])
+    expect(f[33]).toMatch(/^D\|[1-9]\d*00\|\d+\.\d{2}$/)
     expect(Number(f[11])).toBeGreaterThan(0)
   })
 

@@ -44,3 +44,22 @@ export const NO_EXTRAS: QuoteExtras = {
   inner: 0,
   limits: null,
 }
+
+/** The 52-week high and low HK and US lines show. */
+export interface YearRange {
+  high: number
+  low: number
+}
+
+/** The high and low of the 52 weeks up to the quote's day (its own bar included). */
+export function yearRange(market: MarketModel, q: LiveQuote, now: number): YearRange {
+  const from = `${Number(q.date.slice(0, 4)) - 1}${q.date.slice(4)}`
+  const bars = market.dailyBars(q.instrument, from, q.date, now)
+  let high = q.bar.high || q.bar.preClose
+  let low = q.bar.low || q.bar.preClose
+  for (const b of bars) {
+    high = Math.max(high, b.high)
+    low = Math.min(low, b.low)
+  }
+  return { high, low }
+}

@@ -65,7 +65,7 @@ describe('quotes over the real market', () => {
     const q = market.live(stock, NOW)
     expect(hasTraded(q)).toBe(true)
     const tx = /v_sh600519="([^"]*)"/.exec(await gbkText('https://qt.gtimg.cn/q=sh600519'))![1].split('~')
-    expect(tx).toHaveLength(85)
+    expect(tx).toHaveLength(88)
     expect(tx[3]).toBe(fixed(q.bar.close, 2))
     expect(tx[6]).toBe(String(Math.round(q.bar.volume / 100)))
     const sn = /hq_str_sh600519="([^"]*)"/.exec(await gbkText('https://hq.sinajs.cn/list=sh600519', SINA))![1].split(',')
@@ -82,7 +82,7 @@ describe('quotes over the real market', () => {
       const friday = market.dailyBars(market.byCode('sh600519')!, '2025-06-27', '2025-06-27', NOW)[0]
       expect(body.data.diff[0]).toEqual({ f2: friday.close, f18: friday.preClose, f297: 20250627 })
       const sn = /hq_str_sh600519="([^"]*)"/.exec(await gbkText('https://hq.sinajs.cn/list=sh600519', SINA))![1].split(',')
-      expect([sn[3], sn[8], sn[30], sn[31], sn[32]]).toEqual([fixed(friday.close, 3), String(friday.volume), '2025-06-27', '15:00:03', '00'])
+      expect([sn[3], sn[8], sn[30], sn[31], sn[32]]).toEqual([fixed(friday.close, 3), String(friday.volume), '2025-06-27', '15:34:59', '00'])
       const tx = /v_sh600519="([^"]*)"/.exec(await gbkText('https://qt.gtimg.cn/q=sh600519'))![1].split('~')
       expect([tx[3], tx[5], tx[6], tx[30]]).toEqual([fixed(friday.close, 2), fixed(friday.open, 2), String(Math.round(friday.volume / 100)), '20250627161458'])
       expect(Number(tx[9])).toBeGreaterThan(0)
@@ -113,9 +113,11 @@ describe('K-lines over the real market', () => {
     const sinaText = await (await emu('https://quotes.sina.cn/cn/api/jsonp_v2.php/=/CN_MarketDataService.getKLineData?symbol=sh600519&scale=240&ma=no&datalen=400', SINA)).text()
     const raw: Array<{ day: string; close: string }> = JSON.parse(sinaText.slice(2, -2))
     const qfqText = await (await emu('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js', SINA)).text()
-    const factors: Array<{ d: string; f: string }> = JSON.parse(qfqText.slice('var sh600519qfq='.length)).data
-    // Newest first, f = 1 for the newest; dividends after the clock are not listed.
-    expect(factors[0]).toEqual({ d: inWindow.at(-1)!.exDate, f: '1.000000' })
+    // `var sh600519qfq={…};` and a trailing comment.
+    const factors: Array<{ d: string; f: string }> = JSON.parse(qfqText.slice('var sh600519qfq='.length, qfqText.indexOf('};') + 1)).data
+    // Newest first, f = 1 for the newest; dividends after the clock are not listed; the 1900-01-01 sentinel last.
+    expect(factors[0]).toEqual({ d: inWindow.at(-1)!.exDate, f: fixed(1, 16) })
+    expect(factors.at(-1)!.d).toBe('1900-01-01')
     for (const b of raw) {
       const f = Number(factors.find((x) => x.d <= b.day)!.f)
       expect((Math.round((Number(b.close) / f) * 100) / 100).toFixed(2), b.day).toBe(emClose.get(b.day))

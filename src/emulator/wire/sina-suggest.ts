@@ -39,7 +39,10 @@ export function handleSinaSuggest(url: URL, market: MarketModel): Response {
     .slice(0, MAX_ITEMS)
     .map((e) => {
       const [type, code, symbol] = typed(e.inst)!
-      return [key, type, code, symbol, e.inst.name, '', e.inst.name, '99', '1', '', ''].join(',')
+      // A code typed in full comes back under the listing's name (688047 → 龙芯中科, the 2025 capture);
+      // items have 12 fields since 2025 (test/fixtures/sina/SOURCE.md, suggest).
+      const matched = /^\d+$/.test(key) ? e.inst.name : key
+      return [matched, type, code, symbol, e.inst.name, '', e.inst.name, '99', '1', '', '', ''].join(',')
     })
   return suggestBody(params.get('name') || 'suggestvalue', items.join(';'))
 }

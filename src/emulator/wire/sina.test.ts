@@ -79,23 +79,29 @@ describe('sina hq.sinajs.cn', () => {
     expect([s[1], s[2], s[3], s[8], s[32]]).toEqual(['0.000', pre, '0.000', '0', '03'])
   })
 
-  it('lays out HK (19 fields) and US (28 fields, Beijing time at 3, previous close at 26)', async () => {
-    const { records } = await quotes('rt_hk00700,gb_aapl,gb_$dji')
+  it('lays out HK (rt_hk 25 fields, hk 19 with HH:MM) and US (36 fields, Beijing time at 3, previous close at 26, USD amount at 30)', async () => {
+    const { records } = await quotes('rt_hk00700,hk00700,gb_aapl,gb_$dji')
     const hk = records.get('rt_hk00700')!
     const hb = fakeMarket.live(inst('hk00700'), NOW).bar
-    expect(hk).toHaveLength(19)
+    expect(hk).toHaveLength(25)
+    expect(hk.slice(19)).toEqual(['30|3', 'N|Y|Y', '0.000|0.000|0.000', '0|||0.000|0.000|0.000', ' |0', 'Y'])
+    const delayed = records.get('hk00700')!
+    expect(delayed).toHaveLength(19)
+    expect([delayed[6], delayed[11], delayed[17], delayed[18]]).toEqual([fixed(hb.close, 3), String(Math.round(hb.amount)), '2025/01/02', '15:00'])
     expect(hk[1]).toBe('腾讯控股')
     expect([hk[2], hk[3], hk[4], hk[5], hk[6]]).toEqual([hb.open, hb.preClose, hb.high, hb.low, hb.close].map((n) => fixed(n, 3)))
     expect(hk[11]).toBe(fixed(hb.amount, 3))
     expect(hk[12]).toBe(String(hb.volume))
     expect([hk[17], hk[18]]).toEqual(['2025/01/02', '15:00:00'])
     const us = records.get('gb_aapl')!
-    expect(us).toHaveLength(28)
+    expect(us).toHaveLength(36)
+    expect(us[30]).toBe(fixed(fakeMarket.live(inst('usAAPL'), NOW).bar.amount, 4))
     // The fake quotes US at 15:00 "exchange time" on 2025-01-02 (EST): 04:00 next day in Beijing.
     expect(us[3]).toBe('2025-01-03 04:00:00')
     expect(Number(us[26])).toBeCloseTo(fakeMarket.live(inst('usAAPL'), NOW).bar.preClose, 4)
     expect(us[25]).toBe('Jan 02 03:00PM EST')
-    expect(records.get('gb_$dji')).toHaveLength(28)
+    expect(records.get('gb_$dji')).toHaveLength(36)
+    expect(records.get('gb_$dji')![30]).toBe('0.0000')
   })
 
   it('lays out commodity and CFFEX futures', async () => {
@@ -130,11 +136,11 @@ describe('sina getKLineData', () => {
     return JSON.parse(text.slice(2, -2))
   }
 
-  it('answers raw day bars with 3-decimal prices, shares and 4-decimal amount', async () => {
+  it('answers raw day bars with 3-decimal prices and shares, without amount (fixture kline-sh600519-day-2026-03-18)', async () => {
     const data = await rows('symbol=sh600519&scale=240&datalen=2')
     expect(data).toHaveLength(2)
     const raw = fakeMarket.dailyBars(inst('sh600519'), '2025-01-02', '2025-01-02', NOW)[0]
-    expect(data[1]).toEqual({ day: '2025-01-02', open: fixed(raw.open, 3), high: fixed(raw.high, 3), low: fixed(raw.low, 3), close: fixed(raw.close, 3), volume: String(raw.volume), amount: fixed(raw.amount, 4) })
+    expect(data[1]).toEqual({ day: '2025-01-02', open: fixed(raw.open, 3), high: fixed(raw.high, 3), low: fixed(raw.low, 3), close: fixed(raw.close, 3), volume: String(raw.volume) })
   })
 
   it('answers minute bars dated by their end with seconds', async () => {
@@ -155,16 +161,19 @@ describe('sina getKLineData', () => {
 })
 
 describe('sina qfq.js', () => {
-  it('lists factors newest first, f = 1/qfqFactor, with one entry at the first bar', async () => {
+  it('lists factors newest first at 16 decimals, f = 1/qfqFactor, with the 1900-01-01 sentinel last, then `;` and a comment', async () => {
     const res = await call('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js')
     const text = await res.text()
-    expect(text.startsWith('var sh600519qfq=')).toBe(true)
-    const body = JSON.parse(text.slice('var sh600519qfq='.length))
+    expect(text).toMatch(/^var sh600519qfq=\{"total":2,"data":\[\{"d":"2024-06-19", "f":"1\.0{16}"\},/)
+    expect(text).toMatch(/\};\n\/\*[^]*\*\/$/)
+    const object = (t: string) => JSON.parse(t.slice('var sh600519qfq='.length, t.indexOf('};') + 1))
     // The 2025-06-26 dividend is after the clock and not listed yet.
-    expect(body).toEqual({ total: 2, data: [{ d: '2024-06-19', f: '1.000000' }, { d: '2023-01-03', f: fixed(1 / 0.98, 6) }] })
+    // The model's factors have 6 significant decimals (bars.ts sinaQfqFactor), written at Sina's 16.
+    const f16 = (x: number) => fixed(Number(fixed(x, 6)), 16)
+    expect(object(text)).toEqual({ total: 2, data: [{ d: '2024-06-19', f: f16(1) }, { d: '1900-01-01', f: f16(1 / 0.98) }] })
     const later = await call('https://finance.sina.com.cn/realstock/company/sh600519/qfq.js', REFERER, Date.parse('2025-07-01T07:30:00Z'))
-    const all = JSON.parse((await later.text()).slice('var sh600519qfq='.length))
-    expect(all.data.map((e: any) => e.f)).toEqual(['1.000000', fixed(1 / 0.985, 6), fixed(1 / (0.985 * 0.98), 6)])
+    const all = object(await later.text())
+    expect(all.data.map((e: any) => e.f)).toEqual([f16(1), f16(1 / 0.985), f16(1 / (0.985 * 0.98))])
   })
 
   it('answers 404 for a code without corporate actions and for unknown codes', async () => {

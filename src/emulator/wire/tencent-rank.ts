@@ -3,8 +3,8 @@
  * upstreams.md §3.2) as the emulator answers it, for `board_code=aStock`: every A-share stock
  * listed by the clock's Beijing date, sorted by `sort_type` (`price`, `PriceRatio`, `volume`;
  * `direct=up|down`, ties by code), `count` rows (at most 200) from `offset`. Numbers are strings as
- * Tencent sends them: `zxj` last, `zd` change, `zdf` change %, `volume` lots, `turnover` amount in
- * 10,000 CNY, `hsl` turnover %. Rows show the latest session, the last one until today's opening
+ * Tencent sends them: `zxj` last, `zd` change, `zdf` change %, `volume` lots (two decimals),
+ * `turnover` amount in whole 10,000 CNY, `hsl` turnover %. Rows show the latest session, the last one until today's opening
  * match (an assumption, day-timeline.ts); a stock without a trade in it sits at its last close with
  * zero change and volume. Another board answers an empty list.
  */
@@ -30,7 +30,7 @@ function stocks(market: MarketModel): EmuInstrument[] {
   return list
 }
 
-const answer = (total: number, rows: unknown[]) => jsonResponse({ code: 0, msg: 'ok', data: { total, rank_list: rows } }, 'application/json; charset=utf-8')
+const answer = (offset: number, total: number, rows: unknown[]) => jsonResponse({ code: 0, msg: 'ok', data: { offset, total, rank_list: rows } }, 'application/json; charset=utf-8')
 
 function row(q: LiveQuote): Record<string, string> {
   const inst = q.instrument
@@ -46,8 +46,10 @@ function row(q: LiveQuote): Record<string, string> {
     zdf: fixed(pctOf(last - pre, pre), 2),
     zf: fixed(pctOf(b.high - b.low, pre), 2),
     hsl: fixed(b.turnover ?? 0, 2),
-    volume: String(Math.round(b.volume / 100)),
-    turnover: fixed(b.amount / 1e4, 2),
+    // Lots with two decimals (a STAR stock's odd shares make fractional lots), amount in whole 10k CNY
+    // (test/fixtures/tencent/rank-row-sh600519.json: "34816.00", "499068").
+    volume: fixed(b.volume / 100, 2),
+    turnover: String(Math.round(b.amount / 1e4)),
     stock_type: 'GP-A',
   }
 }
@@ -74,14 +76,14 @@ function ordered(market: MarketModel, now: number, sortType: string, sign: numbe
 
 /** Answers one rank-list request. */
 export function handleRankList(params: URLSearchParams, market: MarketModel, now: number): Response {
-  if (params.get('board_code') !== 'aStock') return answer(0, [])
+  if (params.get('board_code') !== 'aStock') return answer(0, 0, [])
   const keyed = ordered(market, now, params.get('sort_type') ?? '', params.get('direct') === 'up' ? 1 : -1)
   const offset = Math.max(0, Math.floor(Number(params.get('offset')) || 0))
   const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(Number(params.get('count')) || 20)))
-  return answer(keyed.length, keyed.slice(offset, offset + count).map(({ q }) => row(q)))
+  return answer(offset, keyed.length, keyed.slice(offset, offset + count).map(({ q }) => row(q)))
 }
 
 /** The `empty` fault's answer: no rows. */
 export function rankListEmpty(): Response {
-  return answer(0, [])
+  return answer(0, 0, [])
 }

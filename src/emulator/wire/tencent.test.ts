@@ -40,10 +40,10 @@ describe('tencent qt.gtimg.cn', () => {
     expect(bytes.includes(0xe8)).toBe(false)
   })
 
-  it('lays out the 85-field A-share record with lots, 10k CNY and the book in lots', async () => {
+  it('lays out the 88-field A-share record with lots, 10k CNY and the book in lots (87 in Shenzhen)', async () => {
     const { records } = await quotes('sh600519')
     const f = records.get('sh600519')!
-    expect(f).toHaveLength(85)
+    expect(f).toHaveLength(88)
     const q = fakeMarket.live(inst('sh600519'), NOW)
     const b = q.bar
     expect(f[3]).toBe(fixed(b.close, 2))
@@ -78,15 +78,17 @@ describe('tencent qt.gtimg.cn', () => {
   it('shows a halted instrument at its last close with zero open/high/low and volume', async () => {
     const { records } = await quotes('sz000002')
     const f = records.get('sz000002')!
-    expect(f).toHaveLength(85)
+    expect(f).toHaveLength(87)
     const close = fixed(fakeMarket.live(inst('sz000002'), NOW).bar.close, 2)
     expect([f[3], f[4], f[5], f[33], f[34], f[6]]).toEqual([close, close, '0.00', '0.00', '0.00', '0'])
   })
 
-  it('lays out HK (74 fields, shares, HKD, slash time, turnover at 59) and US (listed code, Eastern time)', async () => {
+  it('lays out HK (78 fields, shares, HKD, slash time, turnover at 59, total and HK shares at 69/70) and US (71 fields, listed code, Eastern time, USD at 35, turnover at 38)', async () => {
     const { records } = await quotes('hk00700,usAAPL,usBABA,usDJI')
     const hk = records.get('hk00700')!
-    expect(hk).toHaveLength(74)
+    expect(hk).toHaveLength(78)
+    const hkInst = inst('hk00700')
+    expect([hk[69], hk[70], hk[75]]).toEqual([fixed(hkInst.totalShares!, 2), fixed(hkInst.floatShares!, 2), 'HKD'])
     const hb = fakeMarket.live(inst('hk00700'), NOW).bar
     expect(hk[0]).toBe('100')
     expect(hk[30]).toBe('2025/01/02 15:00:00')
@@ -94,6 +96,9 @@ describe('tencent qt.gtimg.cn', () => {
     expect(Number(hk[37])).toBeCloseTo(hb.amount, 2)
     expect(hk[59]).toBe(fixed(hb.turnover!, 2))
     const us = records.get('usAAPL')!
+    expect(us).toHaveLength(71)
+    expect(us[35]).toBe('USD')
+    expect(us[38]).toMatch(/^\d+\.\d{2}$/)
     expect(us[0]).toBe('200')
     expect(us[2]).toBe('AAPL.OQ')
     expect(records.get('usBABA')![2]).toBe('BABA.N')
@@ -123,23 +128,25 @@ describe('tencent qt.gtimg.cn', () => {
 describe('tencent newfqkline', () => {
   const url = (param: string) => `https://proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get?param=${param}`
 
-  it('answers qfq day rows of 9 columns with {} in the 7th, turnover and amount in 10k', async () => {
+  it('answers qfq day rows of 10 columns at 2 decimals with {} in the 7th, turnover and amount in 10k, and "" last', async () => {
     const body = await json(url('sh600519,day,,,3,qfq'))
     expect(body.code).toBe(0)
     const node = body.data.sh600519
     expect(Object.keys(node)).toEqual(['qfqday', 'qt', 'prec', 'version'])
     expect(node.qfqday).toHaveLength(3)
     const last = node.qfqday[2]
-    expect(last).toHaveLength(9)
+    expect(last).toHaveLength(10)
     const raw = fakeMarket.dailyBars(inst('sh600519'), '2025-01-02', '2025-01-02', NOW)[0]
     const f = qfqAsOf(fakeMarket, inst('sh600519'), '2025-01-02', NOW)
     expect(last[0]).toBe('2025-01-02')
-    expect(last[2]).toBe(fixed(Number(fixed(raw.close * f, 2)), 3))
-    expect(last[5]).toBe(fixed(raw.volume / 100, 3))
+    expect(last[2]).toBe(fixed(raw.close * f, 2))
+    expect(last[5]).toBe(fixed(raw.volume / 100, 2))
     expect(last[6]).toEqual({})
     expect(last[7]).toBe(fixed(raw.turnover!, 2))
     expect(last[8]).toBe(fixed(raw.amount / 1e4, 2))
-    expect(node.qt.sh600519).toHaveLength(85)
+    expect(last[9]).toBe('')
+    expect(node.prec).toMatch(/^\d+\.\d{2}$/)
+    expect(node.qt.sh600519).toHaveLength(88)
     expect(node.qt.market).toHaveLength(1)
   })
 
@@ -150,7 +157,9 @@ describe('tencent newfqkline', () => {
     expect(rows[0][6]).toEqual({})
     expect(rows[1][6]).toEqual({ nd: '2023', fh_sh: '308.76', djr: '2024-06-18', cqr: '2024-06-19', FHcontent: '10派308.76元' })
     const bonus = await json(url('bj830799,week,2024-05-20,2024-05-31,10,qfq'))
-    expect(bonus.data.bj830799.qfqweek[0][6].FHcontent).toBe('10送3股派5.00元')
+    // A BJ stock's series sits under the plain key, 11 columns (fixture newfqkline-bj920047-…).
+    expect(bonus.data.bj830799.week[0][6].FHcontent).toBe('10送3股派5.00元')
+    expect(bonus.data.bj830799.week[0].slice(9)).toEqual(['0.00', '0.00'])
   })
 
   it('uses the plain series key for indexes and unadjusted requests, and keeps start/end/count', async () => {
@@ -204,7 +213,7 @@ describe('tencent mkline', () => {
     const bars = fakeMarket.minuteBars(inst('sh600519'), 5, '2025-01-02', '2025-01-02', NOW)
     expect(rows[2][2]).toBe(fixed(bars.at(-1)!.close, 2))
     expect(rows[2][5]).toBe(fixed(bars.at(-1)!.volume / 100, 2))
-    expect(body.data.sh600519.qt.sh600519).toHaveLength(85)
+    expect(body.data.sh600519.qt.sh600519).toHaveLength(88)
   })
 
   it('only serves A-shares and only while the minute has ended', async () => {

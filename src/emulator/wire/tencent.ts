@@ -12,7 +12,7 @@ import { dailySeries, lastInRange, type Adjust } from './bars'
 import { byTencentKlineCode, byTencentQuoteCode, isAShare, tencentUsSuffix, tencentVolumeUnit } from './codes'
 import { fixed } from './format'
 import { gbkResponse, jsonResponse, notFound, textResponse } from './respond'
-import { quoteExtras } from './quote-extras'
+import { quoteExtras, yearRange } from './quote-extras'
 import { aShareFields, hkFields, usFields } from './tencent-qt'
 import { handleRankList, RANK_LIST_PATH, rankListEmpty } from './tencent-rank'
 import { beijingDateTime } from './time'
@@ -92,9 +92,9 @@ function quoteRequest(url: URL): { codes: string[]; utf8: boolean } | undefined 
 /** The record's fields for the instrument's market. */
 function qtFields(q: LiveQuote, market: MarketModel, now: number): string[] {
   const i = q.instrument
-  if (i.kind === 'hk') return hkFields(q)
-  if (i.kind === 'us') return usFields(q, i.symbol + tencentUsSuffix(i))
-  if (i.kind === 'us-index') return usFields(q, '.' + (US_INDEXES[i.symbol]?.tencent ?? 'us' + i.symbol).slice(2))
+  if (i.kind === 'hk') return hkFields(q, yearRange(market, q, now))
+  if (i.kind === 'us') return usFields(q, i.symbol + tencentUsSuffix(i), yearRange(market, q, now))
+  if (i.kind === 'us-index') return usFields(q, '.' + (US_INDEXES[i.symbol]?.tencent ?? 'us' + i.symbol).slice(2), yearRange(market, q, now))
   return aShareFields(q, quoteExtras(market, q, now))
 }
 
@@ -138,6 +138,18 @@ function dividendInfo(a: CorporateAction): Record<string, string> {
   return { nd: String(Number(a.exDate.slice(0, 4)) - 1), fh_sh: fixed(a.cash * 10, 2), djr: previousTradingDay(a.exDate), cqr: a.exDate, FHcontent: content }
 }
 
+/**
+ * The 7th object of an HK or US row on an event day: HK rows carry `cqr, FHcontent, HGcontent,
+ * paixiri, hgcgContent, ggContent`, US rows `FHcontent, hgcgContent, cqr` (the fqkline captures of
+ * hk00700 and usAAPL.OQ, test/fixtures/tencent/SOURCE.md).
+ */
+function eventInfo(a: CorporateAction, family: Family): Record<string, string> {
+  const { cqr, FHcontent } = dividendInfo(a)
+  if (family === 'hk') return { cqr, FHcontent, HGcontent: '', paixiri: '', hgcgContent: '', ggContent: '' }
+  if (family === 'us') return { FHcontent, hgcgContent: '', cqr }
+  return dividendInfo(a)
+}
+
 function fqkline(family: Family, param: string, market: MarketModel, now: number): unknown {
   const [code = '', period = '', start = '', end = '', count, fq = ''] = param.split(',')
   const inst = byTencentKlineCode(market, code)
@@ -156,17 +168,27 @@ function fqkline(family: Family, param: string, market: MarketModel, now: number
   const today = beijing(now).date
   const actions = market.actions(inst).filter((a) => a.exDate <= today)
   const wide = family === 'a'
+  // newfqkline (A-shares): prices at the instrument's decimals (2 for stocks), volume with `.00`,
+  // then `{}` or the dividend object, turnover %, amount in 10k CNY and `""`; BJ stocks and
+  // indexes, under the plain key, end `"0.00","0.00"` instead (11 columns). The HK and US paths:
+  // six columns at 3 decimals, volume with `.000`, a 7th object on event days.
+  // test/fixtures/tencent/SOURCE.md: newfqkline-sz300059-…, -sz001216-…, -bj920047-…; fqkline-hk00700-…, -usAAPL.OQ-….
+  const d = wide ? inst.decimals : 3
+  const eleven = inst.prefix === 'bj' || isIndex(inst)
   const rows = kept.map(({ bar, after }) => {
     const action = actions.find((a) => a.exDate > after && a.exDate <= bar.date)
-    const row: unknown[] = [bar.date, fixed(bar.open, 3), fixed(bar.close, 3), fixed(bar.high, 3), fixed(bar.low, 3), fixed(bar.volume / tencentVolumeUnit(inst), 3)]
-    if (wide) row.push(action ? dividendInfo(action) : {}, bar.turnover === null ? '' : fixed(bar.turnover, 2), fixed(bar.amount / 1e4, 2))
-    else if (action) row.push(dividendInfo(action))
+    const row: unknown[] = [bar.date, fixed(bar.open, d), fixed(bar.close, d), fixed(bar.high, d), fixed(bar.low, d), fixed(bar.volume / tencentVolumeUnit(inst), wide ? 2 : 3)]
+    if (wide) {
+      // An index's turnover is not in the model: left empty (the real host sends a figure).
+      row.push(action ? dividendInfo(action) : {}, bar.turnover === null ? '' : fixed(bar.turnover, 2), fixed(bar.amount / 1e4, 2))
+      row.push(...(eleven ? ['0.00', '0.00'] : ['']))
+    } else if (action) row.push(eventInfo(action, family))
     return row
   })
-  // Indexes and unadjusted requests use the plain key; adjusted ones `qfqday`, `hfqweek`, ….
-  const key = adjust === 'none' || isIndex(inst) ? period : adjust + period
-  const prec = kept.length ? fixed(kept[0].base, 3) : ''
-  return { code: 0, msg: '', data: { [code]: { [key]: rows, qt, prec, version: '16' } } }
+  // Indexes, BJ stocks and unadjusted requests use the plain key; adjusted ones `qfqday`, `hfqweek`, ….
+  const key = adjust === 'none' || eleven ? period : adjust + period
+  const prec = kept.length ? fixed(kept[0].base, d) : ''
+  return { code: 0, msg: '', data: { [code]: { [key]: rows, qt, prec, version: '18' } } }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +214,8 @@ function mkline(param: string, market: MarketModel, now: number): unknown {
     fixed(b.low, d),
     fixed(b.volume / tencentVolumeUnit(inst), 2),
     {},
-    b.turnover === null ? '' : fixed(b.turnover, 2),
+    // Turnover in hundredths of a percent of the float (445 lots of 600519 → "0.36", SOURCE.md).
+    b.turnover === null ? '' : fixed(b.turnover * 100, 2),
   ])
   const prec = kept.length ? fixed(kept[0].preClose, d) : ''
   return { code: 0, msg: '', data: { [code]: { [scale]: rows, qt, prec } } }

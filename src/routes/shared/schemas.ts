@@ -34,7 +34,7 @@ const BarRowSchema = z
     high: z.string().openapi({ description: 'High price' }),
     low: z.string().openapi({ description: 'Low price' }),
     volume: z.string().openapi({ description: 'Volume in shares (contracts for futures; 0 for forex)' }),
-    amount: z.string().openapi({ description: 'Turnover amount in the trading currency (CNY for A-shares); empty when the serving channel does not carry it' }),
+    amount: z.string().openapi({ description: 'Turnover amount in the trading currency (CNY for A-shares); empty when the serving channel does not carry it (Sina sends none on day bars, nor on minute bars before 2023-11-03; Tencent none on HK and US bars)' }),
     turnover: z.string().openapi({ description: 'Turnover rate in percent; empty for indexes, sectors, futures, forex and channels without it' }),
   })
   .openapi('BarRow')
