@@ -15,6 +15,14 @@ describe('GET /v1/search', () => {
     }
   })
 
+  it('finds a real stock by its real name, typed with ASCII or full-width letters, and by its pinyin', async () => {
+    for (const q of ['sz000002', '万科A', '万科Ａ', 'wka', 'WKA']) {
+      const { body } = await get(q)
+      expect(body.data[0], q).toEqual({ code: 'sz000002', name: '万科Ａ', kind: 'stock', market: 'shenzhen', pinyin: 'WKA' })
+    }
+    expect((await get('chongqingpijiu')).body.data[0]).toMatchObject({ code: 'sh600132', name: '重庆啤酒' })
+  })
+
   it('returns codes the quote endpoint serves, with the same names', async () => {
     const { body } = await get('平安')
     const codes = body.data.map((h: { code: string }) => h.code)

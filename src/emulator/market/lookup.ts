@@ -14,7 +14,12 @@ export interface LookupEntry {
   pinyin: string
   /** The name's whole pinyin: `GUIZHOUMAOTAI`. */
   full: string
+  /** The name as typed: full-width letters as ASCII, upper-cased (`万科Ａ` → `万科A`). */
+  typed: string
 }
+
+/** What a person types for a text: full-width letters and digits as their ASCII twins, upper case. */
+const fold = (s: string) => s.normalize('NFKC').toUpperCase()
 
 const indexes = new WeakMap<MarketModel, Map<string, LookupEntry[]>>()
 
@@ -27,7 +32,7 @@ function entries(market: MarketModel, name: string, include: (i: EmuInstrument) 
   if (!byName) indexes.set(market, (byName = new Map()))
   let list = byName.get(name)
   if (!list) {
-    list = market.instruments().filter(include).map((inst) => ({ inst, code: upstreamCode(inst), pinyin: pinyinInitials(inst.name), full: pinyinFull(inst.name) }))
+    list = market.instruments().filter(include).map((inst) => ({ inst, code: upstreamCode(inst), pinyin: pinyinInitials(inst.name), full: pinyinFull(inst.name), typed: fold(inst.name) }))
     byName.set(name, list)
   }
   return list
@@ -36,11 +41,11 @@ function entries(market: MarketModel, name: string, include: (i: EmuInstrument) 
 /** Match quality, lower is better; undefined for no match. */
 function rank(e: LookupEntry, key: string): number | undefined {
   if (e.code === key) return 0
-  if (e.inst.name === key) return 1
+  if (e.typed === key) return 1
   if (e.code.startsWith(key)) return 2
-  if (e.inst.name.startsWith(key)) return 3
+  if (e.typed.startsWith(key)) return 3
   if (e.pinyin.startsWith(key)) return 4
-  if (e.inst.name.includes(key)) return 5
+  if (e.typed.includes(key)) return 5
   if (e.full.startsWith(key)) return 6
   // A syllable or two inside a name (中国平安 for `pingan`); shorter keys would match almost anything.
   if (key.length >= 4 && /^[A-Z]+$/.test(key) && e.full.includes(key)) return 7
@@ -52,7 +57,7 @@ function rank(e: LookupEntry, key: string): number | undefined {
  * code. `filter` names the `include` rule so its index is built once.
  */
 export function lookup(market: MarketModel, input: string, filter: string, include: (i: EmuInstrument) => boolean): LookupEntry[] {
-  const key = input.trim().toUpperCase()
+  const key = fold(input.trim())
   if (!key) return []
   const hits: Array<[number, LookupEntry]> = []
   for (const e of entries(market, filter, include)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bondName, stName, uniqueName } from './names'
+import { bondName, reserve, stName, uniqueName } from './names'
 
 describe('names', () => {
   it('draws unique 2–4 character Chinese names, deterministically', () => {
@@ -15,5 +15,13 @@ describe('names', () => {
     expect(stName('华泰科技', true)).toBe('*ST华泰科技')
     expect(stName('华泰科技', false)).toBe('ST华泰科技')
     expect(bondName('*ST华泰科技')).toBe('华泰转债')
+  })
+
+  it('reserves a real name in the forms a synthetic one could pass for', () => {
+    const taken = new Set<string>()
+    reserve(taken, '万科Ａ')
+    reserve(taken, '*ST恒瑞医药')
+    reserve(taken, '九号公司-WD')
+    expect([...taken].sort()).toEqual(['*ST恒瑞医药', '万科', '万科Ａ', '九号', '九号公司', '九号公司-WD', '恒瑞', '恒瑞医药'].sort())
   })
 })

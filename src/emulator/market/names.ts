@@ -47,6 +47,20 @@ export function uniqueName(seed: number, taken: Set<string>): string {
   }
 }
 
+/**
+ * Reserves a real name in `taken` in every form a synthetic name could pass for: as written, without
+ * its ST mark, without a share-class letter or STAR suffix (`万科Ａ` → `万科`, `九号公司-WD` →
+ * `九号公司`), and as its first two characters (a two-character synthetic brand would read as the
+ * real company's short form: `恒瑞` for 恒瑞医药).
+ */
+export function reserve(taken: Set<string>, name: string): void {
+  const base = name.replace(/^S?\*?ST/, '')
+  const bare = base.replace(/(-[A-Z]+|[A-Z\uff21-\uff3a])$/, '')
+  taken.add(name).add(base).add(bare)
+  const chars = [...bare]
+  if (chars.length > 2) taken.add(chars[0] + chars[1])
+}
+
 /** ST marks: `*ST` (delisting risk) and `ST` (other special treatment). */
 export function stName(name: string, star: boolean): string {
   return (star ? '*ST' : 'ST') + name

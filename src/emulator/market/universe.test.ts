@@ -3,6 +3,7 @@ import { FOREX_PAIRS, FUTURES_PRODUCTS, US_LISTINGS } from '../../data/markets'
 import { parseSymbol } from '../../domain/symbols'
 import { isSessionDay } from './calendars'
 import { sessionFor, calendarFor } from './sessions'
+import { realNames } from './real-names'
 import { profileOf, STOCK_COUNT, universe } from './universe'
 
 const { list, byCode } = universe()
@@ -50,15 +51,29 @@ describe('universe', () => {
     for (const [code, name] of Object.entries(real)) expect(byCode.get(code)?.name).toBe(name)
     const names = new Set(stocks.map((s) => s.name))
     expect(names.size).toBe(STOCK_COUNT)
-    for (const s of stocks) expect(s.name).toMatch(/^(\*?ST)?[\u4e00-\u9fff]{2,4}$/)
+    for (const s of stocks) if (!realNames().has(s.code)) expect(s.name).toMatch(/^(\*?ST)?[\u4e00-\u9fff]{2,4}$/)
   })
 
-  it('marks about 3% as ST with 5% limits', () => {
-    const st = stocks.filter((s) => /^\*?ST/.test(s.name))
-    expect(st.length / STOCK_COUNT).toBeGreaterThan(0.02)
-    expect(st.length / STOCK_COUNT).toBeLessThan(0.04)
-    for (const s of st) expect(s.limit).toBe(0.05)
-    for (const s of stocks.filter((s) => !/^\*?ST/.test(s.name))) {
+  it('names every code of the real list with its real name, and no other code with a real name', () => {
+    expect(byCode.get('sz000002')?.name).toBe('万科Ａ')
+    expect(byCode.get('sz000001')?.name).toBe('平安银行')
+    const listed = stocks.filter((s) => realNames().has(s.code))
+    for (const s of listed) expect(s.name, s.code).toBe(realNames().get(s.code))
+    expect(listed.length).toBeGreaterThan(4000)
+    // A synthetic name is no real one, nor a real one without its ST mark or share-class letter.
+    const real = new Set([...realNames().values()].flatMap((n) => [n, n.replace(/^S?\*?ST/, '').replace(/[A-Z\uff21-\uff3a]$/, '')]))
+    for (const s of stocks) if (!realNames().has(s.code)) expect(real.has(s.name.replace(/^\*?ST/, '')), s.name).toBe(false)
+    // Real names keep the exchange's spelling: a full-width Ａ where the exchange writes one, no padding.
+    expect(realNames().get('sz000011')).toBe('深物业A')
+    for (const n of realNames().values()) expect(n).not.toMatch(/\s|^(XD|XR|DR)/)
+  })
+
+  it('marks about 5% as ST (the real share: 321 of the 5,880 listed stocks), 5% limits on the main boards', () => {
+    const st = stocks.filter((s) => /^S?\*?ST/.test(s.name))
+    expect(st.length / STOCK_COUNT).toBeGreaterThan(0.04)
+    expect(st.length / STOCK_COUNT).toBeLessThan(0.065)
+    for (const s of st) expect(s.limit).toBe({ 'sh-main': 0.05, 'sz-main': 0.05, star: 0.2, chinext: 0.2, bj: 0.3 }[s.board!])
+    for (const s of stocks.filter((s) => !/^S?\*?ST/.test(s.name))) {
       expect(s.limit).toBe({ 'sh-main': 0.1, 'sz-main': 0.1, star: 0.2, chinext: 0.2, bj: 0.3 }[s.board!])
     }
   })

@@ -1,5 +1,6 @@
 /**
- * The instrument universe: 5,572 A-share stocks on realistic code ranges per board, the main
+ * The instrument universe: 5,572 A-share stocks on realistic code ranges per board (a code of a
+ * real stock carries its real name, real-names.ts; the others a synthetic one), the main
  * indexes, ETFs, convertible bonds, industry sectors, HK and US names, futures contracts and forex
  * pairs. Built once, on first use (about 50 ms), never at module load.
  */
@@ -8,7 +9,8 @@ import { addDays, dayNumber, fromDayNumber } from '../../domain/dates'
 import { parseSymbol } from '../../domain/symbols'
 import { monthIndex, sessionDayOnOrAfter, sessionDayOnOrBefore } from './calendars'
 import { ETFS, FOREX_LEVELS, FUTURES_LEVELS, HK_STOCKS, INDEXES, REAL_STOCKS, SECTORS, US_INDEX_LEVELS, US_STOCKS } from './catalog'
-import { bondName, stName, uniqueName } from './names'
+import { bondName, reserve, stName, uniqueName } from './names'
+import { realNames } from './real-names'
 import { baseProfile, type Profile } from './profiles'
 import { bnorm, hash, hashString, SALT, uniform } from './random'
 import type { EmuInstrument } from './types'
@@ -158,7 +160,11 @@ function build(): Universe {
     list.push(inst)
     profiles.set(inst.code, p)
   }
-  const taken = new Set(Object.values(REAL_STOCKS).map((s) => s.name))
+  // Every real name is reserved before any synthetic one is drawn: a synthetic name (or its `*ST`
+  // form) is never a real stock's, in the universe or not, nor reads as one (names.ts).
+  const listed = realNames()
+  const taken = new Set<string>()
+  for (const name of [...listed.values(), ...Object.values(REAL_STOCKS).map((s) => s.name)]) reserve(taken, name)
   const forced = new Set(Object.keys(REAL_STOCKS))
 
   // Stocks, range by range.
@@ -169,10 +175,13 @@ function build(): Universe {
       const board = boardOf(code)
       const seed = hashString(code)
       const real = REAL_STOCKS[code]
+      const realName = real?.name ?? listed.get(code)
       const bp = BOARD_PARAMS[board]
       const listDate = real?.listDate ?? listingDate(r, (i + 0.5) / codes.length, seed)
-      const st = !real && (board === 'sh-main' || board === 'sz-main') && uniform(seed, SALT.st) < 0.052
-      const name = real?.name ?? (st ? stName(uniqueName(seed, taken), uniform(seed, SALT.st, 1) < 0.5) : uniqueName(seed, taken))
+      // A real name says whether the stock is under special treatment; a synthetic one is drawn.
+      const mainBoard = board === 'sh-main' || board === 'sz-main'
+      const st = realName !== undefined ? mainBoard && /^S?\*?ST/.test(realName) : mainBoard && uniform(seed, SALT.st) < 0.052
+      const name = realName ?? (st ? stName(uniqueName(seed, taken), uniform(seed, SALT.st, 1) < 0.5) : uniqueName(seed, taken))
       const logStart = real ? Math.log(real.start) : clamp(Math.log(bp.price) + 0.7 * bnorm(seed, SALT.level), Math.log(3.5), Math.log(400))
       const logEnd = real ? Math.log(real.end) : clamp(logStart + 0.45 * bnorm(seed, SALT.trend) + (st ? -0.4 : 0.05), Math.log(3), Math.log(900))
       // Market value drives share counts, turnover and (inversely) volatility: small caps move more.
@@ -237,7 +246,8 @@ function build(): Universe {
   // Codes other tests and examples use; the rest are drawn by hash.
   const knownBonds = new Set(['sh110050', 'sh113050', 'sz123100'])
   for (const [prefix, from, to, count, isIssuer] of bondRanges) {
-    const pool = stocks.filter((s) => isIssuer(s) && !s.name.includes('ST') && s.listDate < '2024-01-01')
+    // A bond's name starts with two Chinese characters of its issuer's (`TCL科技` issues none here).
+    const pool = stocks.filter((s) => isIssuer(s) && !s.name.includes('ST') && /^[\u4e00-\u9fff]{2}/.test(s.name) && s.listDate < '2024-01-01')
     const codes = pickCodes({ prefix: prefix as 'sh', from, to, count, dates: [] }, knownBonds)
     for (const code of codes) {
       const seed = hashString(code)

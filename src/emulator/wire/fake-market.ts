@@ -13,7 +13,7 @@ type Spec = Omit<EmuInstrument, 'listDate' | 'currency' | 'floatShares' | 'total
 const SPECS: Spec[] = [
   { code: 'sh600519', prefix: 'sh', symbol: '600519', kind: 'stock', board: 'sh-main', name: '贵州茅台', decimals: 2, limit: 0.1, secid: '1.600519', base: 1500, floatShares: 1_256_197_800, totalShares: 1_256_197_800 },
   { code: 'sz000001', prefix: 'sz', symbol: '000001', kind: 'stock', board: 'sz-main', name: '平安银行', decimals: 2, limit: 0.1, secid: '0.000001', base: 11, floatShares: 19_405_600_000, totalShares: 19_405_900_000 },
-  { code: 'sz000002', prefix: 'sz', symbol: '000002', kind: 'stock', board: 'sz-main', name: '万科A', decimals: 2, limit: 0.1, secid: '0.000002', base: 8, floatShares: 9_716_000_000, totalShares: 11_930_000_000 },
+  { code: 'sz000002', prefix: 'sz', symbol: '000002', kind: 'stock', board: 'sz-main', name: '万科Ａ', decimals: 2, limit: 0.1, secid: '0.000002', base: 8, floatShares: 9_716_000_000, totalShares: 11_930_000_000 },
   { code: 'bj830799', prefix: 'bj', symbol: '830799', kind: 'stock', board: 'bj', name: '艾融软件', decimals: 2, limit: 0.3, secid: '0.830799', base: 30, floatShares: 60_000_000, totalShares: 211_000_000 },
   { code: 'sh000001', prefix: 'sh', symbol: '000001', kind: 'index', name: '上证指数', decimals: 2, limit: null, secid: '1.000001', base: 3200 },
   { code: 'sh510300', prefix: 'sh', symbol: '510300', kind: 'etf', name: '沪深300ETF', decimals: 3, limit: 0.1, secid: '1.510300', base: 3.9, floatShares: 30_000_000_000, totalShares: 30_000_000_000 },
