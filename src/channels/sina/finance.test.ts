@@ -44,10 +44,20 @@ describe('parseSinaStatement', () => {
 describe('fetchSinaFinance', () => {
   afterEach(() => setClock(null))
 
-  it('asks with the Referer and gives what Eastmoney gives for the emulator', async () => {
+  it('asks with the Referer, agrees with Eastmoney on every line both send, and fills the lines Eastmoney lacks', async () => {
     setClock(Date.parse('2026-11-20T10:30:00+08:00'))
     const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 2000 }
-    expect(await fetchSinaFinance(ctx, moutai, 6)).toEqual(await fetchFinance(ctx, moutai, 6))
+    const sina = await fetchSinaFinance(ctx, moutai, 6)
+    const eastmoney = await fetchFinance(ctx, moutai, 6)
+    // Eastmoney's statement reports carry no basic EPS and no current, parent or minority lines (src/channels/eastmoney/finance.ts).
+    const filled: string[] = []
+    const walk = (a: unknown, b: unknown, path: string) => {
+      if (b === null && a !== null) return filled.push(path.replace(/\[\d+\]/g, ''))
+      if (a && typeof a === 'object') for (const k of Object.keys(b as object)) walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`)
+      else expect(a, path).toEqual(b)
+    }
+    walk(sina, eastmoney, '$')
+    expect([...new Set(filled)].sort()).toEqual(['$.basic_eps', '$.current_assets', '$.current_liabilities', '$.minority_equity', '$.parent_equity'])
     const { ctx: fake, calls } = fakeContext(() => ({ body: answer({}) }))
     await expect(fetchSinaFinance(fake, moutai, 4)).rejects.toMatchObject({ kind: 'empty' })
     expect(calls.map((c) => c.url)).toContain(sinaFinanceUrl('balance', moutai))
