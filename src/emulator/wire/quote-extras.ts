@@ -36,15 +36,6 @@ export function quoteExtras(market: MarketModel, q: LiveQuote, now: number): Quo
   }
 }
 
-/** For records that show none of it (US). */
-export const NO_EXTRAS: QuoteExtras = {
-  valuation: { peTtm: null, peDynamic: null, peStatic: null, pb: null },
-  volumeRatio: null,
-  outer: 0,
-  inner: 0,
-  limits: null,
-}
-
 /** The 52-week high and low HK and US lines show. */
 export interface YearRange {
   high: number
