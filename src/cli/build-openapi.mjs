@@ -29,24 +29,24 @@ const workerdModules = {
   },
 }
 
-/** The document's text, generated from the current source. */
-async function openApiText() {
-  const dir = mkdtempSync(join(tmpdir(), 'openapi-'))
+/**
+ * A TypeScript module of ours bundled for Node (with the lean zod and workerd's modules resolved as
+ * above) and imported: what the CLI commands run of the source (`npm run smoke` too).
+ */
+export async function importBundled(entry) {
+  const dir = mkdtempSync(join(tmpdir(), 'bundle-'))
   try {
-    const outfile = join(dir, 'document.mjs')
-    await build({
-      entryPoints: [join(ROOT, 'src/openapi/document.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile,
-      plugins: [workerdModules],
-      logLevel: 'error',
-    })
-    return (await import(pathToFileURL(outfile).href)).documentText()
+    const outfile = join(dir, 'module.mjs')
+    await build({ entryPoints: [join(ROOT, entry)], bundle: true, platform: 'node', format: 'esm', outfile, plugins: [workerdModules], logLevel: 'error' })
+    return await import(pathToFileURL(outfile).href)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The document's text, generated from the current source. */
+async function openApiText() {
+  return (await importBundled('src/openapi/document.ts')).documentText()
 }
 
 /** Writes the document into the assets when it differs (so `wrangler dev` does not reload them for nothing); true when written. */

@@ -7,11 +7,9 @@
 //   --live      the real hosts, before a deploy: one request at a time, the channels' headers,
 //               `--gap-ms` apart (default 3000); a host that does not answer within `--timeout-ms`
 //               (default 10000) is "unreachable" and its other endpoints are not asked.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { importBundled } from './build-openapi.mjs'
 import { smokeTable, runSmoke } from './smoke-lib.mjs'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -21,36 +19,15 @@ function option(name, fallback) {
   return arg ? Number(arg.split('=')[1]) : fallback
 }
 
-/** The held-captures module, bundled for Node (it is TypeScript, and the emulator with it). */
-async function heldModule() {
-  const dir = mkdtempSync(join(tmpdir(), 'smoke-'))
-  try {
-    const outfile = join(dir, 'held.mjs')
-    await build({
-      entryPoints: [join(ROOT, 'src/emulator/wire/held-captures.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile,
-      logLevel: 'error',
-      alias: { zod: join(ROOT, 'src/zod-lean.ts') },
-    })
-    return await import(pathToFileURL(outfile).href)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 const live = process.argv.includes('--live')
 if (!live && !process.argv.includes('--emulator')) {
   console.error('usage: npm run smoke -- --emulator | --live [--gap-ms=3000] [--timeout-ms=10000]')
   process.exit(2)
 }
 process.chdir(ROOT)
-const held = await heldModule()
+const held = await importBundled('src/emulator/wire/held-captures.ts')
 const rows = await runSmoke({
   held: held.heldCaptures(),
-  endpoints: held.UPSTREAM_ENDPOINTS ?? [],
   readFile: (file) => new Uint8Array(readFileSync(file)),
   departures: held.departures,
   ask: live ? undefined : held.askEmulator,

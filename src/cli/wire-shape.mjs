@@ -44,26 +44,14 @@ function numberClass(written, prefix = '') {
 const empty = () => ({ classes: new Set() })
 
 /**
- * Folds `value` into `shape`. Arrays merge their items into one shape; objects keep a shape per
- * key; a text holding a comma-separated row (Eastmoney's K-lines) keeps its width and per-field
- * classes. `raw` is the number as written in the source text, when known.
+ * Folds one plain value into `shape` ({@link foldMarked} walks arrays and objects): a text holding a
+ * comma-separated row (Eastmoney's K-lines) keeps its width and per-field classes; `raw` is the
+ * number as written in the source text, when known.
  * @param {Shape} shape @param {unknown} value @param {string} [raw]
  */
 function fold(shape, value, raw) {
   if (value === null) shape.classes.add('null')
-  else if (Array.isArray(value)) {
-    shape.classes.add('array')
-    shape.items ??= empty()
-    for (const v of value) fold(shape.items, v)
-  } else if (typeof value === 'object') {
-    shape.classes.add('object')
-    shape.keys ??= new Map()
-    for (const [k, v] of Object.entries(value)) {
-      let sub = shape.keys.get(k)
-      if (!sub) shape.keys.set(k, (sub = empty()))
-      fold(sub, v)
-    }
-  } else if (typeof value === 'number') shape.classes.add(numberClass(raw ?? String(value)))
+  else if (typeof value === 'number') shape.classes.add(numberClass(raw ?? String(value)))
   else if (typeof value === 'boolean') shape.classes.add('boolean')
   else if (typeof value === 'string') {
     const parts = value.split(',')
@@ -94,7 +82,7 @@ function parseKeepingNumbers(text) {
   return JSON.parse(marked, (_k, v) => (typeof v === 'string' && v.startsWith('\u0000') ? { __num: v.slice(1) } : v))
 }
 
-/** Folds a value parsed by {@link parseKeepingNumbers}. @param {Shape} shape @param {any} value */
+/** Folds a value parsed by {@link parseKeepingNumbers}: arrays merge their items into one shape, objects keep a shape per key. @param {Shape} shape @param {any} value */
 function foldMarked(shape, value) {
   if (value && typeof value === 'object' && !Array.isArray(value) && '__num' in value && Object.keys(value).length === 1) {
     fold(shape, Number(value.__num), value.__num)
