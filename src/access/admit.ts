@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { anonMemoryHit } from '../http/anon-cache'
 import { ApiError } from '../http/api-error'
+import { DEADLINE_CODE } from '../http/deadline'
 import type { AppEnv } from '../http/context'
 import { holdReservation, markStage, type Settle } from '../runtime/request-scope'
 import { anonShardOf, type AnonGuard } from './anon-guard'
@@ -89,7 +90,7 @@ export function admit(
     const held = holdReservation(settle)
     if (!held) {
       cancelPrefetch?.()
-      throw new ApiError('DEADLINE_EXCEEDED', 'the request deadline passed during admission; the call was refunded')
+      throw new ApiError(DEADLINE_CODE, 'the request deadline passed during admission; the call was refunded')
     }
     markStage('handler')
     await next()

@@ -1,5 +1,7 @@
 /** Machine codes for every non-validation error the API returns, with their HTTP status. */
 const ERROR_STATUS = {
+  /** A request the router cannot read at all (a malformed URL or body before validation). */
+  BAD_REQUEST: 400,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   KEY_CONFLICT: 400,
@@ -17,6 +19,9 @@ const ERROR_STATUS = {
   INTERNAL: 500,
 } as const
 export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** Every error code, as /openapi.json lists them for clients to handle. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]
 
 /** An error a person can act on; rendered as `{error, code}` with the code's status. */
 export class ApiError extends Error {

@@ -14,12 +14,13 @@
 import type { Context } from 'hono'
 import { getPath } from 'hono/utils/url'
 import type { AppEnv } from './context'
+import type { ErrorCode } from './api-error'
 import { API_HEADERS } from './cache-headers'
 import { CORS_HEADERS } from './cors'
 import { currentScope, RequestScope, runInScope } from '../runtime/request-scope'
 
 /** The machine code of an answer cut off by the deadline. */
-export const DEADLINE_CODE = 'DEADLINE_EXCEEDED'
+export const DEADLINE_CODE = 'DEADLINE_EXCEEDED' satisfies ErrorCode
 
 /** A request's scope with its bound: the Hono context it answers for, and the 504 once the bound passed. */
 export class RequestDeadline extends RequestScope {

@@ -7,6 +7,7 @@ import { TIERS } from '../access/tiers'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 import { DEADLINE_CODE } from './deadline'
 import { FailureCodeSchema } from './outcome'
+import { ERROR_CODES } from './api-error'
 
 /** The standard envelope around an endpoint's `data`. */
 export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
@@ -69,7 +70,10 @@ const ValidationErrorSchema = z
   })
 
 export const ErrorSchema = z
-  .object({ error: z.string(), code: z.string() })
+  .object({
+    error: z.string().openapi({ description: 'What went wrong, in words a person can act on' }),
+    code: z.enum(ERROR_CODES).openapi({ description: 'Machine code; each response of an endpoint says which apply' }),
+  })
   .openapi('Error', { example: { error: 'no route GET /v1/nope', code: 'NOT_FOUND' } })
 
 /** The answer of a request cut off by the request deadline (src/http/deadline.ts). */

@@ -813,8 +813,13 @@ export interface components {
          *     }
          */
         Error: {
+            /** @description What went wrong, in words a person can act on */
             error: string;
-            code: string;
+            /**
+             * @description Machine code; each response of an endpoint says which apply
+             * @enum {string}
+             */
+            code: "BAD_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_CONFLICT" | "KEY_REQUIRED" | "KEY_INVALID" | "TIER_TOO_LOW" | "IP_NOT_ALLOWED" | "PACK_EXHAUSTED" | "RATE_LIMITED" | "HEAVY_QUOTA" | "ROWS_EXHAUSTED" | "POW_DISABLED" | "DEADLINE_EXCEEDED" | "INTERNAL";
         };
         /**
          * @example {

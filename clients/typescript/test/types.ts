@@ -13,7 +13,10 @@ same<Answer<'/v1/quote'>, Schema<'QuoteEnvelope'>>(true)
 same<Answer<'/v1/technical'>, Schema<'TechnicalEnvelope'>>(true)
 same<Query<'/v1/screen'>['preset'], Schema<'ScreenEnvelope'>['preset']>(true)
 same<Query<'/v1/quote'>['code'], string>(true)
-same<ApiError, { error: string; code: string }>(true)
+same<ApiError['error'], string>(true)
+// The error codes are a closed list in /openapi.json, so a client can switch on them.
+same<Extract<ApiError['code'], 'RATE_LIMITED' | 'NOT_FOUND' | 'DEADLINE_EXCEEDED'>, 'RATE_LIMITED' | 'NOT_FOUND' | 'DEADLINE_EXCEEDED'>(true)
+same<string extends ApiError['code'] ? true : false, false>(true)
 same<ValidationError['detail'][number]['loc'], (string | number)[]>(true)
 same<Envelope['ok'], boolean>(true)
 // Every path the service documents answers GET.
