@@ -2,7 +2,7 @@ import { fetchSeries } from './bars'
 import { fetchLiveQuotes } from './live-quotes'
 import { sharedChangedist, sharedMarketList } from './market-breadth'
 import type { MarketDeps } from './market-deps'
-import { fetchQuoteSeries } from './quote-series'
+import { fetchQuoteSeries, fetchRecentBars } from './quote-series'
 import { fetchTurnoverBars } from './turnover-bars'
 import type { MarketViews } from './types'
 
@@ -16,6 +16,7 @@ export function marketViews(deps: MarketDeps): MarketViews {
     fetch: (key, chain, call) => deps.router.run(key, chain, (channel) => call(channel, deps.channelContext)),
     shared: (key, freshness, compute, keep, opts) => deps.sharedAnswers.answer(key, freshness, deps.now(), compute, keep, opts),
     quoteSeries: (instrument, count) => fetchQuoteSeries(deps, instrument, count),
+    recentBars: (instrument, count) => fetchRecentBars(deps, instrument, count),
     series: (req) => fetchSeries(deps, req),
     turnoverBars: (instrument, count, end) => fetchTurnoverBars(deps, instrument, count, end),
     liveQuotes: (instruments) => fetchLiveQuotes(deps, instruments),

@@ -5,6 +5,8 @@ import type { RecentBarsCache } from '../channels/recent-bars'
 import { empty } from '../channels/errors'
 import type { QuoteResult } from './types'
 import { quoteChannels, routeGroup } from '../channels/routing'
+import type { RouteResult } from '../channels/router'
+import type { SeriesChannelName } from '../domain/channel-name'
 
 /**
  * Lays a real-time quote over the recent daily bars: today's bar becomes the live one (replacing
@@ -34,16 +36,24 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
 export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number): Promise<QuoteResult> {
   const key = `quote:${routeGroup(instrument.kind)}`
   const r = await services.router.run(key, quoteChannels(instrument.kind), async (name) => {
-    const ch = services.channels[name]
-    const ctx = services.channelContext
-    const [quotes, bars] = await Promise.all([
-      ch.quotes([instrument], ctx),
-      services.recentBars.get(name, instrument.code, count, services.now(), () => ch.kline({ instrument, period: 'day', count }, ctx)),
-    ])
+    const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], services.channelContext), recentBarsOf(services, name, instrument, count)])
     const quote = quotes.get(instrument.code)
     if (!quote) throw empty(name, `no quote for ${instrument.code}`)
     return { quote, bars: overlayQuote(bars, quote, count) }
   })
   if (!r.ok) return { ok: false, attempts: r.attempts }
   return { ok: true, ...r.value, channel: r.channel }
+}
+
+/** The past daily bars of one channel, from the isolate's {@link RecentBarsCache} when it has them. */
+function recentBarsOf(services: MarketDeps, name: SeriesChannelName, instrument: Instrument, count: number): Promise<Bar[]> {
+  return services.recentBars.get(name, instrument.code, count, services.now(), () => services.channels[name].kline({ instrument, period: 'day', count }, services.channelContext))
+}
+
+/**
+ * The newest `count` daily bars alone, through the same channels and cache as /v1/quote's series:
+ * for a view that already has the live quote and needs only the sessions behind it.
+ */
+export async function fetchRecentBars(services: MarketDeps, instrument: Instrument, count: number): Promise<RouteResult<Bar[]>> {
+  return services.router.run(`bars:${routeGroup(instrument.kind)}`, quoteChannels(instrument.kind), (name) => recentBarsOf(services, name, instrument, count))
 }

@@ -19,8 +19,9 @@ export interface SessionFigures {
  */
 export async function sessionFigures(market: MarketViews, instrument: Instrument, q: Quote): Promise<SessionFigures | null> {
   if (q.traded && q.preClose > 0) return { last: q.last, change: Number((q.last - q.preClose).toFixed(2)), change_pct: changePct(q.last, q.preClose), amount: q.amount }
-  const r = await market.quoteSeries(instrument, 2)
-  if (!r.ok || r.bars.length < 2) return null
-  const [before, bar] = r.bars.slice(-2)
+  // The bars alone: the line is in hand, and asking for it again per row would cost a request each.
+  const r = await market.recentBars(instrument, 2)
+  if (!r.ok || r.value.length < 2) return null
+  const [before, bar] = r.value.slice(-2)
   return { last: bar.close, change: Number((bar.close - before.close).toFixed(2)), change_pct: changePct(bar.close, before.close), amount: bar.amount }
 }

@@ -122,6 +122,8 @@ export interface MarketViews {
   shared<T>(key: string, freshness: Freshness, compute: () => Promise<T>, keep: (value: T) => boolean, opts?: SharedOptions): Promise<{ value: T; hit: boolean }>
   /** /v1/quote's series of one instrument: the live quote over the recent daily bars, from one channel. */
   quoteSeries(instrument: Instrument, count: number): Promise<QuoteResult>
+  /** The newest `count` daily bars alone, through /v1/quote's channels and bar cache: for a view that has the live quote already. */
+  recentBars(instrument: Instrument, count: number): Promise<RouteResult<Bar[]>>
   /** One instrument's K-line of any period (src/services/bars.ts). */
   series(req: SeriesRequest): Promise<SeriesResult>
   /** The newest `count` daily bars up to `end`, from a channel that gives every bar's turnover rate (/v1/chip). */
