@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { anonShardOf, type AnonGuard } from '../src/access/anon-guard'
 import { solveChallenge } from '../src/access/pow-solver'
-import { call, fault, getJson, resetWorld, SESSION_CLOCK } from './helpers'
+import { call, fault, getJson, passCadence, resetWorld, SESSION_CLOCK } from './helpers'
 
 let ipCounter = 0
 /** A fresh client address per test, so each starts with an empty AnonGuard. */
@@ -119,6 +119,8 @@ describe('anonymous callers', () => {
     expect(second.body.elapsed_ms).toEqual(expect.any(Number))
     expect(second.headers.get('x-cache')).toBe('HIT')
     expect(second.headers.get('content-type')).toMatch(/^application\/json/)
+    // A key holder asks the hosts once the line's 3 s cadence has passed (within it, the line is shared).
+    await passCadence()
     expect((await getJson('/v1/quote?code=sh600519&count=3')).body.ok).toBe(false)
   })
 })

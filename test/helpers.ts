@@ -76,6 +76,14 @@ export async function fault(channel: 'eastmoney' | 'tencent' | 'sina' | 'ths' | 
   await send('PUT', `/__emulator/faults/${channel}`, { kind, ...extra })
 }
 
+/**
+ * Forgets the live quote lines the service shares within the source's cadence, as if 3 s had
+ * passed with the market unchanged: the next quote, book or snapshot call asks its host again.
+ */
+export async function passCadence() {
+  await send('DELETE', '/__emulator/shared-lines')
+}
+
 /** Request counters per channel from the emulator. */
 export async function upstreamRequests(): Promise<Record<string, number>> {
   const { body } = await getJson('/__emulator')

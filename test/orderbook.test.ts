@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market'
-import { ANONYMOUS, fault, getJson, makeKey, resetWorld } from './helpers'
+import { ANONYMOUS, fault, getJson, makeKey, passCadence, resetWorld } from './helpers'
 import { limitStocks } from './market-scan'
 
 const LEVELS = [1, 2, 3, 4, 5]
@@ -44,10 +44,13 @@ describe('GET /v1/orderbook', () => {
 
   it('is the same book from every channel', async () => {
     const tencent = (await getJson('/v1/orderbook?code=sz000001')).body
+    // The line Tencent gave is shared for its cadence: a fault shows once that has passed.
     await fault('tencent', 'http')
+    await passCadence()
     const sina = (await getJson('/v1/orderbook?code=sz000001')).body
     expect(sina.source).toBe('emulator:sina')
     await fault('sina', 'garbage')
+    await passCadence()
     const eastmoney = (await getJson('/v1/orderbook?code=sz000001')).body
     expect(eastmoney.source).toBe('emulator:eastmoney')
     for (const b of [sina, eastmoney]) expect(b.data).toEqual(tencent.data)
@@ -92,6 +95,7 @@ describe('GET /v1/orderbook', () => {
     expect([...bids(body.data), ...asks(body.data)]).toEqual(Array(10).fill([null, 0]))
     expect(body.notice).toMatch(/no orders/)
     await fault('tencent', 'http')
+    await passCadence()
     const next = (await getJson('/v1/orderbook?code=sh600519')).body
     expect(next.source).toBe('emulator:sina')
     expect(next.data).toMatchObject({ status: 'closed', last: body.data.last, b1_p: null, a1_p: null })

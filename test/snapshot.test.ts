@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market'
 import { epsTtm, bookValuePerShare, epsStatic } from '../src/emulator/market/fundamentals'
-import { ANONYMOUS, fault, getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
+import { ANONYMOUS, fault, getJson, makeKey, passCadence, resetWorld, SESSION_CLOCK } from './helpers'
 import { limitStocks } from './market-scan'
 
 const NOW = Date.parse(SESSION_CLOCK)
@@ -75,6 +75,7 @@ describe('GET /v1/snapshot', () => {
   it('fails over to Tencent with the same numbers (no rise speed there)', async () => {
     const em = (await getJson('/v1/snapshot?code=sz000001')).body.data
     await fault('eastmoney', 'http')
+    await passCadence()
     const { body } = await getJson('/v1/snapshot?code=sz000001')
     expect(body).toMatchObject({ ok: true, source: 'emulator:tencent' })
     const tx = body.data
@@ -115,6 +116,7 @@ describe('GET /v1/snapshot', () => {
     expect(last.volume).toBeGreaterThan(0)
     expect(last.open).toBeGreaterThan(0)
     await fault('eastmoney', 'http')
+    await passCadence()
     const s = (await getJson('/v1/snapshot?code=sh600519')).body.data
     expect(s).toMatchObject({ status: 'closed', open: null, high: null, low: null, change: 0, volume: 0, order_imbalance: null, rise_speed: null })
     expect(s.time.slice(0, 10)).toBe('2026-11-20')
@@ -149,6 +151,7 @@ describe('GET /v1/snapshot', () => {
     expect((await getJson('/v1/snapshot?code=sh600519,sz000001', pro)).status).toBe(422)
     await fault('eastmoney', 'http')
     await fault('tencent', 'http')
+    await passCadence()
     expect((await getJson('/v1/snapshot?code=sh600519', pro)).body.ok).toBe(false)
     await new Promise((r) => setTimeout(r, 50)) // settlement runs in waitUntil (as in access.test.ts)
     const usage = (await getJson('/v1/usage', pro)).body.data

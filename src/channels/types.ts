@@ -10,6 +10,39 @@ export interface ChannelContext {
   fetch: typeof fetch
   /** Per-request timeout in milliseconds. */
   timeoutMs: number
+  /** The isolate's shared live lines (src/channels/live-lines.ts); without it every call asks the host. */
+  lines?: SharedLines
+}
+
+/** One multi-code quote feed: how to ask a host for several codes and how its answer is cut per code. */
+export interface LineFeed {
+  channel: ChannelName
+  /** What precedes each code's statement in the answer: `v_` (Tencent), `var hq_str_` (Sina). */
+  prefix: string
+  /** The request for these codes. */
+  url: (codes: readonly string[]) => string
+  headers?: Readonly<Record<string, string>>
+  encoding: 'utf-8' | 'gbk'
+  /** Codes per request the host accepts. */
+  batch: number
+  /** How long a line of `code` is shared at `now` (service clock, ms). */
+  cadenceMs: (code: string, now: number) => number
+}
+
+/** How a live answer is asked for: the host's text encoding and any headers it needs. */
+export interface LiveRequestOptions {
+  encoding?: 'utf-8' | 'gbk'
+  headers?: Record<string, string>
+}
+
+/** Live answers shared within the source's cadence: src/channels/live-lines.ts. */
+export interface SharedLines {
+  /** Statements of a feed's codes as one answer text. */
+  text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string>
+  /** A single-code live answer (Eastmoney's `stock/get`), shared by URL for the cadence of `code`. */
+  page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string>
+  /** Forgets every line, as if each cadence had passed (the emulator's tests). */
+  clear(): void
 }
 
 /** Periods a channel serves natively; longer ones (season, year, m120) are aggregated by the service. */

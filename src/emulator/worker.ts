@@ -33,6 +33,12 @@ app.delete('/__emulator/router', (c) => {
   services.reset()
   return c.json({ ok: true })
 })
+// Forget the shared live lines alone (src/channels/live-lines.ts), as if every cadence had passed:
+// a test that makes a host fail then sees the next call ask it, at the same instant of the market.
+app.delete('/__emulator/shared-lines', (c) => {
+  services.channelContext.lines?.clear()
+  return c.json({ ok: true })
+})
 app.route('/', emulatorRoutes)
 // The request deadline (src/http/deadline.ts): tests shorten it, DELETE restores the default.
 const defaultDeadlineMs = services.deadlineMs

@@ -1,4 +1,5 @@
 import { eastmoney } from '../channels/eastmoney/index'
+import { LinePool } from '../channels/live-lines'
 import { RecentBarsCache } from '../channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
 import { sina } from '../channels/sina/index'
@@ -30,7 +31,8 @@ export interface ServiceOptions {
  *
  * `Services` owns every cache this isolate keeps between requests, and `reset()` (the emulator's
  * reset; production never calls it) forgets them all:
- * - its own: breakers and failover, recent daily bars, shared market answers, reference answers;
+ * - its own: breakers and failover, the live quote lines (src/channels/live-lines.ts), recent daily
+ *   bars, shared market answers, reference answers;
  * - the store facade's: the calendar, the latest technicals date, parsed technicals tables,
  *   indicator-state shards and factor tables (kept: the industry-chain members, checked against
  *   the object's etag on every read, and the owned tables, static assets fixed for the deployment);
@@ -46,13 +48,14 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
   const recentBars = new RecentBarsCache()
+  const lines = new LinePool(now)
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
   const factorTables = new FactorTables()
   const caches = new IsolateCaches()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
-    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
+    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines },
     router,
     recentBars,
     sharedAnswers,
@@ -72,6 +75,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     reset: () => {
       router.reset()
       recentBars.clear()
+      lines.clear()
       sharedAnswers.clear()
       referenceCache.clear()
       store.forget()

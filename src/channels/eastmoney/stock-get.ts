@@ -12,7 +12,7 @@ import { lineStatus } from '../../domain/market-phase'
 import { bookProblem, isAuctionBook, levelOf, type Level, type OrderBook } from '../../domain/orderbook'
 import { orderImbalance, securityType, type Snapshot } from '../../domain/snapshot'
 import { ChannelError, empty, malformed, unsupported } from '../errors'
-import { fetchText } from '../http'
+import { fetchLivePage } from '../live-lines'
 import type { ChannelContext } from '../types'
 import { num, optNum, sessionOf } from '../validate'
 import { isObject, readData, type JsonObject } from './envelope'
@@ -139,7 +139,7 @@ export async function fetchStockGet(ctx: ChannelContext, inst: Instrument, now: 
   if (!['sh', 'sz', 'bj'].includes(inst.prefix)) throw unsupported(CHANNEL, `stock/get is used for sh/sz/bj codes here, not ${inst.code}`)
   const [secid] = secids(inst)
   const speed = withSpeed
-    ? fetchText(ctx, CHANNEL, `${SPEED_URL}?fltt=2&invt=2&fields=f12,f13,f22&secids=${secid}`)
+    ? fetchLivePage(ctx, CHANNEL, `${SPEED_URL}?fltt=2&invt=2&fields=f12,f13,f22&secids=${secid}`, {}, inst.code)
         .then((text) => parseSpeed(text, secid))
         // The speed is one field of many: without it the snapshot says null rather than failing.
         .catch((e) => {
@@ -147,6 +147,6 @@ export async function fetchStockGet(ctx: ChannelContext, inst: Instrument, now: 
           throw e
         })
     : Promise.resolve(null)
-  const [text, f22] = await Promise.all([fetchText(ctx, CHANNEL, stockGetUrl(secid)), speed])
+  const [text, f22] = await Promise.all([fetchLivePage(ctx, CHANNEL, stockGetUrl(secid), {}, inst.code), speed])
   return parseStockGet(text, inst, now, f22)
 }

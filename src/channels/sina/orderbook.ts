@@ -13,7 +13,9 @@ import { empty, malformed, unsupported } from '../errors'
 import type { ChannelContext } from '../types'
 import { num, sessionOf } from '../validate'
 import { isAShare } from './codes'
-import { CHANNEL, sinaText } from './fetch'
+import { CHANNEL } from './fetch'
+import { HQ_FEED } from './hq-feed'
+import { fetchLines } from '../live-lines'
 import { statements } from './quotes'
 
 const BOOK_FIELDS = { open: 1, preClose: 2, last: 3, high: 4, low: 5, volume: 8, bids: 10, asks: 20, date: 30, time: 31, status: 32 } as const
@@ -56,5 +58,5 @@ export function parseSinaBook(text: string, inst: Instrument): OrderBook {
 /** The book of one sh/sz/bj instrument. */
 export async function fetchSinaBook(ctx: ChannelContext, inst: Instrument): Promise<OrderBook> {
   if (!isAShare(inst)) throw unsupported(CHANNEL, `the five-level line is for sh/sz/bj codes, not ${inst.code}`)
-  return parseSinaBook(await sinaText(ctx, `https://hq.sinajs.cn/list=${inst.code}`, 'gbk'), inst)
+  return parseSinaBook(await fetchLines(ctx, HQ_FEED, [inst.code]), inst)
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { fakeContext, gbk, failureKind } from '../testkit'
-import { fetchQuotes, parseQuotes, QUOTE_BATCH, statements } from './quotes'
+import { fetchQuotes, parseQuotes, statements } from './quotes'
+import { QUOTE_BATCH } from './hq-feed'
 
 // Wire samples in the shapes of upstreams.md §1.2 (invented values).
 const PINGAN =

@@ -6,11 +6,11 @@ import { empty, malformed } from '../errors'
 import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { futuresExchange, isAShare, quoteCode } from './codes'
-import { CHANNEL, sinaText } from './fetch'
+import { CHANNEL } from './fetch'
+import { HQ_FEED, QUOTE_BATCH } from './hq-feed'
+import { fetchLines } from '../live-lines'
 import { securityName } from '../names'
 
-/** Codes per `hq.sinajs.cn` request (easyquotation's batch size). */
-export const QUOTE_BATCH = 800
 
 /** Batch requests in flight at once: Workers open six connections at a time. */
 const PARALLEL = 4
@@ -147,6 +147,6 @@ export function fetchQuotes(instruments: Instrument[], ctx: ChannelContext): Pro
     codeOf: quoteCode,
     batch: QUOTE_BATCH,
     parallel: PARALLEL,
-    fetchBatch: async (codes, wanted) => parseQuotes(await sinaText(ctx, `https://hq.sinajs.cn/list=${codes.join(',')}`, 'gbk'), wanted),
+    fetchBatch: async (codes, wanted) => parseQuotes(await fetchLines(ctx, HQ_FEED, codes), wanted),
   })
 }

@@ -12,7 +12,8 @@ import { lineStatus } from '../../domain/market-phase'
 import { bookProblem, BOOK_LEVELS, isAuctionBook, levelOf, type Level, type OrderBook } from '../../domain/orderbook'
 import { orderImbalance, securityType, type Snapshot } from '../../domain/snapshot'
 import { empty, malformed, unsupported } from '../errors'
-import { fetchText } from '../http'
+import { fetchLines } from '../live-lines'
+import { QT_FEED } from './qt-feed'
 import type { ChannelContext } from '../types'
 import { num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
@@ -138,5 +139,5 @@ const INACTIVE = new Set(['D', 'U', 'C'])
 export async function fetchFullQuote(ctx: ChannelContext, inst: Instrument, now: number): Promise<FullQuote> {
   const code = quoteCode(inst)
   if (!code || !isAShare(inst)) throw unsupported(CHANNEL, `the full quote line is for sh/sz/bj codes, not ${inst.code}`)
-  return parseFullQuote(await fetchText(ctx, CHANNEL, `https://qt.gtimg.cn/q=${code}`, { encoding: 'gbk' }), inst, now)
+  return parseFullQuote(await fetchLines(ctx, QT_FEED, [code]), inst, now)
 }

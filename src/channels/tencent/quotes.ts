@@ -3,7 +3,8 @@ import { jsStatements } from '../js-statements'
 import type { Quote } from '../../domain/bar'
 import type { Instrument } from '../../domain/instrument'
 import { empty, malformed } from '../errors'
-import { fetchText } from '../http'
+import { fetchLines } from '../live-lines'
+import { QT_FEED, QUOTE_BATCH } from './qt-feed'
 import type { ChannelContext } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
@@ -11,8 +12,6 @@ import { securityName } from '../names'
 
 const CHANNEL = 'tencent'
 
-/** Codes per `qt.gtimg.cn` request (easyquotation's batch size). */
-export const QUOTE_BATCH = 60
 
 /** Batch requests in flight at once: Workers open six connections at a time. */
 const PARALLEL = 4
@@ -154,6 +153,6 @@ export function fetchQuotes(instruments: Instrument[], ctx: ChannelContext): Pro
     codeOf: quoteCode,
     batch: QUOTE_BATCH,
     parallel: PARALLEL,
-    fetchBatch: async (codes, wanted) => parseQuotes(await fetchText(ctx, CHANNEL, `https://qt.gtimg.cn/q=${codes.join(',')}`, { encoding: 'gbk' }), wanted),
+    fetchBatch: async (codes, wanted) => parseQuotes(await fetchLines(ctx, QT_FEED, codes), wanted),
   })
 }

@@ -1,0 +1,278 @@
+/**
+ * The live lines of the multi-code quote feeds (Tencent `qt.gtimg.cn`, Sina `hq.sinajs.cn`), shared
+ * by every caller of the isolate within the source's own cadence (docs/architecture.md, "Polite at
+ * scale"). The exchanges publish Level-1 snapshots every 3 s and these hosts refresh no faster, so a
+ * line younger than that is as fresh as any new request could get: quote, snapshot and order-book
+ * calls of one symbol read the same line, and calls for different symbols share batched requests.
+ *
+ * - **Sharing.** A line is reused while younger than {@link LineFeed.cadenceMs} by the service's
+ *   clock; a code the host does not know is remembered as such for as long.
+ * - **Batching.** A code not in the pool waits a few milliseconds ({@link GATHER_MS}) for the codes
+ *   other calls miss meanwhile, then goes in one request of up to the host's batch size. The request
+ *   is filled with the stale lines of codes asked for recently (the active set), so a busy isolate
+ *   refreshes its whole set in full batches: about one request per batch-size codes per cadence.
+ * - **Workerd's rule** (src/domain/shared-flight.ts): the request that opens a batch sends it; the
+ *   others watch its {@link Flight} and read plain text once it lands, waiting at most a little
+ *   over the channel timeout before asking on their own.
+ */
+import { mapLimit } from '../domain/concurrency'
+import { Flight } from '../domain/shared-flight'
+import { fetchText } from './http'
+import { jsStatements } from './js-statements'
+import { quoteCadenceMs } from './cadence'
+import type { ChannelContext, ChannelName, LineFeed, LiveRequestOptions, SharedLines } from './types'
+
+export type { LineFeed }
+
+/** How long the first miss waits for others before its request goes out (real ms). */
+export const GATHER_MS = 4
+/** A code asked for within this long stays in the active set (service clock, ms). */
+export const ACTIVE_MS = 60_000
+/** Batch requests of one flight in flight at once: Workers open six connections at a time. */
+const PARALLEL = 4
+/** Lines kept per feed; the oldest-refreshed go first. */
+const MAX_LINES = 20_000
+/** Single-code pages kept; the oldest-fetched go first. */
+const MAX_PAGES = 5_000
+
+/** A code's statement as the host sent it, or null when the host sent none for it. */
+type Line = { name: string; payload: string } | null
+
+interface Entry {
+  /** The code as the host takes it (Sina's futures are upper case). */
+  code: string
+  line: Line
+  /** Service-clock time the line was fetched. */
+  at: number
+  /** Service-clock time the code was last asked for. */
+  asked: number
+}
+
+/** The codes of one batch and the flight that fetches them. */
+interface Batch {
+  /** The codes as the host takes them, by key. */
+  codes: Map<string, string>
+  flight: Flight<Map<string, Line>>
+  /** Still taking codes (the opener has not sent it yet). */
+  open: boolean
+}
+
+/** What the pool did, for the bench and the status page. */
+export interface LineCounts {
+  requests: number
+  codesRequested: number
+  hits: number
+}
+
+/** The pool of one isolate: one per service (src/services/index.ts), cleared by its reset. */
+export class LinePool implements SharedLines {
+  private readonly feeds = new Map<LineFeed, FeedPool>()
+  private readonly pages = new Map<string, { text: string; at: number }>()
+  private readonly pageFlights = new Map<string, Flight<string>>()
+  private readonly pageTally = { requests: 0, hits: 0 }
+
+  constructor(
+    private readonly now: () => number,
+    private readonly gatherMs = GATHER_MS
+  ) {}
+
+  /** The statements of `codes` as one answer text, in the order asked, from the pool or the host. */
+  text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string> {
+    let pool = this.feeds.get(feed)
+    if (!pool) this.feeds.set(feed, (pool = new FeedPool(feed, this.now, this.gatherMs)))
+    return pool.text(ctx, codes)
+  }
+
+  async page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string> {
+    const now = this.now()
+    const hit = this.pages.get(url)
+    if (hit && now >= hit.at && now - hit.at < quoteCadenceMs(code, now)) {
+      this.pageTally.hits++
+      return hit.text
+    }
+    const flight = this.pageFlights.get(url)
+    const joined = flight && (await flight.joinWithin(ctx.timeoutMs + 1_000))
+    if (joined) {
+      this.pageTally.hits++
+      return joined.value
+    }
+    this.pageTally.requests++
+    const work = fetchText(ctx, channel, url, options)
+    const mine = new Flight(work)
+    this.pageFlights.set(url, mine)
+    try {
+      const text = await work
+      this.pages.delete(url)
+      if (this.pages.size >= MAX_PAGES) this.pages.delete(this.pages.keys().next().value!)
+      this.pages.set(url, { text, at: this.now() })
+      return text
+    } finally {
+      if (this.pageFlights.get(url) === mine) this.pageFlights.delete(url)
+    }
+  }
+
+  /** Requests, codes and hits per feed's channel since the pool was made. */
+  counts(): Record<string, LineCounts> {
+    const out: Record<string, LineCounts> = {}
+    for (const [feed, pool] of this.feeds) out[feed.channel] = { ...pool.counts }
+    return out
+  }
+
+  /** Requests and hits of the single-code pages since the pool was made. */
+  pageCounts(): { requests: number; hits: number } {
+    return { ...this.pageTally }
+  }
+
+  clear(): void {
+    this.feeds.clear()
+    this.pages.clear()
+    this.pageFlights.clear()
+  }
+}
+
+/** A single-code live answer: through the context's pool when it has one, else one plain request. */
+export function fetchLivePage(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string> {
+  return ctx.lines ? ctx.lines.page(ctx, channel, url, options, code) : fetchText(ctx, channel, url, options)
+}
+
+/** The statements of `codes` from a feed: through the context's pool when it has one, else one plain request. */
+export async function fetchLines(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string> {
+  return ctx.lines ? ctx.lines.text(ctx, feed, codes) : fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed))
+}
+
+const keyOf = (code: string) => code.toLowerCase()
+const optionsOf = (feed: LineFeed) => ({ encoding: feed.encoding, headers: feed.headers ? { ...feed.headers } : undefined })
+
+class FeedPool {
+  private readonly entries = new Map<string, Entry>()
+  /** Codes in a batch not yet landed, by key. */
+  private readonly inFlight = new Map<string, Batch>()
+  /** The batch taking codes now, if any. */
+  private gathering: Batch | null = null
+  readonly counts: LineCounts = { requests: 0, codesRequested: 0, hits: 0 }
+
+  constructor(
+    private readonly feed: LineFeed,
+    private readonly now: () => number,
+    private readonly gatherMs: number
+  ) {}
+
+  async text(ctx: ChannelContext, codes: readonly string[]): Promise<string> {
+    const now = this.now()
+    const lines = new Map<string, Line>()
+    const missing: string[] = []
+    for (const code of codes) {
+      const key = keyOf(code)
+      const e = this.entries.get(key)
+      if (e) e.asked = now
+      if (e && now >= e.at && now - e.at < this.feed.cadenceMs(code, now)) {
+        lines.set(key, e.line)
+        this.counts.hits++
+      } else missing.push(code)
+    }
+    if (missing.length) for (const [k, line] of await this.load(ctx, missing, now)) lines.set(k, line)
+    let out = ''
+    for (const code of codes) {
+      const line = lines.get(keyOf(code))
+      if (line) out += `${this.feed.prefix}${line.name}="${line.payload}";\n`
+    }
+    return out
+  }
+
+  /** Lines of codes not fresh in the pool: joined from a batch in flight, or sent in a new one. */
+  private async load(ctx: ChannelContext, codes: readonly string[], now: number): Promise<Map<string, Line>> {
+    const joined = new Set<Batch>()
+    const own: string[] = []
+    for (const code of codes) {
+      const b = this.inFlight.get(keyOf(code))
+      if (b) joined.add(b)
+      else own.push(code)
+    }
+    const parts: Array<Promise<Map<string, Line> | undefined>> = [...joined].map((b) => b.flight.joinWithin(ctx.timeoutMs + 1_000).then((j) => j?.value))
+    let mine: Promise<Map<string, Line>> | undefined
+    if (own.length) {
+      const g = this.gathering
+      if (g && g.open && g.codes.size + own.length <= this.feed.batch) {
+        for (const c of own) this.addTo(g, c)
+        parts.push(g.flight.joinWithin(ctx.timeoutMs + this.gatherMs + 1_000).then((j) => j?.value))
+      } else mine = this.open(ctx, own, now)
+    }
+    const got = await Promise.all([mine, ...parts])
+    const out = new Map<string, Line>()
+    for (const m of got) if (m) for (const [k, v] of m) out.set(k, v)
+    // A batch watched too long (its request ended first): ask for what is still missing.
+    const left = codes.filter((c) => !out.has(keyOf(c)))
+    if (left.length) for (const [k, v] of await this.open(ctx, left, now, 0)) out.set(k, v)
+    return out
+  }
+
+  private addTo(b: Batch, code: string): void {
+    const key = keyOf(code)
+    b.codes.set(key, code)
+    this.inFlight.set(key, b)
+  }
+
+  /** Opens a batch with `codes`, gathers for a moment, fills it with stale active codes and sends it. */
+  private open(ctx: ChannelContext, codes: readonly string[], now: number, gatherMs = this.gatherMs): Promise<Map<string, Line>> {
+    let resolveWork!: (m: Map<string, Line>) => void
+    let rejectWork!: (e: unknown) => void
+    const work = new Promise<Map<string, Line>>((res, rej) => ((resolveWork = res), (rejectWork = rej)))
+    const batch: Batch = { codes: new Map(), flight: new Flight(work), open: true }
+    for (const c of codes) this.addTo(batch, c)
+    if (gatherMs > 0) this.gathering = batch
+    const send = async () => {
+      batch.open = false
+      if (this.gathering === batch) this.gathering = null
+      const asked = [...batch.codes.keys()]
+      const filler = this.staleActive(this.now(), Math.ceil(asked.length / this.feed.batch) * this.feed.batch - asked.length)
+      for (const [k] of filler) this.inFlight.set(k, batch)
+      const all = [...batch.codes, ...filler]
+      try {
+        const lines = await this.fetchAll(ctx, all.map(([, code]) => code))
+        const at = this.now()
+        for (const [k, code] of all) this.store(k, code, lines.get(k) ?? null, at, batch.codes.has(k) ? now : 0)
+        resolveWork(new Map(asked.map((k) => [k, lines.get(k) ?? null])))
+      } catch (e) {
+        rejectWork(e)
+      } finally {
+        for (const [k] of all) if (this.inFlight.get(k) === batch) this.inFlight.delete(k)
+      }
+    }
+    if (gatherMs > 0) setTimeout(send, gatherMs)
+    else void send()
+    return work
+  }
+
+  /** Up to `room` codes asked for recently whose lines are stale, the oldest first, as [key, code]. */
+  private staleActive(now: number, room: number): Array<[string, string]> {
+    if (room <= 0) return []
+    const stale: Entry[] = []
+    for (const [k, e] of this.entries) {
+      if (now - e.asked > ACTIVE_MS || this.inFlight.has(k)) continue
+      if (now < e.at || now - e.at >= this.feed.cadenceMs(e.code, now)) stale.push(e)
+    }
+    return stale.sort((a, b) => a.at - b.at).slice(0, room).map((e) => [keyOf(e.code), e.code])
+  }
+
+  /** The lines of `keys` in requests of at most the host's batch size. */
+  private async fetchAll(ctx: ChannelContext, keys: readonly string[]): Promise<Map<string, Line>> {
+    const batches: string[][] = []
+    for (let k = 0; k < keys.length; k += this.feed.batch) batches.push(keys.slice(k, k + this.feed.batch))
+    const texts = await mapLimit(batches, PARALLEL, (b) => {
+      this.counts.requests++
+      this.counts.codesRequested += b.length
+      return fetchText(ctx, this.feed.channel, this.feed.url(b), optionsOf(this.feed))
+    })
+    const out = new Map<string, Line>()
+    for (const text of texts) for (const [name, payload] of jsStatements(this.feed.channel, this.feed.prefix, text)) out.set(keyOf(name), { name, payload })
+    return out
+  }
+
+  /** Keeps a fetched line; `asked` is when it was asked for (0 for a filler, which keeps its own). */
+  private store(key: string, code: string, line: Line, at: number, asked: number): void {
+    const old = this.entries.get(key)
+    if (old) this.entries.delete(key)
+    else if (this.entries.size >= MAX_LINES) this.entries.delete(this.entries.keys().next().value!)
+    this.entries.set(key, { code, line, at, asked: Math.max(old?.asked ?? 0, asked) })
+  }
+}
