@@ -37,6 +37,8 @@ const state = {
   faults: new Map<ChannelName, Fault>(),
   fixedNow: null as number | null,
   requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 } as Record<ChannelName, number>,
+  /** Requests per host and path, codes in the path cut off (`qt.gtimg.cn/q=`, `push2.eastmoney.com/api/qt/stock/get`). */
+  paths: new Map<string, number>(),
 }
 
 /** The emulator's clock in epoch ms: the fixed instant when one is set, else real time. */
@@ -79,11 +81,17 @@ export function requestCounts(): Record<ChannelName, number> {
   return { ...state.requests }
 }
 
+/** Requests each host and path has received since the last reset. */
+export function pathCounts(): Record<string, number> {
+  return Object.fromEntries(state.paths)
+}
+
 /** Back to the initial state: no faults, real time, zero counters. */
 export function resetEmulator(): void {
   state.faults.clear()
   state.fixedNow = null
   for (const c of CHANNELS) state.requests[c] = 0
+  state.paths.clear()
 }
 
 /** The channel an upstream host belongs to, or undefined for a host the emulator does not serve. */
@@ -208,6 +216,8 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     const channel = channelOfHost(url.hostname)
     if (!channel) throw new TypeError('fetch failed')
     state.requests[channel] += 1
+    const path = url.hostname + url.pathname.replace(/=.*$/, '=')
+    state.paths.set(path, (state.paths.get(path) ?? 0) + 1)
     const { handle, empty } = HANDLERS[channel]
     const fault = takeFault(channel)
     switch (fault?.kind) {

@@ -8,7 +8,8 @@ import { z } from 'zod'
 import type { ChannelName } from '../domain/channel-name'
 import { clearHangs, HANG_BINDINGS, hangs, setHangs } from './hang'
 import { market } from './market'
-import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, requestCounts, resetEmulator, setClock, setFault } from './control'
+import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, pathCounts, requestCounts,
+  resetEmulator, setClock, setFault } from './control'
 
 const FaultBody = z.object({
   kind: z.enum(FAULT_KINDS),
@@ -24,6 +25,7 @@ function snapshot() {
     clock: { now: new Date(now()).toISOString(), fixed: isClockFixed() },
     faults: faults(),
     requests: requestCounts(),
+    paths: pathCounts(),
   }
 }
 

@@ -1,0 +1,64 @@
+/**
+ * Polite at scale (docs/architecture.md): callers of one symbol share one upstream answer within the
+ * source's 3 s cadence, and different symbols share batched requests, so the hosts see requests
+ * that grow with symbols, not with callers.
+ */
+import { beforeEach, describe, expect, it } from 'vitest'
+import { market } from '../src/emulator/market'
+import { call, getJson, resetWorld, SESSION_CLOCK } from './helpers'
+
+/** A-share stocks listed well before the clock, in code order. */
+const stocks = market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz'].includes(i.prefix) && i.listDate < '2025-01-01').map((i) => i.code)
+
+async function paths(): Promise<Record<string, number>> {
+  return (await getJson('/__emulator')).body.paths
+}
+
+async function setClock(now: string) {
+  await call('/__emulator/clock', { method: 'PUT', body: JSON.stringify({ now }), headers: { 'content-type': 'application/json' } })
+}
+
+describe('polite at scale', () => {
+  beforeEach(() => resetWorld())
+
+  it('200 keyed quote calls for 20 symbols at once make one quote request, and all agree', async () => {
+    const symbols = stocks.slice(0, 20)
+    const bodies = await Promise.all(Array.from({ length: 200 }, (_, k) => getJson(`/v1/quote?code=${symbols[k % 20]}&count=2`).then((r) => r.body)))
+    expect(bodies.every((b) => b.ok && b.source === 'emulator:tencent')).toBe(true)
+    const quoteRequests = (await paths())['qt.gtimg.cn/q='] ?? 0
+    expect(quoteRequests).toBeGreaterThanOrEqual(1)
+    expect(quoteRequests).toBeLessThanOrEqual(20)
+    // Every caller of a symbol got the same live bar.
+    for (let k = 20; k < 200; k++) expect(bodies[k].data[0]).toEqual(bodies[k % 20].data[0])
+  })
+
+  it('200 keyed quote calls for 200 symbols at once go out in batched requests', async () => {
+    const symbols = stocks.slice(0, 200)
+    const bodies = await Promise.all(symbols.map((code) => getJson(`/v1/quote?code=${code}&count=2`).then((r) => r.body)))
+    expect(bodies.every((b) => b.ok)).toBe(true)
+    const counts = await paths()
+    expect(counts['qt.gtimg.cn/q=']).toBeLessThanOrEqual(20)
+    // The past bars are one request per symbol (kept by the isolate for a minute).
+    expect(counts['proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get']).toBe(200)
+  })
+
+  it('quote, order book and snapshot of a symbol share the line within the cadence, and ask again after it', async () => {
+    await getJson('/v1/quote?code=sh600519&count=1')
+    await getJson('/v1/orderbook?code=sh600519')
+    const before = await paths()
+    expect(before['qt.gtimg.cn/q=']).toBe(1)
+    for (let k = 0; k < 5; k++) await getJson('/v1/quote?code=sh600519&count=1')
+    expect((await paths())['qt.gtimg.cn/q=']).toBe(1)
+    // 3 s later by the service's clock the line is asked for again: never older than the cadence.
+    await setClock(new Date(Date.parse(SESSION_CLOCK) + 3_000).toISOString())
+    const { body } = await getJson('/v1/quote?code=sh600519&count=1')
+    expect(body.as_of).toBe('2026-11-20 10:30:03')
+    expect((await paths())['qt.gtimg.cn/q=']).toBe(2)
+  })
+
+  it('100 keyed snapshot calls for one symbol make one stock/get request', async () => {
+    const bodies = await Promise.all(Array.from({ length: 100 }, () => getJson('/v1/snapshot?code=sz000001').then((r) => r.body)))
+    expect(bodies.every((b) => b.ok && b.source === 'emulator:eastmoney')).toBe(true)
+    expect((await paths())['push2.eastmoney.com/api/qt/stock/get']).toBe(1)
+  })
+})
