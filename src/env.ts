@@ -6,6 +6,10 @@ interface Bindings {
   STORE: R2Bucket
   KEY_GUARD: DurableObjectNamespace
   ANON_GUARD: DurableObjectNamespace
+  /** One request budget object per upstream family (src/channels/budget/budget-object.ts). */
+  HOST_BUDGET: DurableObjectNamespace
+  /** Requests per minute per upstream family, a JSON object over the defaults of src/data/upstream-budgets.ts. */
+  UPSTREAM_BUDGETS?: string
   /** public/ as Workers static assets: /docs, /chart, and the owned tables the Worker reads (src/store/owned-tables.ts). */
   ASSETS: Fetcher
   /** HMAC secret for PoW challenges (`wrangler secret put POW_SECRET`); unset in production = PoW off. */

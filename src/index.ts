@@ -9,11 +9,15 @@ import { createServices } from './services'
 
 export { KeyGuard } from './access/key-guard'
 export { AnonGuard } from './access/anon-guard'
+export { HostBudget } from './channels/budget/budget-object'
 
 const services = createServices({ fetch: (input, init) => fetch(input, init) })
 const app = createApp(services)
 
 export default {
-  fetch: app.fetch,
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => {
+    services.channelContext.budgets?.configure(env.UPSTREAM_BUDGETS)
+    return app.fetch(request, env, ctx)
+  },
   scheduled: scheduledHandler(services),
 } satisfies ExportedHandler<Env>

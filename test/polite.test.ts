@@ -61,4 +61,21 @@ describe('polite at scale', () => {
     expect(bodies.every((b) => b.ok && b.source === 'emulator:eastmoney')).toBe(true)
     expect((await paths())['push2.eastmoney.com/api/qt/stock/get']).toBe(1)
   })
+
+  it('keeps within a host budget: past it the router serves from the next channel, and the next minute opens it again', async () => {
+    await call('/__emulator/budgets', { method: 'PUT', body: JSON.stringify({ eastmoney: 2 }), headers: { 'content-type': 'application/json' } })
+    try {
+      const sources = []
+      for (const code of stocks.slice(0, 5)) sources.push((await getJson(`/v1/kline?code=${code}&period=day&count=5`)).body.source)
+      expect(sources).toEqual(['emulator:eastmoney', 'emulator:eastmoney', 'emulator:tencent', 'emulator:tencent', 'emulator:tencent'])
+      const counted = await paths()
+      expect(counted['push2his.eastmoney.com/api/qt/stock/kline/get']).toBe(2)
+      await setClock(new Date(Date.parse(SESSION_CLOCK) + 60_000).toISOString())
+      // The router keeps to the channel that answered for a while; forget that, and the new minute's budget lets Eastmoney answer.
+      await call('/__emulator/router', { method: 'DELETE' })
+      expect((await getJson(`/v1/kline?code=${stocks[5]}&period=day&count=5`)).body.source).toBe('emulator:eastmoney')
+    } finally {
+      await call('/__emulator/budgets', { method: 'DELETE' })
+    }
+  })
 })

@@ -109,7 +109,7 @@ describe('GET /v1/quote', () => {
   describe('recent daily bars', () => {
     const clockAt = (iso: string) => call('/__emulator/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: iso }) })
 
-    it('reuses the past bars for a minute but asks for the real-time quote on every call', async () => {
+    it('reuses the past bars for ten minutes but asks for the real-time quote once its 3 s cadence has passed', async () => {
       const first = (await getJson('/v1/quote?code=sh600519')).body
       const before = await upstreamRequests()
       await clockAt('2026-11-20T10:30:40+08:00')
@@ -120,7 +120,12 @@ describe('GET /v1/quote', () => {
       expect(second.data.slice(1)).toEqual(first.data.slice(1))
       expect(second.as_of).not.toBe(first.as_of)
 
-      await clockAt('2026-11-20T10:31:01+08:00')
+      // Within the cadence the line is shared: no request at all.
+      await clockAt('2026-11-20T10:30:42+08:00')
+      await getJson('/v1/quote?code=sh600519')
+      expect((await upstreamRequests()).tencent - after.tencent).toBe(0)
+
+      await clockAt('2026-11-20T10:40:01+08:00')
       await getJson('/v1/quote?code=sh600519')
       expect((await upstreamRequests()).tencent - after.tencent).toBe(2)
     })

@@ -2,7 +2,8 @@
  * Typed channel failures. The router moves to the next channel on any of them; the kind is
  * reported so a user (and the circuit breaker) can tell a slow upstream from a broken parser.
  */
-export type ChannelFailureKind = 'timeout' | 'http' | 'malformed' | 'empty' | 'unsupported' | 'network'
+/** `over_budget`: the service's own request budget for the host is spent this minute (src/channels/budget/host-budget.ts); nothing was sent. */
+export type ChannelFailureKind = 'timeout' | 'http' | 'malformed' | 'empty' | 'unsupported' | 'network' | 'over_budget'
 
 export class ChannelError extends Error {
   constructor(

@@ -1,6 +1,7 @@
 import type { ChannelContext } from './types'
 import { ChannelError, httpError, network, timeout } from './errors'
 import { during } from '../runtime/request-scope'
+import { budgetObjectOf } from './budget/host-budget'
 
 export interface FetchTextOptions {
   headers?: Record<string, string>
@@ -27,6 +28,7 @@ const DECODERS: Record<NonNullable<FetchTextOptions['encoding']>, TextDecoder> =
  * 0.59 ms a call, 8 in flight over HTTP), which cut their throughput by a quarter to a third.
  */
 export async function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
+  if (ctx.budgets) await ctx.budgets.spend(channel, ctx.now ? ctx.now() : Date.now(), budgetObjectOf)
   const controller = new AbortController()
   let timer: ReturnType<typeof setTimeout> | null = null
   // Race a timer as well as aborting: a fetch that ignores its signal must not hang the request.

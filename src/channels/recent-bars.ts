@@ -4,19 +4,20 @@ import { Flight } from '../domain/shared-flight'
 import { during } from '../runtime/request-scope'
 
 /** How long the past daily bars of an instrument are reused before asking the upstream again. */
-const RECENT_BARS_TTL_MS = 60_000
+const RECENT_BARS_TTL_MS = 10 * 60_000
 /** A little over the channels' 4 s timeout: no live load of bars takes longer. */
 const RECENT_BARS_JOIN_MS = 5_000
-const MAX_ENTRIES = 1_000
+const MAX_ENTRIES = 2_000
 
 /**
- * The daily bars /v1/quote lays its real-time quote over, kept per isolate for a minute.
+ * The daily bars /v1/quote lays its real-time quote over, kept per isolate for ten minutes.
  *
  * Why this is safe: the quote replaces today's bar with the live one, so only past bars come from
  * here, and past bars change only when the upstream re-adjusts them on an ex-date, which happens
  * between sessions. The key carries the Beijing day, so a new day always asks again, and the
- * minute bounds how long an intraday correction could go unseen. It halves the upstream requests
- * of a busy symbol: the real-time half is still fetched on every call. Concurrent misses for one
+ * ten minutes bound how long an intraday correction could go unseen. With the live lines shared
+ * for the source's cadence (src/channels/live-lines.ts), a busy symbol then costs one bars request
+ * per ten minutes and one share of a batched quote request per 3 s, whatever its callers. Concurrent misses for one
  * key share a single request, each waiting for it at most {@link RECENT_BARS_JOIN_MS}; a failed
  * request is not remembered.
  */

@@ -114,7 +114,8 @@ export class ChannelRouter {
       return { ok: true, value, channel, attempts }
     } catch (e) {
       const kind: ChannelFailureKind = e instanceof ChannelError ? e.kind : 'malformed'
-      if (kind === 'empty' || kind === 'unsupported') b.neutral()
+      // Our own budget says nothing of the host's health either.
+      if (kind === 'empty' || kind === 'unsupported' || kind === 'over_budget') b.neutral()
       else b.failure()
       attempts.push({ channel, kind, message: e instanceof Error ? e.message : String(e) })
       return null

@@ -1,6 +1,7 @@
 import type { Bar, Quote } from '../domain/bar'
 import type { ChannelName, SeriesChannelName } from '../domain/channel-name'
 import type { Instrument } from '../domain/instrument'
+import type { HostBudgets } from './budget/host-budget'
 
 export type { ChannelName, SeriesChannelName }
 
@@ -12,6 +13,10 @@ export interface ChannelContext {
   timeoutMs: number
   /** The isolate's shared live lines (src/channels/live-lines.ts); without it every call asks the host. */
   lines?: SharedLines
+  /** The upstream request budgets (src/channels/budget/host-budget.ts); without them, none. */
+  budgets?: HostBudgets
+  /** The service's clock (budget minutes, line ages); real time without it. */
+  now?: () => number
 }
 
 /** One multi-code quote feed: how to ask a host for several codes and how its answer is cut per code. */

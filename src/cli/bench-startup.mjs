@@ -23,6 +23,7 @@ const GZIP_GOAL_KB = 250
 /** A worker that answers a constant, with the Durable Object classes the shared options bind. */
 const MINIMAL = `export class KeyGuard { fetch() { return new Response('ok') } }
 export class AnonGuard { fetch() { return new Response('ok') } }
+export class HostBudget { fetch() { return new Response('ok') } }
 export default { fetch: () => new Response('ok') }
 `
 

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { buildWorker, httpClient, recordUpstreamRequests, ROOT, startWorker, storeAnswerCopy, storeKeys } from './harness.mjs'
 import { marketKlineBench } from './bench-market-kline.mjs'
+import { manyUsersBench } from './bench-many-users.mjs'
 import { startupBench } from './bench-startup.mjs'
 import { barLines, compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
@@ -606,5 +607,6 @@ if (routeRows || marketKlineRows) {
   if (routeRows) await routeBench(bundle)
   if (marketKlineRows) await marketKlineBench({ bundle, seconds: SECONDS, concurrency: CONCURRENCY })
 }
+if (!only || only.test('many-users')) await manyUsersBench({ bundle: buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build')) })
 // The production bundle's size and start-up time (BENCH_ONLY=startup for these alone).
 if (!only || only.test('startup')) await startupBench()

@@ -72,6 +72,7 @@ export function workerOptions(scriptPath, { assets = true, ...extra } = {}) {
     durableObjects: {
       KEY_GUARD: { className: 'KeyGuard', useSQLite: true },
       ANON_GUARD: { className: 'AnonGuard', useSQLite: true },
+      HOST_BUDGET: { className: 'HostBudget', useSQLite: true },
     },
   }
 }

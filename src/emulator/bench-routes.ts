@@ -29,6 +29,11 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   let benchIp = 1
   // Baseline for `npm run bench`: the cheapest possible route in the same worker.
   app.get('/__bench/constant', (c) => c.json({ ok: true }))
+  // The many-users view's symbols: the A-share stocks listed at the emulator's clock, in code order.
+  app.get('/__bench/universe', (c) => {
+    const today = new Date(clock.now() + 8 * 3_600_000).toISOString().slice(0, 10)
+    return c.json(market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz', 'bj'].includes(i.prefix) && i.listDate < today).map((i) => i.code))
+  })
   // A copy of a large answer (the bench POSTs it once), served as a constant: what carrying those
   // very bytes costs each view (compressing them too, where the client asks for gzip) with no route
   // work beside it. Padding would not do: a run of one letter compresses far faster than JSON.

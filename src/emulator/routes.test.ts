@@ -21,6 +21,8 @@ describe('/__emulator', () => {
       clock: { now: expect.any(String), fixed: false },
       faults: { eastmoney: null, tencent: null, sina: null, ths: null, hkex: null },
       requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 },
+      paths: {},
+      quote_codes: { requests: 0, median_codes: null },
     })
     expect(Math.abs(Date.parse(body.clock.now) - Date.now())).toBeLessThan(5_000)
   })

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import type { ChannelName } from '../domain/channel-name'
 import { clearHangs, HANG_BINDINGS, hangs, setHangs } from './hang'
 import { market } from './market'
-import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, pathCounts, requestCounts,
+import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, pathCounts, quoteCodeCounts, requestCounts,
   resetEmulator, setClock, setFault } from './control'
 
 const FaultBody = z.object({
@@ -26,6 +26,7 @@ function snapshot() {
     faults: faults(),
     requests: requestCounts(),
     paths: pathCounts(),
+    quote_codes: quoteCodeCounts(),
   }
 }
 

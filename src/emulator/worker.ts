@@ -6,6 +6,7 @@
 import '../env'
 import { createApp } from '../app'
 import { KEY_LEASES } from '../access/key-lease'
+import { UPSTREAM_BUDGETS } from '../data/upstream-budgets'
 import { scheduledHandler } from '../jobs'
 import { createServices } from '../services'
 import { clock, createEmulatorFetch } from './control'
@@ -16,12 +17,15 @@ import { emulatorRoutes } from './routes'
 
 export { KeyGuard } from '../access/key-guard'
 export { AnonGuard } from '../access/anon-guard'
+export { HostBudget } from '../channels/budget/budget-object'
 
 export const services = createServices({
   fetch: createEmulatorFetch(market),
   now: () => clock.now(),
   sourcePrefix: 'emulator:',
   simulated: true,
+  // No upstream budget unless a test or the bench sets one (PUT /__emulator/budgets): the emulator is not a host to spare.
+  budgets: {},
 })
 const app = createApp(services)
 // Usage from leased slices is sent as each call ends (src/access/key-lease.ts: tests wait for it).
@@ -37,6 +41,20 @@ app.delete('/__emulator/router', (c) => {
 // a test that makes a host fail then sees the next call ask it, at the same instant of the market.
 app.delete('/__emulator/shared-lines', (c) => {
   services.channelContext.lines?.clear()
+  return c.json({ ok: true })
+})
+// The upstream budgets (src/channels/budget/host-budget.ts): `{ "eastmoney": 5 }` sets them (families
+// not named have none), `?defaults=1` sets production's, DELETE removes them all.
+app.put('/__emulator/budgets', async (c) => {
+  const limits = (c.req.query('defaults') ? UPSTREAM_BUDGETS : await c.req.json().catch(() => null)) as Record<string, unknown> | null
+  if (!limits || typeof limits !== 'object' || Object.values(limits).some((v) => typeof v !== 'number' || !(v >= 0))) {
+    return c.json({ error: 'a JSON object of requests per minute by family (non-negative numbers)', code: 'BAD_REQUEST' }, 422)
+  }
+  services.channelContext.budgets?.setLimits(limits as Record<string, number>)
+  return c.json({ ok: true, budgets: limits })
+})
+app.delete('/__emulator/budgets', (c) => {
+  services.channelContext.budgets?.setLimits({})
   return c.json({ ok: true })
 })
 app.route('/', emulatorRoutes)

@@ -97,6 +97,7 @@ export function withDeadline<E>(fetch: Fetch<E>, bound: () => number): Fetch<E> 
     const ms = bound()
     const started = performance.now()
     const d = new RequestDeadline(ms, ctx ? (p) => ctx.waitUntil(p) : undefined)
+    d.budgetObjects = (env as Partial<Env> | undefined)?.HOST_BUDGET
     // Anything that escapes the application's own error handler is still answered in our contract.
     const answer = Promise.resolve()
       .then(() => runInScope(d, () => fetch(request, env, ctx)))

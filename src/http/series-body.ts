@@ -10,7 +10,7 @@ export type SymbolOutcome =
 
 /**
  * Rows of bars already formatted, by bar object: a pure memo of {@link toBarRow}. The past bars of
- * /v1/quote come from the recent-bars cache as the same objects for up to a minute, so each is
+ * /v1/quote come from the recent-bars cache as the same objects for up to ten minutes, so each is
  * formatted (five `toFixed` calls) once rather than on every call; a bar the cache lets go takes its
  * row with it.
  */

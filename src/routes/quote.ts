@@ -66,7 +66,9 @@ const route = guardedRoute(POLICY, {
     'Daily bars newest first; `data[0]` is today\'s live bar, so `data[0].last` is the current price. 8 string fields per bar ' +
     '(prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. ' +
     'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. ' +
-    'With a key the live bar is fetched on every call; the past bars may be reused for up to a minute, never from another day. ' +
+    'With a key the live bar is the source\'s latest snapshot, shared with other callers for at most 3 s while the A-share market moves ' +
+      '(09:00–16:30 on trading days; a minute outside those hours, when the line does not change); `as_of` is its time stamp. ' +
+      'The past bars may be reused for up to ten minutes, never from another day. ' +
     'Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).',
   request: { query: QuoteQuery },
   responses: {

@@ -27,6 +27,8 @@ export type Settle = (ok: boolean, rows: number, units: number | undefined) => P
 /** One request's scope: its stage, and the reservation it must settle exactly once. */
 export class RequestScope {
   expired = false
+  /** The upstream budget objects' binding of this request (src/channels/budget/host-budget.ts), when the Worker has one. */
+  budgetObjects: DurableObjectNamespace | undefined
   private base: Stage = 'handler'
   /** Work running now (upstream requests, store reads), newest last; the newest names the stage. */
   private readonly running: Stage[] = []

@@ -1,4 +1,5 @@
 import { eastmoney } from '../channels/eastmoney/index'
+import { HostBudgets } from '../channels/budget/host-budget'
 import { LinePool } from '../channels/live-lines'
 import { RecentBarsCache } from '../channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
@@ -14,6 +15,7 @@ import { referenceData } from './reference'
 import { SharedAnswers } from './shared-answers'
 import { storeReads } from './store'
 import type { Services } from './types'
+import type { ChannelName } from '../domain/channel-name'
 
 export interface ServiceOptions {
   fetch: typeof fetch
@@ -22,6 +24,8 @@ export interface ServiceOptions {
   simulated?: boolean
   timeoutMs?: number
   deadlineMs?: number
+  /** Requests per minute per upstream family; the defaults of src/data/upstream-budgets.ts without it, none with `{}`. */
+  budgets?: Partial<Record<ChannelName, number>>
 }
 
 /**
@@ -49,13 +53,14 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
   const recentBars = new RecentBarsCache()
   const lines = new LinePool(now)
+  const budgets = new HostBudgets(opts.budgets)
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
   const factorTables = new FactorTables()
   const caches = new IsolateCaches()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
-    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines },
+    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines, budgets, now },
     router,
     recentBars,
     sharedAnswers,
@@ -76,6 +81,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
       router.reset()
       recentBars.clear()
       lines.clear()
+      budgets.clear()
       sharedAnswers.clear()
       referenceCache.clear()
       store.forget()
