@@ -21,10 +21,17 @@ export interface PeriodFigures {
   total_assets: number | null
   total_liabilities: number | null
   /**
-   * Equity attributable to the parent: BPS, PB and ROETTM need it. Null from the Eastmoney
-   * channel, whose summary balance sheet (RPT_DMSK_FN_BALANCE) has total equity only.
+   * Equity attributable to the parent per share at the period end (每股净资产), CNY, as the
+   * company published it: the 业绩报表's `BPS` (src/channels/eastmoney/period-performance.ts).
+   * BPS, PB and ROETTM come from it ({@link fundamentalFactors}). The whole-market balance sheet
+   * (RPT_DMSK_FN_BALANCE) has total equity only, no parent share, so this is the one source.
    */
-  parent_equity: number | null
+  bps: number | null
+  /**
+   * When `bps` may first be read (`YYYY-MM-DD`; null with it): the 业绩报表 row's update date, which
+   * may be later than `notice` (a row restated by a later report is dated by the restatement).
+   */
+  bps_notice: string | null
 }
 
 /** One stock's figures by report period (`YYYY-MM-DD` quarter end). */
@@ -92,9 +99,18 @@ export function latestPublished(figures: FiguresOf, date: string): string | unde
 type Line = 'revenue' | 'operating_cost' | 'parent_net_profit' | 'operating_net_cash'
 
 /** Line of a period as known on `date`: null when the period or the line is not published. */
-function lineAt(figures: FiguresOf, period: string, line: Line | 'parent_equity' | 'total_assets' | 'total_liabilities', date: string): number | null {
+function lineAt(figures: FiguresOf, period: string, line: Line | 'total_assets' | 'total_liabilities', date: string): number | null {
   const f = figures(period)
   return published(f, date) ? f[line] : null
+}
+
+/** The period's BPS as known on `date`: null unless both the period and its BPS row are published by then. */
+function bpsAt(figures: FiguresOf, period: string, date: string): number | null {
+  const f = figures(period)
+  if (!published(f, date)) return null
+  // `?? null`: figures kept before BPS was a line (src/jobs/fundamental-factors.ts keptStatements) lack both.
+  const from = f.bps_notice ?? null
+  return from !== null && from <= date ? (f.bps ?? null) : null
 }
 
 /** Trailing twelve months of a cumulative line, as published on `date`, from the latest period. */
@@ -135,6 +151,22 @@ export interface DayInputs {
  * Every {@link FUNDAMENTAL_FACTORS} value of one stock on `day.date`, unrounded; null where an
  * input is missing or the ratio has no meaning. Units as the catalogue states: market values in
  * 100 million CNY, margins and growth in percent, per-share figures in CNY.
+ *
+ * Book value comes per share: BPS is the latest report's 每股净资产 as published, PB = close /
+ * BPS, and ROETTM = TTM attributable profit / (BPS × total shares), the parent equity the BPS
+ * stands for on today's share count. Per share because that is what the report gives: it has no
+ * share count of the period end, and the share profile's count is today's, so no parent equity
+ * in CNY is to be had without assuming the count did not change.
+ *
+ * After a bonus-share or transfer issue (送股, 转增) whose ex-date falls after the period end, the
+ * count grows by (1 + r) and the price falls by about as much, while the report's BPS stays per
+ * old share until the next report: PB then reads low by 1 / (1 + r) and ROETTM too (BPS × the new
+ * count overstates the equity by 1 + r); e.g. after 10转10 both are half the true value for up to a
+ * quarter. EPS_TTM and PE_TTM are not affected (CNY over today's count). A placement or a buy-back
+ * after the period end skews ROETTM less: BPS × the new count misses only the difference between
+ * the price paid for the new (or old) shares and the book. Correcting either needs the share
+ * changes between the period end and the date (the bonus issues are in RPT_SHAREBONUS_DET), which
+ * this pure function does not see.
  */
 export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<FundamentalFactor, number | null> {
   const { date, close } = day
@@ -147,7 +179,7 @@ export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<F
   const profitTtm = latest ? ttm(figures, latest, 'parent_net_profit', date) : null
   const revenueTtm = latest ? ttm(figures, latest, 'revenue', date) : null
   const cashTtm = latest ? ttm(figures, latest, 'operating_net_cash', date) : null
-  const equity = latest ? lineAt(figures, latest, 'parent_equity', date) : null
+  const bps = latest ? bpsAt(figures, latest, date) : null
   const revenue = latest ? lineAt(figures, latest, 'revenue', date) : null
   const cost = latest ? lineAt(figures, latest, 'operating_cost', date) : null
   const assets = latest ? lineAt(figures, latest, 'total_assets', date) : null
@@ -156,7 +188,7 @@ export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<F
 
   const eps = div(profitTtm, total)
   const epsAnnual = lastAnnual ? div(lineAt(figures, lastAnnual, 'parent_net_profit', date), total) : null
-  const bps = div(equity, total)
+  const equity = bps !== null && total !== null ? bps * total : null
   const cap = close !== null && total !== null ? close * total : null
   const peTtm = multiple(close, eps)
   return {
