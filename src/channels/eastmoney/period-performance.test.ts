@@ -44,8 +44,10 @@ describe('the real capture (301381 赛维时代, asked 2025-05-26; test/fixtures
   })
 
   it('is read per period: BPS, first notice and last update (the annual row re-dated by nothing; Q1 2025 published with it)', () => {
-    expect(parsePeriodPerformance([Q1_2025] as JsonObject[], '2025-03-31').get('sz301381')).toEqual({ notice: '2025-04-26', updated: '2025-04-26', bps: 6.324493712297 })
-    expect(parsePeriodPerformance([H1_2024] as JsonObject[], '2024-06-30').get('sz301381')).toEqual({ notice: '2024-08-24', updated: '2024-08-24', bps: 6.385260031642 })
+    expect(parsePeriodPerformance([Q1_2025] as JsonObject[], '2025-03-31').get('sz301381')).toEqual({ notice: '2025-04-26', updated: '2025-04-26', bps: 6.324493712297, shares: 47026149.99 / 0.1175 })
+    expect(parsePeriodPerformance([H1_2024] as JsonObject[], '2024-06-30').get('sz301381')).toEqual({ notice: '2024-08-24', updated: '2024-08-24', bps: 6.385260031642, shares: 235585901.56 / 0.5888 })
+    // Every kept row's share basis is the company's 400.1 million within the EPS's rounding.
+    for (const r of real.result.data) expect(Math.abs(parsePeriodPerformance([r] as JsonObject[], r.REPORTDATE.slice(0, 10)).get('sz301381')!.shares! / 400.1e6 - 1)).toBeLessThan(0.001)
     expect(parsePeriodPerformance([Q3_2024] as JsonObject[], '2024-09-30').get('sz301381')?.bps).toBe(6.039643850337)
   })
 
@@ -71,6 +73,9 @@ describe('parsePeriodPerformance', () => {
   it('refuses a stock listed twice, and keeps a BPS the row does not send as null', () => {
     expect(failureKind(() => parsePeriodPerformance([row, row], '2025-03-31'))).toBe('malformed')
     expect(parsePeriodPerformance([{ ...row, BPS: null }], '2025-03-31').get('sz301381')?.bps).toBeNull()
+    // An EPS under 0.1 CNY, or none, says too little about the share count.
+    expect(parsePeriodPerformance([{ ...row, BASIC_EPS: 0.05, PARENT_NETPROFIT: 2e7 }], '2025-03-31').get('sz301381')?.shares).toBeNull()
+    expect(parsePeriodPerformance([{ ...row, BASIC_EPS: null }], '2025-03-31').get('sz301381')?.shares).toBeNull()
     // A restated row: first published 2024-04-27, re-dated 2025-04-26 (the capture's 2024-03-31 row).
     const restated = { ...row, REPORTDATE: '2024-03-31 00:00:00', NOTICE_DATE: '2024-04-27 00:00:00', UPDATE_DATE: '2025-04-26 00:00:00' }
     expect(parsePeriodPerformance([restated], '2024-03-31').get('sz301381')).toMatchObject({ notice: '2024-04-27', updated: '2025-04-26' })
@@ -83,7 +88,7 @@ describe('fetchPeriodPerformance on the emulator', () => {
   it('pages through the whole market for one period and agrees with the model and the quotes\' book value', async () => {
     const now = Date.parse('2026-11-20T16:00:00+08:00')
     setClock(now)
-    const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 10_000 }
+    const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 30_000 }
     const got = await fetchPeriodPerformance(ctx, '2026-06-30')
     const published = market.instruments().filter((i) => hasFundamentals(i) && financialReport(market, i, '2026-06-30', now))
     expect(got.size).toBe(published.length)

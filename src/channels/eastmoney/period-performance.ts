@@ -28,7 +28,16 @@ export interface PeriodPerformance {
   updated: string
   /** `BPS`: parent equity per share at the period end, CNY; null when not sent. */
   bps: number | null
+  /**
+   * The shares the row's per-share figures are over: `PARENT_NETPROFIT` / `BASIC_EPS`, when the
+   * EPS is at least 0.1 CNY (else its rounding leaves the count unknown, and it is null). EPS is
+   * over the period's weighted shares, so this is near the period-end count, not exactly it.
+   */
+  shares: number | null
 }
+
+/** Below this EPS (CNY), profit / EPS says too little about the share count. */
+const SHARES_EPS = 0.1
 
 const PERIOD = /^\d{4}-(03-31|06-30|09-30|12-31)$/
 const PREFIX: Record<string, string> = { SH: 'sh', SZ: 'sz', BJ: 'bj' }
@@ -88,7 +97,8 @@ export function parsePeriodPerformance(rows: JsonObject[], period: string): Map<
     const profit = numberCell(row, 'PARENT_NETPROFIT', where)
     const roe = numberCell(row, 'WEIGHTAVG_ROE', where)
     if (!addsUp(eps, profit, roe, bps)) throw malformed(CHANNEL, `${PERFORMANCE_REPORT} ${where} does not add up: EPS ${eps}, profit ${profit}, ROE ${roe}, BPS ${bps}`)
-    out.set(code, { notice, updated, bps })
+    const shares = eps !== null && profit !== null && Math.abs(eps) >= SHARES_EPS ? profit / eps : null
+    out.set(code, { notice, updated, bps, shares })
   }
   return out
 }
