@@ -32,6 +32,12 @@ export interface PeriodFigures {
    * may be later than `notice` (a row restated by a later report is dated by the restatement).
    */
   bps_notice: string | null
+  /**
+   * The shares that BPS is over, as the 业绩报表 implies them (attributable profit / basic EPS);
+   * null when its EPS is too small to tell, or with `bps`. Compared with today's count to see
+   * whether the shares changed since the period (below).
+   */
+  bps_shares: number | null
 }
 
 /** One stock's figures by report period (`YYYY-MM-DD` quarter end). */
@@ -113,6 +119,19 @@ function bpsAt(figures: FiguresOf, period: string, date: string): number | null 
   return from !== null && from <= date ? (f.bps ?? null) : null
 }
 
+/**
+ * Whether BPS is over about today's share count: the report's share basis within 5 % of `total`,
+ * plus what a 2-decimal EPS may add (older rows print 2). True when either is unknown: then BPS
+ * is taken as published. A bonus or transfer issue since the period (10送1 and up) fails it.
+ */
+function sameShareBasis(figures: FiguresOf, period: string, total: number | null): boolean {
+  const f = figures(period)
+  const basis = f?.bps_shares ?? null
+  const profit = f?.parent_net_profit ?? null
+  if (basis === null || total === null || total <= 0 || profit === null || profit === 0) return true
+  return Math.abs(basis / total - 1) <= 0.05 + 0.005 / Math.abs(profit / basis)
+}
+
 /** Trailing twelve months of a cumulative line, as published on `date`, from the latest period. */
 export function ttm(figures: FiguresOf, latest: string, line: Line, date: string): number | null {
   const q = quarterOf(latest)
@@ -160,13 +179,14 @@ export interface DayInputs {
  *
  * After a bonus-share or transfer issue (送股, 转增) whose ex-date falls after the period end, the
  * count grows by (1 + r) and the price falls by about as much, while the report's BPS stays per
- * old share until the next report: PB then reads low by 1 / (1 + r) and ROETTM too (BPS × the new
- * count overstates the equity by 1 + r); e.g. after 10转10 both are half the true value for up to a
- * quarter. EPS_TTM and PE_TTM are not affected (CNY over today's count). A placement or a buy-back
- * after the period end skews ROETTM less: BPS × the new count misses only the difference between
- * the price paid for the new (or old) shares and the book. Correcting either needs the share
- * changes between the period end and the date (the bonus issues are in RPT_SHAREBONUS_DET), which
- * this pure function does not see.
+ * old share until the next report: close / BPS would read low by 1 / (1 + r) and ROETTM too (BPS ×
+ * the new count overstates the equity by 1 + r); after 10转10, half the true values for up to a
+ * quarter. So PB and ROETTM are null while the report's own share basis (profit / EPS) is not
+ * today's count ({@link sameShareBasis}); BPS stays, as published, per share of the period end.
+ * Where the basis is unknown (EPS under 0.1 CNY) the skew is not caught. EPS_TTM and PE_TTM are
+ * not affected (CNY over today's count). A placement or a buy-back after the period end skews
+ * ROETTM less: BPS × the new count misses only the difference between the price paid for the new
+ * (or old) shares and the book.
  */
 export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<FundamentalFactor, number | null> {
   const { date, close } = day
@@ -188,13 +208,15 @@ export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<F
 
   const eps = div(profitTtm, total)
   const epsAnnual = lastAnnual ? div(lineAt(figures, lastAnnual, 'parent_net_profit', date), total) : null
-  const equity = bps !== null && total !== null ? bps * total : null
+  // Book value on today's share count, or none when the report's shares were others (above).
+  const sameShares = latest ? sameShareBasis(figures, latest, total) : true
+  const equity = bps !== null && total !== null && sameShares ? bps * total : null
   const cap = close !== null && total !== null ? close * total : null
   const peTtm = multiple(close, eps)
   return {
     PE_TTM: peTtm,
     PE_LYR: multiple(close, epsAnnual),
-    PB: multiple(close, bps),
+    PB: sameShares ? multiple(close, bps) : null,
     PS_TTM: multiple(cap, revenueTtm),
     PCF_TTM: multiple(cap, cashTtm),
     PEG: multiple(peTtm, profitYoY),

@@ -80,6 +80,7 @@ export function periodFigures(
       total_liabilities: b?.lines.total_liabilities ?? null,
       bps,
       bps_notice: bps === null ? null : (p?.updated ?? null),
+      bps_shares: bps === null ? null : (p?.shares ?? null),
     })
   }
   return out
