@@ -326,7 +326,7 @@ export interface paths {
          *     - `VolumeRatio` — ratio — hs — Volume over the mean volume of the 5 sessions before
          *     - `PE_TTM` — ratio — hs, hk, us — Close over EPS of the last four quarters (null when EPS <= 0; hk, us: the list's trailing P/E, f115 else f9, null where it is not positive)
          *     - `PE_LYR` — ratio — hs — Close over EPS of the last annual report (null when EPS <= 0)
-         *     - `PB` — ratio — hs, hk, us — Close over book value per share of the latest report (hs: close / BPS, null when BPS <= 0; hk, us: the list's P/B, f23)
+         *     - `PB` — ratio — hs, hk, us — Close over book value per share of the latest report (hs: close / BPS, null when BPS <= 0 or the report's shares are not today's, as after a bonus issue; hk, us: the list's P/B, f23)
          *     - `PS_TTM` — ratio — hs — Total market cap over revenue of the last four quarters
          *     - `PCF_TTM` — ratio — hs — Total market cap over operating cash flow of the last four quarters (null when <= 0)
          *     - `PEG` — ratio — hs — PE_TTM over NetProfitYoY (null when either is <= 0)
@@ -336,8 +336,8 @@ export interface paths {
          *     - `FloatShares` — shares — hs — Float shares: the market list's float cap over its price
          *     - `ListDays` — days — hs — Calendar days since the listing date
          *     - `EPS_TTM` — CNY — hs — Attributable net profit of the last four quarters over total shares
-         *     - `BPS` — CNY — hs — Book value (equity of the parent) per share at the latest report's period end, as published (Eastmoney 业绩报表 BPS); per old share until the next report after a bonus-share issue
-         *     - `ROETTM` — % — hs — Net profit of the last four quarters over the parent's equity of the latest report (BPS x total shares); null when that is not positive
+         *     - `BPS` — CNY — hs — Book value (equity of the parent) per share at the latest report's period end, as published (Eastmoney 业绩报表 BPS): per old share after a bonus-share issue, until the next report
+         *     - `ROETTM` — % — hs — Net profit of the last four quarters over the parent's equity of the latest report (BPS x total shares); null when that is not positive, or as PB is
          *     - `GrossMargin` — % — hs — Gross margin of the latest report
          *     - `NetMargin` — % — hs — Net profit over revenue, last four quarters
          *     - `DebtRatio` — % — hs — Total liabilities over total assets, latest report
