@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market/index'
 import { fenbuKey } from '../src/emulator/market/breadth'
 import { valuationAt } from '../src/emulator/market/valuation'
-import { epsTtm } from '../src/emulator/market/fundamentals'
+import { bookValuePerShare, epsTtm } from '../src/emulator/market/fundamentals'
 import { valuationByBoard } from '../src/domain/market-valuation'
 import { writeFactorTable } from '../src/store/factor-table'
 import { isMarginTarget, marginDay } from '../src/emulator/market/margin'
@@ -188,7 +188,7 @@ describe('GET /v1/market-overview', () => {
     const div = (a: number | null, b: number | null) => (a === null || b === null || b <= 0 ? null : a / b)
     await writeFactorTable(env.STORE, {
       market: 'hs', date, built_at: new Date(now).toISOString(), codes: insts.map((i) => i.code), names: insts.map((i) => i.name),
-      columns: { ClosePrice: close, TotalShares: insts.map((i) => i.totalShares), EPS_TTM: eps, PE_TTM: insts.map((_, k) => div(close[k], eps[k])), PB: insts.map(() => null) },
+      columns: { ClosePrice: close, TotalShares: insts.map((i) => i.totalShares), EPS_TTM: eps, PE_TTM: insts.map((_, k) => div(close[k], eps[k])), PB: insts.map((i, k) => div(close[k], bookValuePerShare(market, i, date, now))) },
     })
     await fault('eastmoney', 'http')
     const { body } = await getJson('/v1/market-overview?type=valuation')
@@ -200,9 +200,10 @@ describe('GET /v1/market-overview', () => {
       return { code: i.code, marketCap: Math.round(i.totalShares! * close[k]!), peTtm: r2(v.peTtm), pb: r2(v.pb) }
     }))
     expect(body.data).toMatchObject({ stocks: want.all.stocks, loss_making: want.all.loss_making, pe_ttm_median: want.all.pe_ttm_median, market_cap: want.all.market_cap })
-    // The job's table has no PB (the statements it reads carry no parent equity): no PB figures here.
+    // The job's PB is close / the latest report's BPS (the 业绩报表's), the book value the list's PB divides by.
     expect(want.all.pb_median).not.toBeNull()
-    expect(body.data).toMatchObject({ pb_median: null, pb_overall: null })
+    expect(body.data.pb_median).toBe(want.all.pb_median)
+    expect(body.data.pb_overall).toBeCloseTo(want.all.pb_overall!, 1)
     expect(body.data.pe_ttm_overall).toBeCloseTo(want.all.pe_ttm_overall!, 1)
     expect(body.data.boards.map((b: any) => b.stocks)).toEqual(want.boards.map((b) => b.stocks))
   })

@@ -2,8 +2,7 @@
  * The screening presets: each is an expression in the factor language, shown to users so they can
  * start from one and edit it. LowPE, LowPB, HighDividend, PEG and HighROE are the classic
  * screens; the other 17 are ours. Every preset is tested to parse for its market and to select stocks on the
- * emulator, except on hs those that need book value (PB, ROETTM: LowPB, HighROE, Value, Quality),
- * which select nothing while the statements carry no parent equity (src/jobs/eastmoney-source.ts).
+ * emulator (test/screen-factors.test.ts).
  */
 import type { ScreenMarket } from './factors'
 

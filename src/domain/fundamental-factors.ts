@@ -21,10 +21,23 @@ export interface PeriodFigures {
   total_assets: number | null
   total_liabilities: number | null
   /**
-   * Equity attributable to the parent: BPS, PB and ROETTM need it. Null from the Eastmoney
-   * channel, whose summary balance sheet (RPT_DMSK_FN_BALANCE) has total equity only.
+   * Equity attributable to the parent per share at the period end (每股净资产), CNY, as the
+   * company published it: the 业绩报表's `BPS` (src/channels/eastmoney/period-performance.ts).
+   * BPS, PB and ROETTM come from it ({@link fundamentalFactors}). The whole-market balance sheet
+   * (RPT_DMSK_FN_BALANCE) has total equity only, no parent share, so this is the one source.
    */
-  parent_equity: number | null
+  bps: number | null
+  /**
+   * When `bps` may first be read (`YYYY-MM-DD`; null with it): the 业绩报表 row's update date, which
+   * may be later than `notice` (a row restated by a later report is dated by the restatement).
+   */
+  bps_notice: string | null
+  /**
+   * The shares that BPS is over, as the 业绩报表 implies them (attributable profit / basic EPS);
+   * null when its EPS is too small to tell, or with `bps`. Compared with today's count to see
+   * whether the shares changed since the period (below).
+   */
+  bps_shares: number | null
 }
 
 /** One stock's figures by report period (`YYYY-MM-DD` quarter end). */
@@ -92,9 +105,31 @@ export function latestPublished(figures: FiguresOf, date: string): string | unde
 type Line = 'revenue' | 'operating_cost' | 'parent_net_profit' | 'operating_net_cash'
 
 /** Line of a period as known on `date`: null when the period or the line is not published. */
-function lineAt(figures: FiguresOf, period: string, line: Line | 'parent_equity' | 'total_assets' | 'total_liabilities', date: string): number | null {
+function lineAt(figures: FiguresOf, period: string, line: Line | 'total_assets' | 'total_liabilities', date: string): number | null {
   const f = figures(period)
   return published(f, date) ? f[line] : null
+}
+
+/** The period's BPS as known on `date`: null unless both the period and its BPS row are published by then. */
+function bpsAt(figures: FiguresOf, period: string, date: string): number | null {
+  const f = figures(period)
+  if (!published(f, date)) return null
+  // `?? null`: figures kept before BPS was a line (src/jobs/fundamental-factors.ts keptStatements) lack both.
+  const from = f.bps_notice ?? null
+  return from !== null && from <= date ? (f.bps ?? null) : null
+}
+
+/**
+ * Whether BPS is over about today's share count: the report's share basis within 5 % of `total`,
+ * plus what a 2-decimal EPS may add (older rows print 2). True when either is unknown: then BPS
+ * is taken as published. A bonus or transfer issue since the period (10送1 and up) fails it.
+ */
+function sameShareBasis(figures: FiguresOf, period: string, total: number | null): boolean {
+  const f = figures(period)
+  const basis = f?.bps_shares ?? null
+  const profit = f?.parent_net_profit ?? null
+  if (basis === null || total === null || total <= 0 || profit === null || profit === 0) return true
+  return Math.abs(basis / total - 1) <= 0.05 + 0.005 / Math.abs(profit / basis)
 }
 
 /** Trailing twelve months of a cumulative line, as published on `date`, from the latest period. */
@@ -135,6 +170,23 @@ export interface DayInputs {
  * Every {@link FUNDAMENTAL_FACTORS} value of one stock on `day.date`, unrounded; null where an
  * input is missing or the ratio has no meaning. Units as the catalogue states: market values in
  * 100 million CNY, margins and growth in percent, per-share figures in CNY.
+ *
+ * Book value comes per share: BPS is the latest report's 每股净资产 as published, PB = close /
+ * BPS, and ROETTM = TTM attributable profit / (BPS × total shares), the parent equity the BPS
+ * stands for on today's share count. Per share because that is what the report gives: it has no
+ * share count of the period end, and the share profile's count is today's, so no parent equity
+ * in CNY is to be had without assuming the count did not change.
+ *
+ * After a bonus-share or transfer issue (送股, 转增) whose ex-date falls after the period end, the
+ * count grows by (1 + r) and the price falls by about as much, while the report's BPS stays per
+ * old share until the next report: close / BPS would read low by 1 / (1 + r) and ROETTM too (BPS ×
+ * the new count overstates the equity by 1 + r); after 10转10, half the true values for up to a
+ * quarter. So PB and ROETTM are null while the report's own share basis (profit / EPS) is not
+ * today's count ({@link sameShareBasis}); BPS stays, as published, per share of the period end.
+ * Where the basis is unknown (EPS under 0.1 CNY) the skew is not caught. EPS_TTM and PE_TTM are
+ * not affected (CNY over today's count). A placement or a buy-back after the period end skews
+ * ROETTM less: BPS × the new count misses only the difference between the price paid for the new
+ * (or old) shares and the book.
  */
 export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<FundamentalFactor, number | null> {
   const { date, close } = day
@@ -147,7 +199,7 @@ export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<F
   const profitTtm = latest ? ttm(figures, latest, 'parent_net_profit', date) : null
   const revenueTtm = latest ? ttm(figures, latest, 'revenue', date) : null
   const cashTtm = latest ? ttm(figures, latest, 'operating_net_cash', date) : null
-  const equity = latest ? lineAt(figures, latest, 'parent_equity', date) : null
+  const bps = latest ? bpsAt(figures, latest, date) : null
   const revenue = latest ? lineAt(figures, latest, 'revenue', date) : null
   const cost = latest ? lineAt(figures, latest, 'operating_cost', date) : null
   const assets = latest ? lineAt(figures, latest, 'total_assets', date) : null
@@ -156,13 +208,15 @@ export function fundamentalFactors(figures: FiguresOf, day: DayInputs): Record<F
 
   const eps = div(profitTtm, total)
   const epsAnnual = lastAnnual ? div(lineAt(figures, lastAnnual, 'parent_net_profit', date), total) : null
-  const bps = div(equity, total)
+  // Book value on today's share count, or none when the report's shares were others (above).
+  const sameShares = latest ? sameShareBasis(figures, latest, total) : true
+  const equity = bps !== null && total !== null && sameShares ? bps * total : null
   const cap = close !== null && total !== null ? close * total : null
   const peTtm = multiple(close, eps)
   return {
     PE_TTM: peTtm,
     PE_LYR: multiple(close, epsAnnual),
-    PB: multiple(close, bps),
+    PB: sameShares ? multiple(close, bps) : null,
     PS_TTM: multiple(cap, revenueTtm),
     PCF_TTM: multiple(cap, cashTtm),
     PEG: multiple(peTtm, profitYoY),

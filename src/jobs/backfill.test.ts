@@ -14,7 +14,7 @@ import { STOCK_DAY_COLUMNS, stockDays } from '../domain/stock-days'
 import { tradingDaysBetween } from '../domain/trading-calendar'
 import { backfillChunk, BackfillConflict, backfillStatus, finishBackfill, startBackfill } from './backfill'
 import { marketSource } from './testing'
-import { epsTtm, financialReport } from '../emulator/market/fundamentals'
+import { bookValuePerShare, epsTtm, financialReport } from '../emulator/market/fundamentals'
 
 const NOW = Date.parse('2026-11-21T10:00:00+08:00')
 const stocks = market.instruments().filter((i) => i.kind === 'stock')
@@ -117,7 +117,7 @@ describe('backfill steps', () => {
     expect(await new StateShards().read(env.STORE, '2026-10-28', CODES)).toBeUndefined()
   })
 
-  it('wrote each day\'s fundamentals point in time: a Q3 report counts from its notice date on', async () => {
+  it('wrote each day\'s fundamentals point in time: a Q3 report (and its BPS) counts from its notice date on', async () => {
     // Stocks whose Q3 2026 report came out inside the range (Q3 notices run 10-12 to 10-31).
     const late = CODES.filter((c) => {
       const r = financialReport(market, market.byCode(c)!, '2026-09-30', NOW)
@@ -129,6 +129,8 @@ describe('backfill steps', () => {
       for (const code of t.codes) {
         const eps = epsTtm(market, market.byCode(code)!, date, NOW)
         expect(t.value('EPS_TTM', t.codes.indexOf(code)), `${code} ${date}`).toBeCloseTo(eps!, 4)
+        // BPS too: the latest report's as of the day (the 业绩报表 row with the statements), as the quotes' PB has it.
+        expect(t.value('BPS', t.codes.indexOf(code)), `${code} ${date}`).toBeCloseTo(bookValuePerShare(market, market.byCode(code)!, date, NOW)!, 4)
       }
     }
     const [before, after] = [await readFactorTable(env.STORE, 'hs', '2026-10-28'), await readFactorTable(env.STORE, 'hs', '2026-11-20')]
@@ -136,6 +138,7 @@ describe('backfill steps', () => {
       const inst = market.byCode(code)!
       expect(epsTtm(market, inst, '2026-10-28', NOW)).not.toBe(epsTtm(market, inst, '2026-11-20', NOW))
       expect(before!.value('EPS_TTM', before!.codes.indexOf(code))).not.toBe(after!.value('EPS_TTM', after!.codes.indexOf(code)))
+      expect(before!.value('BPS', before!.codes.indexOf(code))).not.toBe(after!.value('BPS', after!.codes.indexOf(code)))
     }
   })
 

@@ -236,7 +236,7 @@ export async function finishBackfill(d: BackfillDeps): Promise<FinishResult> {
       await nextTurn()
     }
     // Subrequests of this call: one R2 read per chunk (at most 5,572 / 20 = 279), the statements
-    // (240 upstream requests for the whole market, src/jobs/fundamental-factors.ts, on the first
+    // (288 upstream requests for the whole market, src/jobs/fundamental-factors.ts, on the first
     // table day; the days after it read them from staging, a dozen reads), a few writes.
     const universe = await readUniverse(bucket)
     const fundamentals = { source: keptStatements(bucket, `${stagingPrefix(state.run)}statements/`, sourceOf(d)), profiles: universe?.profiles }

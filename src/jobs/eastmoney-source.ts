@@ -1,11 +1,13 @@
 /**
  * The jobs' {@link HistorySource} on the Eastmoney channel: `clist` for the whole market,
- * `RPT_SHAREBONUS_DET` for corporate actions, `kline/get` with `fqt=0` for raw bars. The fetch
+ * `RPT_SHAREBONUS_DET` for corporate actions, `kline/get` with `fqt=0` for raw bars, the summary
+ * statements `RPT_DMSK_FN_*` and the 业绩报表 `RPT_LICO_FN_CPD` for the fundamentals. The fetch
  * comes from `services.channelContext`, so under the emulator entry it is the emulator's.
  */
 import { fetchCorporateActions } from '../channels/eastmoney/dividends'
 import { fetchPeriodStatement, type PeriodStatement } from '../channels/eastmoney/finance-period'
 import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
+import { fetchPeriodPerformance, type PeriodPerformance } from '../channels/eastmoney/period-performance'
 import { fetchRawDaily } from '../channels/eastmoney/raw-daily'
 import { ChannelError } from '../channels/errors'
 import { WHOLE_MARKET_WALK, type WalkBudget } from '../channels/page-walk'
@@ -42,21 +44,32 @@ export function channelSource(services: Pick<Services, 'channelContext'>): Histo
       const income = await fetchPeriodStatement(ctx, 'income', period)
       const cashflow = await fetchPeriodStatement(ctx, 'cashflow', period)
       const sheet = balance ? await fetchPeriodStatement(ctx, 'balance', period) : new Map<string, PeriodStatement>()
-      return periodFigures(income, cashflow, sheet)
+      const performance = balance ? await fetchPeriodPerformance(ctx, period) : new Map<string, PeriodPerformance>()
+      return periodFigures(income, cashflow, sheet, performance)
     },
   }
 }
 
 /**
- * The three statements of a period merged per stock. A stock's figures count from the latest of
- * its statements' notice dates (a statement filed later must not be read before it exists).
- * Parent equity is null: Eastmoney's summary balance sheet has no such column.
+ * The three statements of a period merged per stock, with the 业绩报表's BPS beside them. A stock's
+ * figures count from the latest of its statements' notice dates (a statement filed later must not
+ * be read before it exists). The BPS keeps its own date, the row's update date: a 业绩报表 row is
+ * re-dated when a later report restates the period, and that must not hold back the statements.
+ * Only stocks with a statement are listed: a 业绩报表 row alone adds nothing.
+ *
+ * Parent equity is not a line: the summary balance sheet has total equity only, and the 业绩报表
+ * gives it per share with no share count of the period end, so it stays per share
+ * (src/domain/fundamental-factors.ts says what that means after a bonus-share issue).
  */
-export function periodFigures(income: Map<string, PeriodStatement>, cashflow: Map<string, PeriodStatement>, balance: Map<string, PeriodStatement>): Map<string, PeriodFigures> {
+export function periodFigures(
+  income: Map<string, PeriodStatement>, cashflow: Map<string, PeriodStatement>, balance: Map<string, PeriodStatement>,
+  performance: Map<string, PeriodPerformance> = new Map()
+): Map<string, PeriodFigures> {
   const out = new Map<string, PeriodFigures>()
   for (const code of new Set([...income.keys(), ...cashflow.keys(), ...balance.keys()])) {
-    const [i, c, b] = [income.get(code), cashflow.get(code), balance.get(code)]
+    const [i, c, b, p] = [income.get(code), cashflow.get(code), balance.get(code), performance.get(code)]
     const notice = [i, c, b].reduce((d, s) => (s && s.notice > d ? s.notice : d), '')
+    const bps = p?.bps ?? null
     out.set(code, {
       notice,
       revenue: i?.lines.revenue ?? null,
@@ -65,8 +78,9 @@ export function periodFigures(income: Map<string, PeriodStatement>, cashflow: Ma
       operating_net_cash: c?.lines.operating_net_cash ?? null,
       total_assets: b?.lines.total_assets ?? null,
       total_liabilities: b?.lines.total_liabilities ?? null,
-      // RPT_DMSK_FN_BALANCE has total equity only, no parent share (src/channels/eastmoney/finance.ts).
-      parent_equity: null,
+      bps,
+      bps_notice: bps === null ? null : (p?.updated ?? null),
+      bps_shares: bps === null ? null : (p?.shares ?? null),
     })
   }
   return out

@@ -5,9 +5,9 @@
  * market list the job already took (the universe's `profiles`).
  *
  * Subrequests per table day, 5,572 stocks: 8 report periods; income and cash flow for each,
- * the balance sheet for the 4 latest-report candidates; 12 pages of 500 rows per statement and
- * period: (8 × 2 + 4) × 12 = 240 upstream requests, plus the job's own R2 calls. The Workers
- * limit is 1,000 per invocation.
+ * the balance sheet and the 业绩报表 (for BPS) for the 4 latest-report candidates; 12 pages of 500
+ * rows per report and period: (8 × 2 + 4 × 2) × 12 = 288 upstream requests, plus the job's own R2
+ * calls. The Workers limit is 1,000 per invocation.
  */
 import { FUNDAMENTAL_FACTORS, fundamentalFactors, periodsToFetch, type PeriodFigures, type ShareProfile } from '../domain/fundamental-factors'
 import { roundTo } from '../domain/indicators/row'
@@ -39,7 +39,7 @@ export async function fundamentalColumns(source: Pick<HistorySource, 'statements
   for (const { period, balance } of periodsToFetch(day.date)) {
     const got = await source.statements(period, balance)
     byPeriod.set(period, got)
-    requests += (balance ? 3 : 2) * Math.max(1, Math.ceil(got.size / STATEMENT_PAGE_ROWS))
+    requests += (balance ? 4 : 2) * Math.max(1, Math.ceil(got.size / STATEMENT_PAGE_ROWS))
   }
   const columns: Record<string, Array<number | null>> = Object.fromEntries(FUNDAMENTAL_FACTORS.map((f) => [f, []]))
   day.codes.forEach((code, i) => {
@@ -55,7 +55,7 @@ export async function fundamentalColumns(source: Pick<HistorySource, 'statements
 /**
  * `source`'s statements with each period fetched once and kept under `prefix` in R2 for the calls
  * after it: the backfill's table days (one call each) ask for the same report periods, so only
- * the first spends the 240 upstream requests and parses their pages. What a call does with them
+ * the first spends the 288 upstream requests and parses their pages. What a call does with them
  * is unchanged: each row keeps its notice date, and each day takes only what was published by it.
  */
 export function keptStatements(bucket: R2Bucket, prefix: string, source: Pick<HistorySource, 'statements'>): Pick<HistorySource, 'statements'> {

@@ -14,7 +14,7 @@ import { readCursor, readManifest, readRunRecord } from '../store/meta'
 import { buildHistory } from './build-history'
 import { marketDayJob, type MarketDayCursor, type MarketDayOptions } from './market-day'
 import { marketSource } from './testing'
-import { epsTtm } from '../emulator/market/fundamentals'
+import { bookValuePerShare, epsTtm } from '../emulator/market/fundamentals'
 import { technicalsKey } from '../store/keys'
 
 const bj = (date: string, hhmm: string) => Date.parse(`${date}T${hhmm}:00+08:00`)
@@ -100,8 +100,8 @@ async function expectDayTables(date: string, traded: string[]) {
 
 /**
  * The fundamentals and size factors agree with the emulator's own model as of `date` (its EPS
- * TTM from the reports published by then, its share counts, its day bar's turnover); book value
- * and what needs it are null, as the statements carry no parent equity.
+ * TTM from the reports published by then, its share counts, its day bar's turnover, its book
+ * value per share of the latest report for BPS, PB and ROETTM).
  */
 function expectFundamentals(factors: NonNullable<Awaited<ReturnType<typeof readFactorTable>>>, date: string) {
   const now = bj(date, '16:00')
@@ -117,8 +117,11 @@ function expectFundamentals(factors: NonNullable<Awaited<ReturnType<typeof readF
     expect(factors.value('TurnoverRate', i), code).toBeCloseTo(bar.turnover!, 3)
     expect(factors.value('EPS_TTM', i), code).toBeCloseTo(eps!, 4)
     expect(factors.value('PE_TTM', i), code).toBe(eps! > 0 ? Math.round((close / eps!) * 1e4) / 1e4 : null)
-    // No parent equity in the statements the jobs read (src/jobs/eastmoney-source.ts): no book value.
-    expect([factors.value('PB', i), factors.value('BPS', i), factors.value('ROETTM', i)], code).toEqual([null, null, null])
+    // Book value: the latest report's BPS (the 业绩报表's, src/jobs/eastmoney-source.ts), as the quotes' PB has it.
+    const bps = bookValuePerShare(market, inst, date, now)!
+    expect(factors.value('BPS', i), code).toBeCloseTo(bps, 4)
+    expect(factors.value('PB', i), code).toBe(bps > 0 ? Math.round((close / bps) * 1e4) / 1e4 : null)
+    expect(factors.value('ROETTM', i), code).toBeCloseTo((eps! / bps) * 100, 3)
     if (eps! > 0) priced++
   })
   expect(priced).toBeGreaterThan(factors.codes.length / 2)
@@ -253,11 +256,11 @@ describe('market-day job under failures', () => {
   })
 
   it('leaves step (c) to the next run when this one has not the subrequests left for it', async () => {
-    const first = await run('2026-11-26', '15:35', { budget: 330 })
+    const first = await run('2026-11-26', '15:35', { budget: 370 })
     expect(first).toMatchObject({ status: 'partial', histories: { done: true } })
     expect(first.tables).toBeUndefined()
     expect(await env.STORE.head(technicalsKey('2026-11-26'))).toBeNull()
-    const next = await run('2026-11-26', '15:45', { budget: 330 })
+    const next = await run('2026-11-26', '15:45', { budget: 370 })
     expect(next).toMatchObject({ status: 'done', histories: { noop: true }, tables: { status: 'written' } })
     await expectDayTables('2026-11-26', CODES.filter((c) => market.dailyBars(market.byCode(c)!, '2026-11-26', '2026-11-26', clock).length))
   })

@@ -60,11 +60,11 @@ interface MarketDayTuning {
 const MARKET_DAY_DEFAULTS: MarketDayTuning = { chunk: 400, budget: 900, concurrency: 6 }
 
 /**
- * Subrequests step (c) may spend: the fundamentals' statement pages (240 for the whole market,
- * src/jobs/fundamental-factors.ts) and about 65 R2 calls (the staged row files, one per 100
- * stocks, and the writes).
+ * Subrequests step (c) may spend: the fundamentals' statement and 业绩报表 pages (288 for the whole
+ * market, src/jobs/fundamental-factors.ts) and about 65 R2 calls (the staged row files, one per
+ * 100 stocks, and the writes).
  */
-const DAY_TABLES_COST = 320
+const DAY_TABLES_COST = 360
 
 /** A stock that failed this many runs in a row is given up for the day (and named in the record). */
 const MAX_FAILURES = 3

@@ -73,8 +73,10 @@ export function marketSource(market: MarketModel, codes: readonly string[], now:
           operating_net_cash: r.cashflow.operatingNetCash,
           total_assets: balance ? r.balance.totalAssets : null,
           total_liabilities: balance ? r.balance.totalLiabilities : null,
-          // As the channel's (src/jobs/eastmoney-source.ts): the real balance report has no parent equity.
-          parent_equity: null,
+          // As the channel's (src/jobs/eastmoney-source.ts): the 业绩报表's BPS, read with the balance sheet.
+          bps: balance ? r.balance.parentEquity / (inst.totalShares as number) : null,
+          bps_notice: balance ? r.noticeDate : null,
+          bps_shares: balance && Math.abs(r.income.basicEps) >= 0.1 ? r.income.parentNetProfit / r.income.basicEps : null,
         })
       }
       return out

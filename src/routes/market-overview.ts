@@ -189,8 +189,8 @@ const valuationFields = {
   pe_ttm_median: z.number().nullable().openapi({ description: 'Median PE TTM (price / EPS of the last four quarters) of the profitable stocks; null when none' }),
   pe_ttm_overall: z.number().nullable().openapi({ description: 'Total market cap / total TTM earnings of the stocks with a PE, losses included (the aggregate PE an index quotes); null when earnings are not positive' }),
   loss_making: z.number().int().openapi({ description: 'Stocks with a negative PE TTM (a loss over the last four quarters)' }),
-  pb_median: z.number().nullable().openapi({ description: 'Median PB (price / book value per share) of the stocks with a positive PB; null from the stored factor table (`source: store`), which has no PB for A-shares (the statements it is built from carry no parent equity)' }),
-  pb_overall: z.number().nullable().openapi({ description: 'Total market cap / total book value of the stocks with a PB; null from the stored factor table (`source: store`), as pb_median' }),
+  pb_median: z.number().nullable().openapi({ description: 'Median PB (price / book value per share) of the stocks with a positive PB; from the stored factor table (`source: store`), the table\'s PB (close / the latest report\'s BPS)' }),
+  pb_overall: z.number().nullable().openapi({ description: 'Total market cap / total book value of the stocks with a PB; from the stored factor table (`source: store`), book value = market cap / the table\'s PB' }),
   market_cap: z.number().openapi({ description: 'Total market cap, CNY' }),
 }
 

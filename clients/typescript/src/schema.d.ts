@@ -326,7 +326,7 @@ export interface paths {
          *     - `VolumeRatio` — ratio — hs — Volume over the mean volume of the 5 sessions before
          *     - `PE_TTM` — ratio — hs, hk, us — Close over EPS of the last four quarters (null when EPS <= 0; hk, us: the list's trailing P/E, f115 else f9, null where it is not positive)
          *     - `PE_LYR` — ratio — hs — Close over EPS of the last annual report (null when EPS <= 0)
-         *     - `PB` — ratio — hs, hk, us — Close over book value per share of the latest report (hs: null, see BPS; hk, us: the list's P/B, f23)
+         *     - `PB` — ratio — hs, hk, us — Close over book value per share of the latest report (hs: close / BPS, null when BPS <= 0 or the report's shares are not today's, as after a bonus issue; hk, us: the list's P/B, f23)
          *     - `PS_TTM` — ratio — hs — Total market cap over revenue of the last four quarters
          *     - `PCF_TTM` — ratio — hs — Total market cap over operating cash flow of the last four quarters (null when <= 0)
          *     - `PEG` — ratio — hs — PE_TTM over NetProfitYoY (null when either is <= 0)
@@ -336,8 +336,8 @@ export interface paths {
          *     - `FloatShares` — shares — hs — Float shares: the market list's float cap over its price
          *     - `ListDays` — days — hs — Calendar days since the listing date
          *     - `EPS_TTM` — CNY — hs — Attributable net profit of the last four quarters over total shares
-         *     - `BPS` — CNY — hs — Book value (equity of the parent) per share, latest report; null: the statements source (Eastmoney RPT_DMSK_FN_BALANCE) has total equity only, no parent share
-         *     - `ROETTM` — % — hs — Net profit of the last four quarters over the equity of the parent in the latest report; null, as BPS is
+         *     - `BPS` — CNY — hs — Book value (equity of the parent) per share at the latest report's period end, as published (Eastmoney 业绩报表 BPS): per old share after a bonus-share issue, until the next report
+         *     - `ROETTM` — % — hs — Net profit of the last four quarters over the parent's equity of the latest report (BPS x total shares); null when that is not positive, or as PB is
          *     - `GrossMargin` — % — hs — Gross margin of the latest report
          *     - `NetMargin` — % — hs — Net profit over revenue, last four quarters
          *     - `DebtRatio` — % — hs — Total liabilities over total assets, latest report
@@ -2810,9 +2810,9 @@ export interface components {
             pe_ttm_overall: number | null;
             /** @description Stocks with a negative PE TTM (a loss over the last four quarters) */
             loss_making: number;
-            /** @description Median PB (price / book value per share) of the stocks with a positive PB; null from the stored factor table (`source: store`), which has no PB for A-shares (the statements it is built from carry no parent equity) */
+            /** @description Median PB (price / book value per share) of the stocks with a positive PB; from the stored factor table (`source: store`), the table's PB (close / the latest report's BPS) */
             pb_median: number | null;
-            /** @description Total market cap / total book value of the stocks with a PB; null from the stored factor table (`source: store`), as pb_median */
+            /** @description Total market cap / total book value of the stocks with a PB; from the stored factor table (`source: store`), book value = market cap / the table's PB */
             pb_overall: number | null;
             /** @description Total market cap, CNY */
             market_cap: number;
@@ -2835,9 +2835,9 @@ export interface components {
             pe_ttm_overall: number | null;
             /** @description Stocks with a negative PE TTM (a loss over the last four quarters) */
             loss_making: number;
-            /** @description Median PB (price / book value per share) of the stocks with a positive PB; null from the stored factor table (`source: store`), which has no PB for A-shares (the statements it is built from carry no parent equity) */
+            /** @description Median PB (price / book value per share) of the stocks with a positive PB; from the stored factor table (`source: store`), the table's PB (close / the latest report's BPS) */
             pb_median: number | null;
-            /** @description Total market cap / total book value of the stocks with a PB; null from the stored factor table (`source: store`), as pb_median */
+            /** @description Total market cap / total book value of the stocks with a PB; from the stored factor table (`source: store`), book value = market cap / the table's PB */
             pb_overall: number | null;
             /** @description Total market cap, CNY */
             market_cap: number;

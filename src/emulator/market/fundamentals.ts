@@ -305,6 +305,25 @@ function buildReport(market: MarketModel, inst: EmuInstrument, q: number): Omit<
   return { period: periodOf(q), income, balance, cashflow }
 }
 
+/**
+ * What the 业绩报表 (src/emulator/wire/eastmoney-performance.ts) derives from the statements of a
+ * published period beside the period's own figures: parent equity at the start of the year (the
+ * previous December 31: the weighted ROE averages it with the period end's), and the period's own
+ * quarter and the one before it alone (not cumulative), for the quarter-on-quarter growth.
+ * The model's facts, published or not: a company's opening equity is its last year-end's.
+ */
+export function performanceBasis(market: MarketModel, inst: EmuInstrument, period: string) {
+  const q = +period.slice(0, 4) * 4 + QUARTER_END.indexOf(period.slice(5) as (typeof QUARTER_END)[number])
+  /** Quarter k alone: cumulative k minus cumulative k − 1 within the year (Q1 is its own). */
+  const alone = (k: number) => {
+    const r = reportOf(market, inst, k).income
+    if (k % 4 === 0) return { revenue: r.revenue, parentNetProfit: r.parentNetProfit }
+    const p = reportOf(market, inst, k - 1).income
+    return { revenue: cents(r.revenue - p.revenue), parentNetProfit: cents(r.parentNetProfit - p.parentNetProfit) }
+  }
+  return { openingParentEquity: reportOf(market, inst, q - (q % 4) - 1).balance.parentEquity, quarter: alone(q), previousQuarter: alone(q - 1) }
+}
+
 /** Each instrument's publication dates by quarter number: whole-market scans ask for them by the thousand. */
 const noticeDates = new WeakMap<EmuInstrument, Map<number, string>>()
 

@@ -4,7 +4,7 @@
  * shares, §5.2, below: one row per corporate action of a stock whose plan is announced by the
  * clock's Beijing date, at its stage then), and in their own modules the shareholder reports
  * (eastmoney-holders.ts, and the HK F10 holders on the `/securities` path: eastmoney-hk-holders.ts), the company calendar (eastmoney-events.ts), the trading reports
- * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts) and the IPO, disclosure,
+ * (eastmoney-datacenter-flow.ts), the statements (eastmoney-finance.ts), the 业绩报表 (eastmoney-performance.ts) and the IPO, disclosure,
  * lock-up, macro, valuation, meeting and rights-issue reports (datacenter-*.ts). `filter` predicates, `sortColumns`/`sortTypes`,
  * `columns` and paging are applied generically.
  */
@@ -24,6 +24,7 @@ import { VALUATION_REPORTS } from './datacenter-valuation'
 import { CORPORATE_REPORTS } from './datacenter-corporate'
 import { hashOf, round } from './format'
 import { balanceRows, cashflowRows, incomeRows } from './eastmoney-finance'
+import { performanceRows } from './eastmoney-performance'
 import { jsonResponse } from './respond'
 import { reportDate, type Cell, type Predicate, type Report, type Row } from './datacenter-rows'
 
@@ -36,6 +37,7 @@ const REPORTS: Record<string, Report> = {
   RPT_DMSK_FN_INCOME: incomeRows,
   RPT_DMSK_FN_BALANCE: balanceRows,
   RPT_DMSK_FN_CASHFLOW: cashflowRows,
+  RPT_LICO_FN_CPD: performanceRows,
   RPTA_APP_IPOAPPLY: ipoApplyRows,
   RPT_PUBLIC_BS_APPOIN: disclosureRows,
   RPT_LIFT_STAGE: lockupRows,

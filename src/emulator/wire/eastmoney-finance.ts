@@ -29,7 +29,7 @@ type Statement = 'income' | 'balance' | 'cashflow'
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }
 
 /** `TRADE_MARKET_CODE` per board (upstreams.md §5.0). */
-const TRADE_MARKET: Record<string, string> = {
+export const TRADE_MARKET: Record<string, string> = {
   'sh-main': '069001001001',
   star: '069001001006',
   'sz-main': '069001002001',
@@ -37,10 +37,10 @@ const TRADE_MARKET: Record<string, string> = {
   bj: '069001017',
 }
 
-const datetime = (date: string) => `${date} 00:00:00`
+export const datetime = (date: string) => `${date} 00:00:00`
 
 /** The stocks a filter asks about: the one `SECURITY_CODE=` names, else every A-share stock. */
-function candidates(market: MarketModel, filter: readonly Predicate[]): EmuInstrument[] {
+export function candidates(market: MarketModel, filter: readonly Predicate[]): EmuInstrument[] {
   const byCode = filter.find((p) => p.column === 'SECURITY_CODE' && p.op === '=')
   const stocks = byCode
     ? ['sh', 'sz', 'bj'].map((p) => market.byCode(p + byCode.value)).filter((i): i is EmuInstrument => i !== undefined)
@@ -96,7 +96,10 @@ function rowsOf(statement: Statement) {
 /** Whole-market rows by statement, period and Beijing date (a few periods' worth: each is 5,500 rows). */
 const wholeMarket = new Lru<string, Row[]>(12)
 
-const lastYear = (period: string) => `${+period.slice(0, 4) - 1}${period.slice(4)}`
+export const lastYear = (period: string) => `${+period.slice(0, 4) - 1}${period.slice(4)}`
+
+/** `ORG_CODE`: a stable eight-digit number per stock, the same in every report. */
+export const orgCodeOf = (inst: EmuInstrument) => String(10_000_000 + (hashString('org:' + inst.code) % 90_000_000))
 
 /** A stock's columns that do not change with the period: built once per instrument. */
 const fixedColumns = new WeakMap<EmuInstrument, Row>()
@@ -111,7 +114,7 @@ function identity(inst: EmuInstrument, r: FinancialReport): Row {
       SECUCODE: `${inst.symbol}.${SUFFIX[inst.prefix]}`,
       SECURITY_CODE: inst.symbol,
       INDUSTRY_CODE: bk ? valuationBoardCode(bk) : null,
-      ORG_CODE: String(10_000_000 + (hashString('org:' + inst.code) % 90_000_000)),
+      ORG_CODE: orgCodeOf(inst),
       SECURITY_NAME_ABBR: inst.name,
       INDUSTRY_NAME: bk ? SECTORS[bk] : null,
       MARKET: MARKET_WORD[board],
