@@ -1,6 +1,7 @@
 import type { Bar, Quote } from '../domain/bar'
 import type { ChannelName, SeriesChannelName } from '../domain/channel-name'
 import type { Instrument } from '../domain/instrument'
+import type { HostHealth } from './host-health'
 
 export type { ChannelName, SeriesChannelName }
 
@@ -10,6 +11,8 @@ export interface ChannelContext {
   fetch: typeof fetch
   /** Per-request timeout in milliseconds. */
   timeoutMs: number
+  /** Where `fetchText` counts each request and its outcome (/v1/status); absent, nothing is counted. */
+  health?: HostHealth
 }
 
 /** Periods a channel serves natively; longer ones (season, year, m120) are aggregated by the service. */
