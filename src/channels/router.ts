@@ -103,7 +103,7 @@ export class ChannelRouter {
       const b = this.breaker(channel)
       if (!b.allow()) {
         const ban = b.banned()
-        attempts.push(ban ? { channel, kind: 'banned', message: `backing off after a ban for another ${Math.max(1, Math.ceil((ban.until - this.opts.now()) / 1000))} s` } : { channel, kind: 'skipped', message: 'circuit open' })
+        attempts.push(ban ? { channel, kind: 'banned', message: `${channel}: banned: backing off for another ${Math.max(1, Math.ceil((ban.until - this.opts.now()) / 1000))} s` } : { channel, kind: 'skipped', message: 'circuit open' })
         continue
       }
       tried++

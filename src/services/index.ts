@@ -1,4 +1,5 @@
 import { eastmoney } from '../channels/eastmoney/index'
+import { HostHealth } from '../channels/host-health'
 import { RecentBarsCache } from '../channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
 import { sina } from '../channels/sina/index'
@@ -13,6 +14,7 @@ import { referenceData } from './reference'
 import { SharedAnswers } from './shared-answers'
 import { storeReads } from './store'
 import type { Services } from './types'
+import { upstreamStatus } from './upstream-status'
 
 export interface ServiceOptions {
   fetch: typeof fetch
@@ -30,7 +32,8 @@ export interface ServiceOptions {
  *
  * `Services` owns every cache this isolate keeps between requests, and `reset()` (the emulator's
  * reset; production never calls it) forgets them all:
- * - its own: breakers and failover, recent daily bars, shared market answers, reference answers;
+ * - its own: breakers and failover, the per-host request counters (/v1/status), recent daily bars,
+ *   shared market answers, reference answers;
  * - the store facade's: the calendar, the latest technicals date, parsed technicals tables,
  *   indicator-state shards and factor tables (kept: the industry-chain members, checked against
  *   the object's etag on every read, and the owned tables, static assets fixed for the deployment);
@@ -45,6 +48,7 @@ export interface ServiceOptions {
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
+  const hostHealth = new HostHealth(now)
   const recentBars = new RecentBarsCache()
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
@@ -52,7 +56,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const caches = new IsolateCaches()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
-    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000 },
+    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, health: hostHealth },
     router,
     recentBars,
     sharedAnswers,
@@ -69,8 +73,17 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
     caches,
+    upstreamStatus: () =>
+      upstreamStatus({
+        breaker: (c) => router.breaker(c),
+        routes: () => router.routes(),
+        serving: (key, chain) => router.serving(key, chain),
+        counts: (c) => hostHealth.counts(c),
+        now: now(),
+      }),
     reset: () => {
       router.reset()
+      hostHealth.clear()
       recentBars.clear()
       sharedAnswers.clear()
       referenceCache.clear()

@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upstream hosts and which one serves each data family
+         * @description The state of every upstream host: serving, backing off after a ban or repeated failures (and until when), or being probed; its requests this minute and its failures over the last five minutes; and the channel each data family (`quote:cn`, `kline:cn:day`…) is served from now. What one instance of the service sees: each keeps its own counters and breakers, so two calls may be answered by two instances. Not counted; does not consume the anonymous rate limit. No envelope. Cached for 5 s.
+         */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quote": {
         parameters: {
             query?: never;
@@ -855,6 +875,123 @@ export interface components {
             stage: string;
             /** @description The bound and the stage, in words */
             error: string;
+        };
+        /**
+         * @example {
+         *       "ok": true,
+         *       "as_of": "2026-11-20 10:30:41",
+         *       "hosts": [
+         *         {
+         *           "channel": "eastmoney",
+         *           "state": "backing_off",
+         *           "backoff_until": "2026-11-20 10:31:02",
+         *           "backoff_step": 1,
+         *           "last_success": "2026-11-20 10:29:58",
+         *           "requests_this_minute": 1,
+         *           "budget_per_minute": null,
+         *           "error_rate": {
+         *             "minutes": 5,
+         *             "requests": 214,
+         *             "failures": 1
+         *           }
+         *         },
+         *         {
+         *           "channel": "tencent",
+         *           "state": "serving",
+         *           "backoff_until": null,
+         *           "backoff_step": null,
+         *           "last_success": "2026-11-20 10:30:40",
+         *           "requests_this_minute": 37,
+         *           "budget_per_minute": null,
+         *           "error_rate": {
+         *             "minutes": 5,
+         *             "requests": 802,
+         *             "failures": 0
+         *           }
+         *         }
+         *       ],
+         *       "families": [
+         *         {
+         *           "key": "quote:cn",
+         *           "chain": [
+         *             "tencent",
+         *             "eastmoney",
+         *             "sina"
+         *           ],
+         *           "channel": "tencent"
+         *         },
+         *         {
+         *           "key": "kline:cn:day",
+         *           "chain": [
+         *             "eastmoney",
+         *             "tencent",
+         *             "sina"
+         *           ],
+         *           "channel": "tencent"
+         *         }
+         *       ]
+         *     }
+         */
+        UpstreamStatus: {
+            /** @description The service answers (true; the hosts may all be backing off) */
+            ok: boolean;
+            /** @description When this was read (Beijing time, `YYYY-MM-DD HH:MM:SS`) */
+            as_of: string;
+            /** @description Every upstream host, in a fixed order */
+            hosts: components["schemas"]["UpstreamHost"][];
+            /** @description Which channel serves each data family now */
+            families: components["schemas"]["UpstreamFamily"][];
+        };
+        UpstreamHost: {
+            /**
+             * @description The upstream host family: eastmoney, tencent, sina, ths (10jqka), hkex (hkexnews)
+             * @enum {string}
+             */
+            channel: "eastmoney" | "tencent" | "sina" | "ths" | "hkex";
+            /**
+             * @description `serving`: calls go to it. `backing_off`: it is skipped until `backoff_until`, after a ban (403, 429, 456, a captcha page) or three failures in a row; calls go to the next channel of their family, or answer ok:false. `probing`: the wait is over and the next call (one at a time) tries it again
+             * @enum {string}
+             */
+            state: "serving" | "backing_off" | "probing";
+            /**
+             * @description While `backing_off`: when the wait ends (Beijing time, `YYYY-MM-DD HH:MM:SS`); else null
+             * @example 2026-11-20 10:31:02
+             */
+            backoff_until: string | null;
+            /** @description While a ban lasts: its backoff step, 1 for the first wait (30 s, ±20 %), doubling with every failed probe up to 30 min; null without a ban */
+            backoff_step: number | null;
+            /**
+             * @description When the host last answered a request of this instance (Beijing time), or null
+             * @example 2026-11-20 10:31:02
+             */
+            last_success: string | null;
+            /** @description Requests this instance sent the host in the current clock minute */
+            requests_this_minute: number;
+            /** @description Requests a minute this instance allows itself to send the host; null: no budget is set */
+            budget_per_minute: null;
+            /** @description Requests and failures of the last few minutes */
+            error_rate: {
+                /** @description The window, in minutes (the current one and those before it) */
+                minutes: number;
+                /** @description Requests sent in the window */
+                requests: number;
+                /** @description Of them, those that failed at the wire: timeout, network, an error status, a ban page */
+                failures: number;
+            };
+        };
+        UpstreamFamily: {
+            /**
+             * @description The data family: `quote:<group>`, `kline:<group>:day|minute` and every other family called since the instance started
+             * @example kline:cn:day
+             */
+            key: string;
+            /** @description The channels that serve it, in the order they are tried */
+            chain: ("eastmoney" | "tencent" | "sina" | "ths" | "hkex")[];
+            /**
+             * @description The channel the next call asks first: the last good one while it is fresh, skipping hosts backing off; null when every one is
+             * @enum {string|null}
+             */
+            channel: "eastmoney" | "tencent" | "sina" | "ths" | "hkex" | null;
         };
         /**
          * @example {
@@ -6031,6 +6168,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: no answer within 15 s (whatever hung: an upstream, the store, the counters); an ok:false envelope naming the `stage` still running. Not counted; retry. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadlineExceeded"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upstream status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamStatus"];
                 };
             };
             /** @description METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them */
