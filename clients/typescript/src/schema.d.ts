@@ -1056,7 +1056,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1166,7 +1166,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1313,7 +1313,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1379,7 +1379,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1504,7 +1504,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1663,7 +1663,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1943,7 +1943,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2184,7 +2184,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2278,7 +2278,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2342,7 +2342,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2444,7 +2444,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2615,7 +2615,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2751,7 +2751,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3157,7 +3157,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3396,7 +3396,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3547,7 +3547,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3671,7 +3671,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3744,7 +3744,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3868,7 +3868,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4058,7 +4058,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4165,7 +4165,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4328,7 +4328,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4589,7 +4589,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4669,7 +4669,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4807,7 +4807,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5025,7 +5025,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5193,7 +5193,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5438,7 +5438,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5630,7 +5630,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5741,7 +5741,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -6127,7 +6127,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
