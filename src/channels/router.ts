@@ -1,4 +1,4 @@
-import { CircuitBreaker, type BackoffView, type BreakerOptions, type BreakerState } from './circuit-breaker'
+import { CircuitBreaker, DEFAULT_BAN_BACKOFF, type BackoffView, type BreakerOptions, type BreakerState } from './circuit-breaker'
 import { ChannelError, type ChannelFailureKind } from './errors'
 import type { ChannelName } from './types'
 
@@ -21,7 +21,7 @@ export interface RouterOptions {
 }
 
 export const DEFAULT_ROUTER_OPTIONS: Omit<RouterOptions, 'now'> = {
-  breaker: { threshold: 3, cooldownMs: 30_000 },
+  breaker: { threshold: 3, cooldownMs: 30_000, ban: DEFAULT_BAN_BACKOFF },
   stickyMs: 5 * 60_000,
 }
 

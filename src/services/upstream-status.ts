@@ -5,10 +5,10 @@ import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 
 /** What a host's breaker lets through now: everything, nothing until `backoff_until`, or one probe. */
-export type HostState = 'serving' | 'backing_off' | 'probing'
+type HostState = 'serving' | 'backing_off' | 'probing'
 
 /** One upstream host as GET /v1/status shows it (src/routes/status.ts). */
-export interface HostStatus {
+interface HostStatus {
   channel: ChannelName
   state: HostState
   backoff_until: string | null
@@ -20,7 +20,7 @@ export interface HostStatus {
 }
 
 /** Which channel a data family (a router key) is served from now. */
-export interface FamilyStatus {
+interface FamilyStatus {
   key: string
   chain: ChannelName[]
   channel: ChannelName | null
