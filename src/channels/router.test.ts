@@ -165,7 +165,12 @@ describe('ChannelRouter with a banned channel', () => {
     // The step ends: one probe (still banned), then the doubled step.
     at(30_000)
     calls.length = 0
-    await Promise.all([router.run('a', ['eastmoney'], call), router.run('b', ['eastmoney'], call)])
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    const probe = router.run('a', ['eastmoney'], async (c) => (await held, call(c)))
+    expect(await router.run('b', ['eastmoney'], call)).toMatchObject({ ok: false, attempts: [{ kind: 'banned', message: 'eastmoney: banned: backing off, its probe is out' }] })
+    release()
+    await probe
     expect(calls).toEqual(['eastmoney'])
     expect(router.backoff('eastmoney')).toEqual({ step: 2, until: 90_000 })
     // The ban is lifted; the next probe, at the end of the step, closes the breaker.

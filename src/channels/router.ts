@@ -25,6 +25,9 @@ export const DEFAULT_ROUTER_OPTIONS: Omit<RouterOptions, 'now'> = {
   stickyMs: 5 * 60_000,
 }
 
+/** Why a banned channel was skipped: the rest of its backoff step, or its probe already out. */
+const backingOff = (leftMs: number): string => (leftMs > 0 ? `backing off for another ${Math.ceil(leftMs / 1000)} s` : 'backing off, its probe is out')
+
 /** One route key the router has run, with the channels it may ask, in the table's order. */
 export interface SeenRoute {
   key: string
@@ -103,7 +106,7 @@ export class ChannelRouter {
       const b = this.breaker(channel)
       if (!b.allow()) {
         const ban = b.banned()
-        attempts.push(ban ? { channel, kind: 'banned', message: `${channel}: banned: backing off for another ${Math.max(1, Math.ceil((ban.until - this.opts.now()) / 1000))} s` } : { channel, kind: 'skipped', message: 'circuit open' })
+        attempts.push(ban ? { channel, kind: 'banned', message: `${channel}: banned: ${backingOff(ban.until - this.opts.now())}` } : { channel, kind: 'skipped', message: 'circuit open' })
         continue
       }
       tried++
