@@ -1,3 +1,4 @@
+import { Validator } from '@cfworker/json-schema'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
 
@@ -19,10 +20,15 @@ async function clockAt(ms: number): Promise<void> {
   await res.arrayBuffer()
 }
 
+let statusSchema: Validator
+
 async function eastmoneyHost(): Promise<Record<string, unknown>> {
   const { status, body, headers } = await getJson('/v1/status')
   expect(status).toBe(200)
   expect(headers.get('cache-control')).toBe('public, max-age=5')
+  // Every answer is the one /openapi.json describes.
+  const checked = statusSchema.validate(body)
+  expect(checked.errors, JSON.stringify(checked.errors.slice(0, 3))).toEqual([])
   return body.hosts.find((h: { channel: string }) => h.channel === 'eastmoney')
 }
 
@@ -38,6 +44,8 @@ async function sectorCalls(n: number): Promise<number> {
 
 describe('Eastmoney bans us', () => {
   beforeAll(async () => {
+    const doc = (await getJson('/openapi.json')).body
+    statusSchema = new Validator({ $ref: '#/components/schemas/UpstreamStatus', components: doc.components }, '2020-12')
     await resetWorld('2026-11-20T10:30:00+08:00')
     await fault('eastmoney', 'ban')
   })
