@@ -31,6 +31,7 @@ import { registerKlineFull } from './routes/kline-full'
 import { registerMacro } from './routes/macro'
 import { registerOrderbook } from './routes/orderbook'
 import { registerSnapshot } from './routes/snapshot'
+import { registerStatus } from './routes/status'
 import { registerMarketKline } from './routes/market-kline'
 import { registerMarketOverview } from './routes/market-overview'
 import { registerQuote } from './routes/quote'
@@ -88,6 +89,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   })
 
   registerHealth(app, services)
+  registerStatus(app, services)
   registerQuote(app, services)
   registerKline(app, services)
   registerTradeCalendar(app, services)

@@ -6,7 +6,7 @@ interface Bindings {
   STORE: R2Bucket
   KEY_GUARD: DurableObjectNamespace
   ANON_GUARD: DurableObjectNamespace
-  /** One request budget object per upstream family (src/channels/budget/budget-object.ts). */
+  /** One request budget object per upstream family (src/runtime/host-budget-object.ts). */
   HOST_BUDGET: DurableObjectNamespace
   /** Requests per minute per upstream family, a JSON object over the defaults of src/data/upstream-budgets.ts. */
   UPSTREAM_BUDGETS?: string

@@ -9,7 +9,7 @@ import { createServices } from './services'
 
 export { KeyGuard } from './access/key-guard'
 export { AnonGuard } from './access/anon-guard'
-export { HostBudget } from './channels/budget/budget-object'
+export { HostBudget } from './runtime/host-budget-object'
 
 const services = createServices({ fetch: (input, init) => fetch(input, init) })
 const app = createApp(services)

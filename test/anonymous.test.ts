@@ -56,10 +56,10 @@ describe('anonymous callers', () => {
     expect(await statuses(6, CHEAP, anon(ip, { 'sec-fetch-mode': 'cors', origin: 'https://example.org' }))).toEqual([200, 200, 200, 200, 200, 429])
   })
 
-  it('never count /v1/health', async () => {
+  it.each(['/v1/health', '/v1/status'])('never count %s', async (path) => {
     const ip = freshIp()
-    expect(await statuses(8, '/v1/health', anon(ip))).toEqual(Array(8).fill(200))
-    const res = await call('/v1/health', anon(ip))
+    expect(await statuses(8, path, anon(ip))).toEqual(Array(8).fill(200))
+    const res = await call(path, anon(ip))
     await res.text()
     expect(res.headers.get('x-ratelimit-limit')).toBeNull()
     expect(await statuses(1, CHEAP, anon(ip))).toEqual([200])

@@ -51,7 +51,7 @@ export const INSTANTS: Instant[] = [
 ]
 
 /** Routes that are about the caller or the service, not the market. */
-const BOOKKEEPING = ['/v1/health', '/v1/usage', '/v1/challenge', '/v1/ip-whitelist']
+const BOOKKEEPING = ['/v1/health', '/v1/status', '/v1/usage', '/v1/challenge', '/v1/ip-whitelist']
 
 /**
  * Extra asks beside each route's SAMPLE: the market-overview types, the other markets, more

@@ -45,7 +45,7 @@ export const SAMPLE: Record<string, string> = {
   '/v1/trade-calendar': 'year=2025',
 }
 
-export const FAULTS: FaultKind[] = ['timeout', 'http', 'garbage', 'empty', 'slow', 'truncated', 'nan', 'fields']
+export const FAULTS: FaultKind[] = ['timeout', 'http', 'ban', 'garbage', 'empty', 'slow', 'truncated', 'nan', 'fields']
 const SPOILING: ReadonlySet<FaultKind> = new Set(['truncated', 'nan', 'fields'])
 const CHANNELS = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex'] as const
 type Channel = (typeof CHANNELS)[number]
@@ -67,7 +67,7 @@ async function requests(): Promise<Record<Channel, number>> {
 async function routes(): Promise<string[]> {
   const doc = (await storeJson('/openapi.json')).body as { paths: Record<string, { get?: unknown }> }
   return Object.entries(doc.paths)
-    .filter(([path, item]) => path.startsWith('/v1/') && item.get && !['/v1/health', '/v1/usage', '/v1/challenge', '/v1/ip-whitelist'].includes(path))
+    .filter(([path, item]) => path.startsWith('/v1/') && item.get && !['/v1/health', '/v1/status', '/v1/usage', '/v1/challenge', '/v1/ip-whitelist'].includes(path))
     .map(([path]) => path)
 }
 

@@ -70,7 +70,7 @@ export async function resetWorld(clock: string = SESSION_CLOCK) {
   await send('PUT', '/__emulator/clock', { now: clock })
 }
 
-export type FaultKind = 'timeout' | 'http' | 'garbage' | 'empty' | 'slow' | 'hang' | 'truncated' | 'nan' | 'fields'
+export type FaultKind = 'timeout' | 'http' | 'ban' | 'garbage' | 'empty' | 'slow' | 'hang' | 'truncated' | 'nan' | 'fields'
 
 export async function fault(channel: 'eastmoney' | 'tencent' | 'sina' | 'ths' | 'hkex', kind: FaultKind, extra: { ms?: number; count?: number } = {}) {
   await send('PUT', `/__emulator/faults/${channel}`, { kind, ...extra })

@@ -8,9 +8,9 @@ import { beijing } from '../domain/dates'
 import { isTradingDay } from '../domain/trading-calendar'
 
 /** The exchanges' Level-1 snapshot interval. */
-export const SNAPSHOT_CADENCE_MS = 3_000
+const SNAPSHOT_CADENCE_MS = 3_000
 /** An A-share line outside the trading day: the last session's final state. */
-export const QUIET_CADENCE_MS = 60_000
+const QUIET_CADENCE_MS = 60_000
 
 /**
  * The A-share lines move from the pre-open reset (before 09:15) through the sessions and the

@@ -1,5 +1,6 @@
 import type { ChannelContext } from './types'
-import { ChannelError, httpError, network, timeout } from './errors'
+import { banned, ChannelError, httpError, network, timeout } from './errors'
+import { isBanPage, isBanStatus, isEmptyBan } from './ban'
 import { during } from '../runtime/request-scope'
 import { budgetObjectOf } from './budget/host-budget'
 
@@ -19,7 +20,10 @@ const DECODERS: Record<NonNullable<FetchTextOptions['encoding']>, TextDecoder> =
 
 /**
  * GETs (or POSTs) an upstream URL and returns its body as text, turning every way it can go wrong into a
- * typed {@link ChannelError}: no answer within the timeout, a non-2xx status, a network failure.
+ * typed {@link ChannelError}: no answer within the timeout, a non-2xx status, a network failure, and
+ * `banned` for a host that refuses us (a ban status, a captcha page, Tencent's empty throttle:
+ * src/channels/ban.ts). Each request and its outcome is counted in `ctx.health` when given
+ * (src/channels/host-health.ts).
  *
  * Every call sends its own request. Sharing identical GETs already in flight was built (890638c) and
  * measured: a joiner may not await another request's promise in workerd, so it watches the flight
@@ -43,14 +47,22 @@ export async function fetchText(ctx: ChannelContext, channel: string, url: strin
     const res = await ctx.fetch(url, { ...init, headers: opts.headers, signal: controller.signal })
     if (!res.ok) {
       await res.body?.cancel()
-      throw httpError(channel, res.status)
+      throw isBanStatus(res.status) ? banned(channel, `HTTP ${res.status}`, res.status) : httpError(channel, res.status)
     }
     const bytes = await res.arrayBuffer()
-    return DECODERS[opts.encoding ?? 'utf-8'].decode(bytes)
+    if (isEmptyBan(channel, bytes.byteLength)) throw banned(channel, 'an empty answer (throttled)')
+    const text = DECODERS[opts.encoding ?? 'utf-8'].decode(bytes)
+    if (isBanPage(text)) throw banned(channel, 'a captcha or refusal page where data was expected')
+    return text
   }
+  const health = ctx.health
+  health?.request(channel)
   try {
-    return await during(`upstream:${channel}`, Promise.race([read(), deadline]))
+    const text = await during(`upstream:${channel}`, Promise.race([read(), deadline]))
+    health?.success(channel)
+    return text
   } catch (e) {
+    health?.failure(channel)
     if (e instanceof ChannelError) throw e
     if (controller.signal.aborted) throw timeout(channel, ctx.timeoutMs)
     throw network(channel, e instanceof Error ? e.message : String(e))

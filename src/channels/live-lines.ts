@@ -25,9 +25,9 @@ import type { ChannelContext, ChannelName, LineFeed, LiveRequestOptions, SharedL
 export type { LineFeed }
 
 /** How long the first miss waits for others before its request goes out (real ms). */
-export const GATHER_MS = 4
+const GATHER_MS = 4
 /** A code asked for within this long stays in the active set (service clock, ms). */
-export const ACTIVE_MS = 60_000
+const ACTIVE_MS = 60_000
 /** Batch requests of one flight in flight at once: Workers open six connections at a time. */
 const PARALLEL = 4
 /** Lines kept per feed; the oldest-refreshed go first. */

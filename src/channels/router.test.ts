@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { empty, httpError, timeout } from './errors'
+import { banned, empty, httpError, timeout } from './errors'
 import { ChannelRouter } from './router'
 import type { ChannelName } from './types'
 
@@ -130,5 +130,57 @@ describe('ChannelRouter', () => {
     calls.length = 0
     await router.run('quote', ['eastmoney', 'sina'], call)
     expect(calls).toEqual(['sina'])
+  })
+})
+
+describe('ChannelRouter with a banned channel', () => {
+  function banSetup() {
+    let t = 0
+    const router = new ChannelRouter({ breaker: { threshold: 3, cooldownMs: 1000, ban: { baseMs: 30_000, capMs: 120_000, jitter: 0 } }, stickyMs: 5000, now: () => t })
+    return { router, at: (ms: number) => (t = ms) }
+  }
+
+  it('fails over at once, asks the banned host once per backoff step and never through the probe shortcut', async () => {
+    const { router, at } = banSetup()
+    let bannedHost = true
+    const calls: string[] = []
+    const call = async (c: ChannelName) => {
+      calls.push(c)
+      if (c === 'eastmoney' && bannedHost) throw banned(c, 'HTTP 403', 403)
+      if (c === 'sina') throw empty(c)
+      return c
+    }
+    const first = await router.run('kline:cn:day', ['eastmoney', 'tencent'], call)
+    expect(first).toMatchObject({ ok: true, channel: 'tencent', attempts: [{ channel: 'eastmoney', kind: 'banned' }] })
+    expect(router.backoff('eastmoney')).toEqual({ step: 1, until: 30_000 })
+    // Eastmoney alone, or with a channel that has nothing: no call reaches it within the step.
+    calls.length = 0
+    for (let s = 1; s < 30; s++) {
+      at(s * 1000)
+      const alone = await router.run('kline:sector:day', ['eastmoney'], call)
+      expect(alone).toMatchObject({ ok: false, attempts: [{ channel: 'eastmoney', kind: 'banned', message: expect.stringContaining('backing off') }] })
+      await router.run('quote:x', ['eastmoney', 'sina'], call)
+    }
+    expect(calls.filter((c) => c === 'eastmoney')).toEqual([])
+    // The step ends: one probe (still banned), then the doubled step.
+    at(30_000)
+    calls.length = 0
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    const probe = router.run('a', ['eastmoney'], async (c) => (await held, call(c)))
+    expect(await router.run('b', ['eastmoney'], call)).toMatchObject({ ok: false, attempts: [{ kind: 'banned', message: 'eastmoney: banned: backing off, its probe is out' }] })
+    release()
+    await probe
+    expect(calls).toEqual(['eastmoney'])
+    expect(router.backoff('eastmoney')).toEqual({ step: 2, until: 90_000 })
+    // The ban is lifted; the next probe, at the end of the step, closes the breaker.
+    bannedHost = false
+    at(89_999)
+    expect((await router.run('a', ['eastmoney'], call)).ok).toBe(false)
+    at(90_000)
+    expect(await router.run('a', ['eastmoney'], call)).toMatchObject({ ok: true, channel: 'eastmoney' })
+    expect(router.backoff('eastmoney')).toBeNull()
+    expect(router.serving('kline:cn:day', ['eastmoney', 'tencent'])).toBe('eastmoney') // the failover no longer sticks (5 s)
+    expect(router.routes().map((r) => r.key)).toEqual(['kline:cn:day', 'kline:sector:day', 'quote:x', 'a', 'b'])
   })
 })

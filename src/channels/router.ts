@@ -1,4 +1,4 @@
-import { CircuitBreaker, type BreakerOptions, type BreakerState } from './circuit-breaker'
+import { CircuitBreaker, DEFAULT_BAN_BACKOFF, type BackoffView, type BreakerOptions, type BreakerState } from './circuit-breaker'
 import { ChannelError, type ChannelFailureKind } from './errors'
 import type { ChannelName } from './types'
 
@@ -21,19 +21,33 @@ export interface RouterOptions {
 }
 
 export const DEFAULT_ROUTER_OPTIONS: Omit<RouterOptions, 'now'> = {
-  breaker: { threshold: 3, cooldownMs: 30_000 },
+  breaker: { threshold: 3, cooldownMs: 30_000, ban: DEFAULT_BAN_BACKOFF },
   stickyMs: 5 * 60_000,
+}
+
+/** Why a banned channel was skipped: the rest of its backoff step, or its probe already out. */
+const backingOff = (leftMs: number): string => (leftMs > 0 ? `backing off for another ${Math.ceil(leftMs / 1000)} s` : 'backing off, its probe is out')
+
+/** One route key the router has run, with the channels it may ask, in the table's order. */
+export interface SeenRoute {
+  key: string
+  chain: readonly ChannelName[]
 }
 
 /**
  * Tries channels in order until one answers. Skips a channel whose circuit is open, moves on
  * after any typed failure, and remembers the last good channel per route key so that a failover
  * sticks for a while instead of hammering a broken upstream on every call. "Empty" and
- * "unsupported" answers say nothing about a channel's health and do not trip its breaker.
+ * "unsupported" answers say nothing about a channel's health and do not trip its breaker. A
+ * `banned` failure opens the breaker at once with a backoff (src/channels/circuit-breaker.ts), and
+ * a banned channel is left out of every shortcut that would ask an open circuit anyway: its host
+ * sees one probe per backoff step, and a call it was skipped for lists it as `banned`.
  */
 export class ChannelRouter {
   private readonly breakers = new Map<ChannelName, CircuitBreaker>()
   private readonly lastGood = new Map<string, { channel: ChannelName; at: number }>()
+  /** Every route key run, with its chain (the last one given): what /v1/status's families are read from. */
+  private readonly seen = new Map<string, readonly ChannelName[]>()
 
   constructor(private readonly opts: RouterOptions) {}
 
@@ -53,10 +67,26 @@ export class ChannelRouter {
     return channels.some((c) => this.breaker(c).state() !== 'open')
   }
 
+  /** The ban backoff of `channel`, or null when it is not banned (or never seen). */
+  backoff(channel: ChannelName): BackoffView | null {
+    return this.breakers.get(channel)?.banned() ?? null
+  }
+
+  /** Every route key run so far, with its chain. */
+  routes(): SeenRoute[] {
+    return [...this.seen].map(([key, chain]) => ({ key, chain }))
+  }
+
+  /** The channel a call of `key` would ask first now: the first of {@link order} whose circuit is not open, or null. */
+  serving(key: string, chain: readonly ChannelName[]): ChannelName | null {
+    return this.order(key, chain).find((c) => this.breaker(c).state() !== 'open') ?? null
+  }
+
   /** Forgets breaker and failover state (tests, and the emulator's reset). */
   reset(): void {
     this.breakers.clear()
     this.lastGood.clear()
+    this.seen.clear()
   }
 
   /** The order to try for `key`: the last good channel first while it is fresh. */
@@ -69,20 +99,25 @@ export class ChannelRouter {
 
   async run<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C) => Promise<T>): Promise<RouteResult<T, C>> {
     const attempts: Attempt[] = []
+    if (this.seen.get(key) !== chain) this.seen.set(key, chain)
     const ordered = this.order(key, chain)
     let tried = 0
     for (const channel of ordered) {
-      if (!this.breaker(channel).allow()) {
-        attempts.push({ channel, kind: 'skipped', message: 'circuit open' })
+      const b = this.breaker(channel)
+      if (!b.allow()) {
+        const ban = b.banned()
+        attempts.push(ban ? { channel, kind: 'banned', message: `${channel}: banned: ${backingOff(ban.until - this.opts.now())}` } : { channel, kind: 'skipped', message: 'circuit open' })
         continue
       }
       tried++
       const r = await this.attempt(key, channel, call, attempts)
       if (r) return r
     }
-    // With every circuit open, asking is better than refusing: try them all in order.
+    // With every circuit open, asking is better than refusing: try them all in order (a banned one
+    // excepted: it is asked once a step, by allow()).
     if (tried === 0) {
       for (const channel of ordered) {
+        if (this.breaker(channel).banned()) continue
         const r = await this.attempt(key, channel, call, attempts)
         if (r) return r
       }
@@ -116,6 +151,7 @@ export class ChannelRouter {
       const kind: ChannelFailureKind = e instanceof ChannelError ? e.kind : 'malformed'
       // Our own budget says nothing of the host's health either.
       if (kind === 'empty' || kind === 'unsupported' || kind === 'over_budget') b.neutral()
+      else if (kind === 'banned') b.ban()
       else b.failure()
       attempts.push({ channel, kind, message: e instanceof Error ? e.message : String(e) })
       return null

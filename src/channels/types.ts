@@ -2,6 +2,7 @@ import type { Bar, Quote } from '../domain/bar'
 import type { ChannelName, SeriesChannelName } from '../domain/channel-name'
 import type { Instrument } from '../domain/instrument'
 import type { HostBudgets } from './budget/host-budget'
+import type { HostHealth } from './host-health'
 
 export type { ChannelName, SeriesChannelName }
 
@@ -17,6 +18,8 @@ export interface ChannelContext {
   budgets?: HostBudgets
   /** The service's clock (budget minutes, line ages); real time without it. */
   now?: () => number
+  /** Where `fetchText` counts each request and its outcome (/v1/status); absent, nothing is counted. */
+  health?: HostHealth
 }
 
 /** One multi-code quote feed: how to ask a host for several codes and how its answer is cut per code. */

@@ -109,6 +109,30 @@ describe('faults', () => {
     expect(new TextDecoder('gbk').decode(await (await fetchEmu(SINA_QUOTE, SINA)).arrayBuffer())).toBe('var hq_str_sh600519="";\n')
   })
 
+  it('ban: each host answers as it does when it bans us, for ms of the emulator clock or until cleared', async () => {
+    for (const c of ['eastmoney', 'tencent', 'sina', 'ths'] as const) setFault(c, { kind: 'ban', ms: 60_000 })
+    const em = await fetchEmu(EM_KLINE)
+    expect(em.status).toBe(403)
+    expect(await em.text()).toContain('403 Forbidden')
+    const tx = await fetchEmu(TX_QUOTE)
+    expect([tx.status, (await tx.arrayBuffer()).byteLength]).toEqual([200, 0])
+    const sina = await fetchEmu(SINA_QUOTE, SINA)
+    expect([sina.status, await sina.text()]).toEqual([403, 'Kinsoku jikou desu!'])
+    expect((await fetchEmu('https://dq.10jqka.com.cn/fuyao/hot_list_data/out/hot_list/v1/stock?stock_type=a&type=hour&list_type=normal')).status).toBe(403)
+    // It does not wear off with requests, only with the clock.
+    for (let i = 0; i < 5; i++) expect((await fetchEmu(EM_QUOTE)).status).toBe(403)
+    setClock(CLOCK + 59_999)
+    expect((await fetchEmu(EM_QUOTE)).status).toBe(403)
+    setClock(CLOCK + 60_000)
+    expect((await fetchEmu(EM_QUOTE)).status).toBe(200)
+    expect(faults().eastmoney).toBeNull()
+    // Without ms it lasts until cleared; the requests are counted all the same.
+    setFault('eastmoney', { kind: 'ban' })
+    setClock(CLOCK + 86_400_000)
+    expect((await fetchEmu(EM_QUOTE)).status).toBe(403)
+    expect(requestCounts().eastmoney).toBe(9)
+  })
+
   it('timeout: never answers, and rejects with the signal reason when aborted', async () => {
     setFault('eastmoney', { kind: 'timeout' })
     const controller = new AbortController()

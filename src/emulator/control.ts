@@ -15,11 +15,12 @@ import { Lru } from './market/lru'
 
 export const CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex']
 
-export const FAULT_KINDS = ['timeout', 'http', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'] as const
+export const FAULT_KINDS = ['timeout', 'http', 'ban', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'] as const
 type FaultKind = (typeof FAULT_KINDS)[number]
 
 /**
- * A fault on one channel. `ms` is the delay of `slow` (default {@link DEFAULT_SLOW_MS}); `count`,
+ * A fault on one channel. `ms` is the delay of `slow` (default {@link DEFAULT_SLOW_MS}), or how long
+ * a `ban` lasts on the emulator's clock from when it was set (until cleared without it); `count`,
  * when set, is how many more requests it affects before it clears itself.
  */
 export interface Fault {
@@ -32,9 +33,13 @@ export interface Fault {
 const DEFAULT_SLOW_MS = 1_000
 /** No emulated wait lasts longer than this, so a test cannot hang on a fault. */
 export const MAX_WAIT_MS = 30_000
+/** The longest `ban` (one day of the emulator's clock): a ban's `ms` is no wait, only a term. */
+export const MAX_BAN_MS = 86_400_000
 
 const state = {
   faults: new Map<ChannelName, Fault>(),
+  /** When each channel's fault was set, on the emulator's clock (a `ban` with `ms` ends from there). */
+  faultSince: new Map<ChannelName, number>(),
   fixedNow: null as number | null,
   requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 } as Record<ChannelName, number>,
   /** Requests per host and path, codes in the path cut off (`qt.gtimg.cn/q=`, `push2.eastmoney.com/api/qt/stock/get`). */
@@ -65,6 +70,7 @@ export const clock = { now, set: setClock, isFixed: isClockFixed }
 /** Sets the fault of a channel, replacing any earlier one. */
 export function setFault(channel: ChannelName, fault: Fault): void {
   state.faults.set(channel, { ...fault })
+  state.faultSince.set(channel, now())
 }
 
 /** Clears one channel's fault, or every channel's without an argument. */
@@ -97,6 +103,7 @@ export function pathCounts(): Record<string, number> {
 /** Back to the initial state: no faults, real time, zero counters. */
 export function resetEmulator(): void {
   state.faults.clear()
+  state.faultSince.clear()
   state.fixedNow = null
   for (const c of CHANNELS) state.requests[c] = 0
   state.paths.clear()
@@ -126,10 +133,14 @@ const HANDLERS: Record<ChannelName, { handle: Handler; empty: EmptyForm }> = {
   hkex: { handle: handleHkex, empty: hkexEmpty },
 }
 
-/** Takes the channel's fault for this request, counting down (and clearing) a limited one. */
+/** Takes the channel's fault for this request, counting down (and clearing) a limited one, and ending a `ban` whose term is over. */
 function takeFault(channel: ChannelName): Fault | undefined {
   const f = state.faults.get(channel)
   if (!f) return undefined
+  if (f.kind === 'ban' && f.ms !== undefined && now() - (state.faultSince.get(channel) ?? now()) >= f.ms) {
+    state.faults.delete(channel)
+    return undefined
+  }
   if (f.count !== undefined) {
     f.count -= 1
     if (f.count <= 0) state.faults.delete(channel)
@@ -158,6 +169,26 @@ function wait(ms: number, signal: AbortSignal | null | undefined, giveUp = false
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
+
+/**
+ * What each host answers while it bans us, as the real ones do (docs/upstreams.md, "When a host
+ * bans"): Eastmoney a 403 (its push hosts as often just drop the connection, which reads as a
+ * network failure and cannot be told from one), Sina 403 with its "Kinsoku jikou desu!" page,
+ * Tencent an empty 200 (its throttle), THS a 403 (no `v` cookie), HKEX a 403 (no report found).
+ */
+function bannedAnswer(channel: ChannelName): Response {
+  switch (channel) {
+    case 'tencent':
+      return new Response(new Uint8Array(0), { status: 200, headers: { 'content-type': 'text/html; charset=GBK' } })
+    case 'sina':
+      return new Response('Kinsoku jikou desu!', { status: 403, headers: { 'content-type': 'text/html' } })
+    default:
+      return new Response(FORBIDDEN, { status: 403, headers: { 'content-type': 'text/html' } })
+  }
+}
+
+const FORBIDDEN =
+  '<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
 
 const BAD_GATEWAY =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
@@ -239,6 +270,8 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
         throw new TypeError('fetch failed')
       case 'http':
         return new Response(BAD_GATEWAY, { status: 502, headers: { 'content-type': 'text/html' } })
+      case 'ban':
+        return bannedAnswer(channel)
       case 'garbage':
         return new Response(GARBAGE.slice(), { headers: { 'content-type': 'text/html' } })
       case 'empty': {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { faults, isClockFixed, now, requestCounts, resetEmulator } from './control'
+import { clearFaults, faults, isClockFixed, now, requestCounts, resetEmulator } from './control'
 import { emulatorRoutes } from './routes'
 
 afterEach(() => resetEmulator())
@@ -51,13 +51,19 @@ describe('/__emulator', () => {
     const bad = await call('PUT', '/__emulator/faults/eastmoney', { kind: 'boom', count: 0 })
     expect(bad.status).toBe(422)
     expect(bad.body.detail).toEqual([
-      { type: 'literal_error', loc: ['body', 'kind'], msg: "Input should be 'timeout', 'http', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'", input: 'boom' },
+      { type: 'literal_error', loc: ['body', 'kind'], msg: "Input should be 'timeout', 'http', 'ban', 'garbage', 'empty', 'slow', 'hang', 'truncated', 'nan', 'fields'", input: 'boom' },
       { type: 'greater_than_equal', loc: ['body', 'count'], msg: 'Input should be greater than or equal to 1', input: 0 },
     ])
     const missing = await call('PUT', '/__emulator/faults/eastmoney', {})
     expect(missing.body.detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'kind'], msg: 'Field required' })
     const notInt = await call('PUT', '/__emulator/faults/eastmoney', { kind: 'slow', ms: 1.5 })
     expect(notInt.body.detail[0]).toMatchObject({ type: 'int_type', loc: ['body', 'ms'], input: 1.5 })
+    // A wait is at most 30 s; a ban's term may be a day.
+    const long = await call('PUT', '/__emulator/faults/eastmoney', { kind: 'slow', ms: 30_001 })
+    expect(long.body.detail).toEqual([{ type: 'less_than_equal', loc: ['body', 'ms'], msg: 'Input should be less than or equal to 30000', input: 30_001 }])
+    expect((await call('PUT', '/__emulator/faults/eastmoney', { kind: 'ban', ms: 86_400_001 })).status).toBe(422)
+    expect((await call('PUT', '/__emulator/faults/eastmoney', { kind: 'ban', ms: 3_600_000 })).status).toBe(200)
+    clearFaults()
     const notJson = await call('PUT', '/__emulator/faults/eastmoney', '{nope')
     expect(notJson.status).toBe(422)
     expect(notJson.body.detail[0].type).toBe('json_invalid')

@@ -8,14 +8,21 @@ import { z } from 'zod'
 import type { ChannelName } from '../domain/channel-name'
 import { clearHangs, HANG_BINDINGS, hangs, setHangs } from './hang'
 import { market } from './market'
-import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_WAIT_MS, now, pathCounts, quoteCodeCounts, requestCounts,
+import { answerUpstream, CHANNELS, clearFaults, FAULT_KINDS, faults, isClockFixed, MAX_BAN_MS, MAX_WAIT_MS, now, pathCounts, quoteCodeCounts, requestCounts,
   resetEmulator, setClock, setFault } from './control'
 
-const FaultBody = z.object({
-  kind: z.enum(FAULT_KINDS),
-  ms: z.number().int().min(0).max(MAX_WAIT_MS).optional(),
-  count: z.number().int().min(1).optional(),
-})
+// `ms` is a wait (`slow`), at most MAX_WAIT_MS, or the term of a `ban`, at most a day.
+const FaultBody = z
+  .object({
+    kind: z.enum(FAULT_KINDS),
+    ms: z.number().int().min(0).max(MAX_BAN_MS).optional(),
+    count: z.number().int().min(1).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.kind !== 'ban' && f.ms !== undefined && f.ms > MAX_WAIT_MS) {
+      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: MAX_WAIT_MS, inclusive: true, path: ['ms'], input: f.ms, message: `Too big: expected number to be <=${MAX_WAIT_MS}` })
+    }
+  })
 
 const ClockBody = z.object({ now: z.iso.datetime({ offset: true }) })
 

@@ -17,7 +17,7 @@ import { emulatorRoutes } from './routes'
 
 export { KeyGuard } from '../access/key-guard'
 export { AnonGuard } from '../access/anon-guard'
-export { HostBudget } from '../channels/budget/budget-object'
+export { HostBudget } from '../runtime/host-budget-object'
 
 export const services = createServices({
   fetch: createEmulatorFetch(market),

@@ -31,7 +31,7 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
           'quotes, books and market breadth never are. A stale answer is data: ok:true, and counted like any other call',
       }),
       notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),
-      error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered' }),
+      error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service\'s own request budget for that host is spent this minute, nothing was sent)' }),
       code: FailureCodeSchema.optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint\'s own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted' }),
       errors: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the reason for each symbol that returned nothing' }),
       sources: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the channel that served each one' }),

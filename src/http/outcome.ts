@@ -10,7 +10,10 @@ import type { Attempt } from '../channels/router'
 const FAILURE_CODES = [
   /** Every channel answered, and none had data for the request. */
   'NO_DATA',
-  /** At least one channel failed (timeout, HTTP error, malformed answer) and none served. */
+  /**
+   * At least one channel failed (timeout, HTTP error, malformed answer, a ban or a channel backing
+   * off after one: `banned`, src/channels/ban.ts) and none served.
+   */
   'UPSTREAM_UNAVAILABLE',
   /** The store-backed endpoints while the history is being built (with `progress`). */
   'BUILDING',
@@ -36,7 +39,10 @@ export type UpstreamFailureCode = Extract<FailureCode, 'NO_DATA' | 'UPSTREAM_UNA
 /** True when every channel asked answered that it has nothing, or does not serve the request (not that it failed). */
 export const allSaidNothing = (attempts: readonly Attempt[]): boolean => attempts.length > 0 && attempts.every((a) => a.kind === 'empty' || a.kind === 'unsupported')
 
-/** What each channel answered, in one line: `eastmoney: HTTP 502; tencent: timeout after 4000 ms`. */
+/**
+ * What each channel answered, in one line: `eastmoney: http: HTTP 502; tencent: timeout: no answer
+ * within 4000 ms; sina: banned: backing off for another 21 s`.
+ */
 export function describeAttempts(attempts: readonly Attempt[]): string {
   if (attempts.length === 0) return 'no channel serves this request'
   return attempts.map((a) => `${a.channel}: ${a.kind === 'skipped' ? a.message : a.message.replace(`${a.channel}: `, '')}`).join('; ')

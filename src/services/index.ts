@@ -1,6 +1,7 @@
 import { eastmoney } from '../channels/eastmoney/index'
 import { HostBudgets } from '../channels/budget/host-budget'
 import { LinePool } from '../channels/live-lines'
+import { HostHealth } from '../channels/host-health'
 import { RecentBarsCache } from '../channels/recent-bars'
 import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
 import { sina } from '../channels/sina/index'
@@ -16,6 +17,7 @@ import { SharedAnswers } from './shared-answers'
 import { storeReads } from './store'
 import type { Services } from './types'
 import type { ChannelName } from '../domain/channel-name'
+import { upstreamStatus } from './upstream-status'
 
 export interface ServiceOptions {
   fetch: typeof fetch
@@ -35,8 +37,8 @@ export interface ServiceOptions {
  *
  * `Services` owns every cache this isolate keeps between requests, and `reset()` (the emulator's
  * reset; production never calls it) forgets them all:
- * - its own: breakers and failover, the live quote lines (src/channels/live-lines.ts), recent daily
- *   bars, shared market answers, reference answers;
+ * - its own: breakers and failover, the per-host request counters (/v1/status), the live quote
+ *   lines (src/channels/live-lines.ts), recent daily bars, shared market answers, reference answers;
  * - the store facade's: the calendar, the latest technicals date, parsed technicals tables,
  *   indicator-state shards and factor tables (kept: the industry-chain members, checked against
  *   the object's etag on every read, and the owned tables, static assets fixed for the deployment);
@@ -51,6 +53,7 @@ export interface ServiceOptions {
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
+  const hostHealth = new HostHealth(now)
   const recentBars = new RecentBarsCache()
   const lines = new LinePool(now)
   const budgets = new HostBudgets(opts.budgets)
@@ -60,7 +63,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const caches = new IsolateCaches()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
-    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines, budgets, now },
+    channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines, budgets, now, health: hostHealth },
     router,
     recentBars,
     sharedAnswers,
@@ -77,8 +80,18 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     simulated: opts.simulated ?? false,
     deadlineMs: opts.deadlineMs ?? REQUEST_DEADLINE_MS,
     caches,
+    upstreamStatus: () =>
+      upstreamStatus({
+        breaker: (c) => router.breaker(c),
+        routes: () => router.routes(),
+        serving: (key, chain) => router.serving(key, chain),
+        counts: (c) => hostHealth.counts(c),
+        budget: (c) => (Number.isFinite(budgets.limitOf(c)) ? budgets.limitOf(c) : null),
+        now: now(),
+      }),
     reset: () => {
       router.reset()
+      hostHealth.clear()
       recentBars.clear()
       lines.clear()
       budgets.clear()

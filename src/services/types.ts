@@ -18,6 +18,7 @@ import type { AssetsRequest, Building, History, LoadedFactorTable, MembersDoc, P
 import type { StaleClass, StaleOptions } from '../store/reference-cache'
 import type { IsolateCaches } from '../runtime/isolate-caches'
 import type { Freshness, SharedOptions } from './shared-answers'
+import type { UpstreamStatus } from './upstream-status'
 
 export type { Attempt, RouteResult }
 
@@ -55,6 +56,8 @@ export interface Services {
    * API key records, keyed and anonymous leases, anonymous answers, live technical rows.
    */
   caches: IsolateCaches
+  /** Every upstream host's state and the channel serving each data family, this isolate's view (GET /v1/status). */
+  upstreamStatus(): UpstreamStatus
   /**
    * Forgets what this isolate caches between requests (the list is at `createServices` in
    * src/services/index.ts). The emulator's reset; production never calls it.

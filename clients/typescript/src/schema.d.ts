@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upstream hosts and which one serves each data family
+         * @description The state of every upstream host: serving, backing off after a ban or repeated failures (and until when), or being probed; its requests this minute and its failures over the last five minutes; and the channel each data family (`quote:cn`, `kline:cn:day`…) is served from now. What one instance of the service sees: each keeps its own counters and breakers, so two calls may be answered by two instances. Not counted; does not consume the anonymous rate limit. No envelope. Cached for 5 s.
+         */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quote": {
         parameters: {
             query?: never;
@@ -30,7 +50,7 @@ export interface paths {
         };
         /**
          * Real-time quote with recent daily bars
-         * @description Daily bars newest first; `data[0]` is today's live bar, so `data[0].last` is the current price. 8 string fields per bar (prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. With a key the live bar is fetched on every call; the past bars may be reused for up to a minute, never from another day. Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).
+         * @description Daily bars newest first; `data[0]` is today's live bar, so `data[0].last` is the current price. 8 string fields per bar (prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. With a key the live bar is the source's latest snapshot, shared with other callers for at most 3 s while the A-share market moves (09:00–16:30 on trading days; a minute outside those hours, when the line does not change); `as_of` is its time stamp. The past bars may be reused for up to ten minutes, never from another day. Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).
          */
         get: operations["quote"];
         put?: never;
@@ -859,6 +879,127 @@ export interface components {
         /**
          * @example {
          *       "ok": true,
+         *       "as_of": "2026-11-20 10:30:41",
+         *       "hosts": [
+         *         {
+         *           "channel": "eastmoney",
+         *           "state": "backing_off",
+         *           "backoff_until": "2026-11-20 10:31:02",
+         *           "backoff_step": 1,
+         *           "last_success": "2026-11-20 10:29:58",
+         *           "requests_this_minute": 1,
+         *           "budget_per_minute": 120,
+         *           "budget_used_this_minute": 14,
+         *           "error_rate": {
+         *             "minutes": 5,
+         *             "requests": 214,
+         *             "failures": 1
+         *           }
+         *         },
+         *         {
+         *           "channel": "tencent",
+         *           "state": "serving",
+         *           "backoff_until": null,
+         *           "backoff_step": null,
+         *           "last_success": "2026-11-20 10:30:40",
+         *           "requests_this_minute": 37,
+         *           "budget_per_minute": 600,
+         *           "budget_used_this_minute": 212,
+         *           "error_rate": {
+         *             "minutes": 5,
+         *             "requests": 802,
+         *             "failures": 0
+         *           }
+         *         }
+         *       ],
+         *       "families": [
+         *         {
+         *           "key": "quote:cn",
+         *           "chain": [
+         *             "tencent",
+         *             "eastmoney",
+         *             "sina"
+         *           ],
+         *           "channel": "tencent"
+         *         },
+         *         {
+         *           "key": "kline:cn:day",
+         *           "chain": [
+         *             "eastmoney",
+         *             "tencent",
+         *             "sina"
+         *           ],
+         *           "channel": "tencent"
+         *         }
+         *       ]
+         *     }
+         */
+        UpstreamStatus: {
+            /** @description The service answers (true; the hosts may all be backing off) */
+            ok: boolean;
+            /** @description When this was read (Beijing time, `YYYY-MM-DD HH:MM:SS`) */
+            as_of: string;
+            /** @description Every upstream host, in a fixed order */
+            hosts: components["schemas"]["UpstreamHost"][];
+            /** @description Which channel serves each data family now */
+            families: components["schemas"]["UpstreamFamily"][];
+        };
+        UpstreamHost: {
+            /**
+             * @description The upstream host family: eastmoney, tencent, sina, ths (10jqka), hkex (hkexnews)
+             * @enum {string}
+             */
+            channel: "eastmoney" | "tencent" | "sina" | "ths" | "hkex";
+            /**
+             * @description `serving`: calls go to it. `backing_off`: it is skipped until `backoff_until`, after a ban (403, 429, 456, a captcha page) or three failures in a row; calls go to the next channel of their family, or answer ok:false. `probing`: the wait is over and the next call (one at a time) tries it again
+             * @enum {string}
+             */
+            state: "serving" | "backing_off" | "probing";
+            /**
+             * @description While `backing_off`: when the wait ends (Beijing time, `YYYY-MM-DD HH:MM:SS`); else null
+             * @example 2026-11-20 10:31:02
+             */
+            backoff_until: string | null;
+            /** @description While a ban lasts: its backoff step, 1 for the first wait (30 s, ±20 %), doubling with every failed probe up to 30 min; null without a ban */
+            backoff_step: number | null;
+            /**
+             * @description When the host last answered a request of this instance (Beijing time), or null
+             * @example 2026-11-20 10:31:02
+             */
+            last_success: string | null;
+            /** @description Requests this instance sent the host in the current clock minute */
+            requests_this_minute: number;
+            /** @description The request budget per minute the whole service keeps to for this host (every instance together; defaults in docs/upstreams.md, "Budgets"); null: none is set */
+            budget_per_minute: number | null;
+            /** @description Of that budget, the requests granted to the instances of the service in the current clock minute; null without a budget, or when the count could not be read */
+            budget_used_this_minute: number | null;
+            /** @description Requests and failures of the last few minutes */
+            error_rate: {
+                /** @description The window, in minutes (the current one and those before it) */
+                minutes: number;
+                /** @description Requests sent in the window */
+                requests: number;
+                /** @description Of them, those that failed at the wire: timeout, network, an error status, a ban page */
+                failures: number;
+            };
+        };
+        UpstreamFamily: {
+            /**
+             * @description The data family: `quote:<group>`, `kline:<group>:day|minute` and every other family called since the instance started
+             * @example kline:cn:day
+             */
+            key: string;
+            /** @description The channels that serve it, in the order they are tried */
+            chain: ("eastmoney" | "tencent" | "sina" | "ths" | "hkex")[];
+            /**
+             * @description The channel the next call asks first: the last good one while it is fresh, skipping hosts backing off; null when every one is
+             * @enum {string|null}
+             */
+            channel: "eastmoney" | "tencent" | "sina" | "ths" | "hkex" | null;
+        };
+        /**
+         * @example {
+         *       "ok": true,
          *       "endpoint": "quote",
          *       "tier": "free",
          *       "elapsed_ms": 42,
@@ -919,7 +1060,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1029,7 +1170,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1176,7 +1317,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1242,7 +1383,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1367,7 +1508,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1526,7 +1667,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -1806,7 +1947,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2047,7 +2188,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2141,7 +2282,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2205,7 +2346,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2307,7 +2448,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2478,7 +2619,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -2614,7 +2755,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3020,7 +3161,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3259,7 +3400,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3410,7 +3551,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3534,7 +3675,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3607,7 +3748,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3731,7 +3872,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -3921,7 +4062,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4028,7 +4169,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4191,7 +4332,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4452,7 +4593,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4532,7 +4673,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4670,7 +4811,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -4888,7 +5029,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5056,7 +5197,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5301,7 +5442,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5493,7 +5634,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5604,7 +5745,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -5990,7 +6131,7 @@ export interface components {
             stale?: true;
             /** @description Why a result is empty or limited, e.g. the minute-bar window */
             notice?: string;
-            /** @description With ok:false: what every channel answered */
+            /** @description With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service's own request budget for that host is spent this minute, nothing was sent) */
             error?: string;
             /**
              * @description With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint's own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted
@@ -6031,6 +6172,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: no answer within 15 s (whatever hung: an upstream, the store, the counters); an ok:false envelope naming the `stage` still running. Not counted; retry. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadlineExceeded"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upstream status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamStatus"];
                 };
             };
             /** @description METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them */

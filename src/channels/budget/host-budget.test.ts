@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ChannelError } from '../errors'
 import { HostBudgets, sliceOf, type BudgetObjectCalls } from './host-budget'
 
-/** A budget object as the Durable Object counts (src/channels/budget/budget-object.ts). */
+/** A budget object as the Durable Object counts (src/runtime/host-budget-object.ts). */
 function object() {
   let minute = -1
   let granted = 0

@@ -27,7 +27,7 @@ interface Slice {
 /** A slice is a twentieth of the minute's budget, at least one request and at most 30. */
 export const sliceOf = (limit: number) => Math.max(1, Math.min(30, Math.floor(limit / 20)))
 
-export const overBudget = (channel: string, limit: number) =>
+const overBudget = (channel: string, limit: number) =>
   new ChannelError('over_budget', channel, `the service's budget of ${limit} requests a minute to this host is spent; the next minute starts a new one`)
 
 /** The budgets of one isolate: limits by family, and the slices it holds. */

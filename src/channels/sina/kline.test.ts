@@ -81,9 +81,9 @@ describe('sina.kline', () => {
     expect(calls.map((c) => c.url)).toEqual([`${BASE}?symbol=sh000001&scale=240&ma=no&datalen=1023`])
   })
 
-  it('surfaces a 403 as http', async () => {
+  it('surfaces a 403 as a ban (src/channels/ban.ts)', async () => {
     const { ctx } = fakeContext(() => ({ status: 403, body: 'Forbidden' }))
-    await expect(sina.kline(req('sh600519', 'm1'), ctx)).rejects.toMatchObject({ kind: 'http' })
+    await expect(sina.kline(req('sh600519', 'm1'), ctx)).rejects.toMatchObject({ kind: 'banned' })
   })
 
   it('is empty for an unknown symbol', async () => {

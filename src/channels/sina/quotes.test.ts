@@ -171,11 +171,11 @@ describe('sina fetchQuotes', () => {
     expect(m.get('sz000001')!.name).toBe('平安银行')
   })
 
-  it('passes a Sina that 403s without a Referer, and surfaces a 403 as http', async () => {
+  it('passes a Sina that 403s without a Referer, and surfaces a 403 as a ban', async () => {
     const strict = fakeContext((_, headers) => (headers.referer === 'https://finance.sina.com.cn/' ? { body: gbk(PINGAN) } : { status: 403, body: 'Forbidden' }))
     expect((await fetchQuotes([parseSymbol('sz000001')], strict.ctx)).size).toBe(1)
     const refusing = fakeContext(() => ({ status: 403, body: 'Forbidden' }))
-    await expect(fetchQuotes([parseSymbol('sz000001')], refusing.ctx)).rejects.toMatchObject({ kind: 'http', message: 'sina: http: HTTP 403' })
+    await expect(fetchQuotes([parseSymbol('sz000001')], refusing.ctx)).rejects.toMatchObject({ kind: 'banned', message: 'sina: banned: HTTP 403', status: 403 })
   })
 
   it(`batches ${QUOTE_BATCH} codes a request`, async () => {
