@@ -77,8 +77,8 @@ export async function fault(channel: 'eastmoney' | 'tencent' | 'sina' | 'ths' | 
 }
 
 /**
- * Forgets the live quote lines the service shares within the source's cadence, as if 3 s had
- * passed with the market unchanged: the next quote, book or snapshot call asks its host again.
+ * Forgets the live answers the service shares within the source's cadence (quote lines, Eastmoney's
+ * stock/get and K-lines), as if 3 s had passed with the market unchanged: the next call asks its host again.
  */
 export async function passCadence() {
   await send('DELETE', '/__emulator/shared-lines')

@@ -70,6 +70,10 @@ describe('polite at scale', () => {
       expect(sources).toEqual(['emulator:eastmoney', 'emulator:eastmoney', 'emulator:tencent', 'emulator:tencent', 'emulator:tencent'])
       const counted = await paths()
       expect(counted['push2his.eastmoney.com/api/qt/stock/kline/get']).toBe(2)
+      // /v1/status shows the budget and what the service has used of it this minute.
+      const status = (await getJson('/v1/status')).body
+      expect(status.hosts.find((h: { channel: string }) => h.channel === 'eastmoney')).toMatchObject({ budget_per_minute: 2, budget_used_this_minute: 2 })
+      expect(status.hosts.find((h: { channel: string }) => h.channel === 'tencent')).toMatchObject({ budget_per_minute: null, budget_used_this_minute: null })
       await setClock(new Date(Date.parse(SESSION_CLOCK) + 60_000).toISOString())
       // The router keeps to the channel that answered for a while; forget that, and the new minute's budget lets Eastmoney answer.
       await call('/__emulator/router', { method: 'DELETE' })

@@ -165,4 +165,13 @@ describe('live lines', () => {
     expect(await fetchLivePage(ctx, 'eastmoney', url, {}, 'sh600519')).toContain('~2"')
     expect(lines.pageCounts()).toEqual({ requests: 2, hits: 50 })
   })
+
+  it('keeps no page longer than a long K-line history, so it cannot crowd out the rest', async () => {
+    let n = 0
+    const fetch: typeof globalThis.fetch = async () => new Response(`${++n}`.padEnd(70_000, '.'))
+    const { lines } = pool(SESSION)
+    const ctx = ctxOf(fetch, lines)
+    await fetchLivePage(ctx, 'eastmoney', 'https://push2his.eastmoney.com/k', {}, 'sh600519')
+    expect((await fetchLivePage(ctx, 'eastmoney', 'https://push2his.eastmoney.com/k', {}, 'sh600519')).startsWith('2')).toBe(true)
+  })
 })

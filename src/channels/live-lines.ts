@@ -32,8 +32,10 @@ const ACTIVE_MS = 60_000
 const PARALLEL = 4
 /** Lines kept per feed; the oldest-refreshed go first. */
 const MAX_LINES = 20_000
-/** Single-code pages kept; the oldest-fetched go first. */
-const MAX_PAGES = 5_000
+/** Characters of single-code pages kept (K-line answers run to tens of KB); the oldest-fetched go first. */
+const MAX_PAGE_CHARS = 4_000_000
+/** A page longer than this (a long K-line history) is not kept: it would crowd out hundreds of others. */
+const MAX_KEPT_PAGE_CHARS = 64_000
 
 /** A code's statement as the host sent it, or null when the host sent none for it. */
 type Line = { name: string; payload: string } | null
@@ -70,6 +72,14 @@ export class LinePool implements SharedLines {
   private readonly pages = new Map<string, { text: string; at: number }>()
   private readonly pageFlights = new Map<string, Flight<string>>()
   private readonly pageTally = { requests: 0, hits: 0 }
+  private pageChars = 0
+
+  private forget(url: string): void {
+    const old = this.pages.get(url)
+    if (!old) return
+    this.pages.delete(url)
+    this.pageChars -= old.text.length
+  }
 
   constructor(
     private readonly now: () => number,
@@ -102,9 +112,15 @@ export class LinePool implements SharedLines {
     this.pageFlights.set(url, mine)
     try {
       const text = await work
-      this.pages.delete(url)
-      if (this.pages.size >= MAX_PAGES) this.pages.delete(this.pages.keys().next().value!)
-      this.pages.set(url, { text, at: this.now() })
+      this.forget(url)
+      if (text.length <= MAX_KEPT_PAGE_CHARS) {
+        this.pages.set(url, { text, at: this.now() })
+        this.pageChars += text.length
+        for (const [old] of this.pages) {
+          if (this.pageChars <= MAX_PAGE_CHARS) break
+          this.forget(old)
+        }
+      }
       return text
     } finally {
       if (this.pageFlights.get(url) === mine) this.pageFlights.delete(url)
@@ -126,6 +142,7 @@ export class LinePool implements SharedLines {
   clear(): void {
     this.feeds.clear()
     this.pages.clear()
+    this.pageChars = 0
     this.pageFlights.clear()
   }
 }
@@ -231,7 +248,8 @@ class FeedPool {
         const lines = await this.fetchAll(ctx, all.map(([, code]) => code))
         const at = this.now()
         for (const [k, code] of all) this.store(k, code, lines.get(k) ?? null, at, batch.codes.has(k) ? now : 0)
-        resolveWork(new Map(asked.map((k) => [k, lines.get(k) ?? null])))
+        // Every code of the batch, fillers too: a call that missed one of them meanwhile joined this batch.
+        resolveWork(new Map(all.map(([k]) => [k, lines.get(k) ?? null])))
       } catch (e) {
         rejectWork(e)
       } finally {

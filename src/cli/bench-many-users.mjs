@@ -130,6 +130,7 @@ async function simulate(mf, client, pid, universe, users, start) {
       }
     }))
     cpu += cpuMs(pid) - c0
+    if (process.env.BENCH_VERBOSE) console.log(`  t=${t}s: ${paths.length} calls, ${calls} so far, ${failed} failed`)
   }
   const state = await control(mf, 'GET', '/__emulator')
   const minutes = SPAN_S / 60
