@@ -22,6 +22,8 @@ interface Slice {
   left: number
   /** Requests this isolate sent to the family in `minute`. */
   sent: number
+  /** The object granted nothing: the minute's budget is spent, so nobody asks it again until the next. */
+  spent: boolean
 }
 
 /** A slice is a twentieth of the minute's budget, at least one request and at most 30. */
@@ -83,7 +85,8 @@ export class HostBudgets {
     const limit = this.limitOf(channel)
     const minute = Math.floor(now / 60_000)
     let s = this.slices.get(channel)
-    if (!s || s.minute !== minute) this.slices.set(channel, (s = { minute, left: 0, sent: 0 }))
+    if (!s || s.minute !== minute) this.slices.set(channel, (s = { minute, left: 0, sent: 0, spent: false }))
+    if (s.spent) throw overBudget(channel, limit)
     const object = Number.isFinite(limit) && s.left === 0 ? objectOf(channel) : undefined
     if (!Number.isFinite(limit) || (s.left === 0 && !object)) {
       s.sent++
@@ -95,6 +98,7 @@ export class HostBudgets {
       const now_ = this.slices.get(channel)!
       if (now_.minute === minute) now_.left += granted
       s = now_
+      if (granted === 0) s.spent = true
     }
     if (s.left === 0) throw overBudget(channel, limit)
     s.left--
