@@ -71,4 +71,5 @@ beforeAll(async () => {
   await control('DELETE', '/__emulator/router')
   await control('DELETE', '/__emulator/deadline')
   await control('DELETE', '/__emulator/channel-timeout')
+  await control('DELETE', '/__emulator/budgets')
 })

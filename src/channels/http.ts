@@ -25,11 +25,11 @@ const DECODERS: Record<NonNullable<FetchTextOptions['encoding']>, TextDecoder> =
  * src/channels/ban.ts). Each request and its outcome is counted in `ctx.health` when given
  * (src/channels/host-health.ts).
  *
- * Every call sends its own request. Sharing identical GETs already in flight was built (890638c) and
- * measured: a joiner may not await another request's promise in workerd, so it watches the flight
- * with timers of its own (src/domain/shared-flight.ts), and in the same bench run that cost a keyed
- * /v1/quote or /v1/orderbook more of workerd's CPU than its own round trip (about 0.83 against
- * 0.59 ms a call, 8 in flight over HTTP), which cut their throughput by a quarter to a third.
+ * Here every call sends its own request: sharing a request in flight costs a joiner timers of its
+ * own (src/domain/shared-flight.ts), more CPU than a round trip to the in-process emulator. The live
+ * answers many callers want (quote lines, stock/get, K-lines) are shared above this, for the
+ * source's cadence (src/channels/live-lines.ts), where a hit costs no round trip at all. The
+ * request is counted against the host family's budget first (src/channels/budget/host-budget.ts).
  */
 export async function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
   if (ctx.budgets) await ctx.budgets.spend(channel, ctx.now ? ctx.now() : Date.now(), budgetObjectOf)

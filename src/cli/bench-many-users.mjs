@@ -29,7 +29,7 @@ const MIX = [
 ]
 
 /** A small deterministic generator (mulberry32), so every run draws the same calls. */
-function random(seed) {
+export function random(seed) {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -40,7 +40,7 @@ function random(seed) {
 }
 
 /** A sampler of ranks 0…n−1 with Zipf weights 1/(k+1). */
-function zipf(n, rand) {
+export function zipf(n, rand) {
   const cdf = new Float64Array(n)
   let sum = 0
   for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1)
@@ -57,7 +57,7 @@ function zipf(n, rand) {
   }
 }
 
-const quantile = (xs, q) => {
+export const quantile = (xs, q) => {
   if (!xs.length) return null
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]

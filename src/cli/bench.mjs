@@ -329,8 +329,8 @@ function loopRequest(target) {
 
 /**
  * The routes whose upstream cost is counted: 1,000 keyed calls each. The shared-cache routes serve
- * one answer per freshness window; the live ones fetch on every call (src/channels/http.ts says why
- * calls do not share requests in flight).
+ * one answer per freshness window; the live ones share the source's line for its cadence
+ * (src/channels/live-lines.ts), and the bench's clock stands still, so a burst asks once.
  */
 const UPSTREAM_COST = [
   { name: '/v1/hot keyed (shared market cache)', path: '/v1/hot' },
@@ -548,7 +548,7 @@ async function routeBench(bundle) {
     await endToEnd(mf, BASELINE)
     await setMinute(mf, minute + 1) // the warm-up's calls stay in the minute before
     if (chosen(UPSTREAM_COST).length) {
-      console.log(`upstream requests per ${COST_CALLS} keyed calls, ${CONCURRENCY} in flight, counted at the emulator (a cold start; then one freshness window of the shared answers; the live routes ask on every call)`)
+      console.log(`upstream requests per ${COST_CALLS} keyed calls, ${CONCURRENCY} in flight, counted at the emulator (a cold start; then one freshness window of the shared answers and one cadence of the live lines)`)
       for (const t of chosen(UPSTREAM_COST)) await upstreamCost(mf, t)
       // Each count moves the clock two minutes: the pool's proofs (ten minutes) are solved again
       // rather than let the first anonymous row meet 429s.
