@@ -78,7 +78,7 @@ export async function fault(channel: 'eastmoney' | 'tencent' | 'sina' | 'ths' | 
 
 /**
  * Forgets the live answers the service shares within the source's cadence (quote lines, Eastmoney's
- * stock/get and K-lines), as if 3 s had passed with the market unchanged: the next call asks its host again.
+ * stock/get), as if 3 s had passed with the market unchanged: the next call asks its host again.
  */
 export async function passCadence() {
   await send('DELETE', '/__emulator/shared-lines')

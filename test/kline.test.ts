@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { ANONYMOUS, fault, getJson, makeKey, passCadence, resetWorld } from './helpers'
+import { ANONYMOUS, fault, getJson, makeKey, resetWorld } from './helpers'
 
 const ok = async (qs: string) => {
   const r = await getJson('/v1/kline' + qs)
@@ -76,7 +76,6 @@ describe('GET /v1/kline', () => {
     it('moves to tencent when eastmoney fails, and the bars agree', async () => {
       const first = await ok('?code=sh600519&count=20')
       await fault('eastmoney', 'http')
-      await passCadence()
       const body = await ok('?code=sh600519&count=20')
       expect(body.source).toBe('emulator:tencent')
       expect(body.data.map((r: any) => [r.date, r.open, r.last, r.high, r.low, r.volume])).toEqual(
@@ -87,7 +86,6 @@ describe('GET /v1/kline', () => {
     it('aggregates seasons from tencent months when eastmoney is down, matching eastmoney', async () => {
       const first = await ok('?code=sh600519&period=season&count=8')
       await fault('eastmoney', 'http')
-      await passCadence()
       const body = await ok('?code=sh600519&period=season&count=8')
       expect(body.source).toBe('emulator:tencent')
       expect(body.data.map((r: any) => [r.date, r.open, r.last, r.high, r.low])).toEqual(
@@ -99,7 +97,6 @@ describe('GET /v1/kline', () => {
       const first = await ok('?code=sh600519&count=300')
       await fault('eastmoney', 'http')
       await fault('tencent', 'http')
-      await passCadence()
       const body = await ok('?code=sh600519&count=300')
       expect(body.source).toBe('emulator:sina')
       expect(body.data.map((r: any) => [r.date, r.open, r.last])).toEqual(first.data.map((r: any) => [r.date, r.open, r.last]))

@@ -166,7 +166,7 @@ describe('live lines', () => {
     expect(lines.pageCounts()).toEqual({ requests: 2, hits: 50 })
   })
 
-  it('keeps no page longer than a long K-line history, so it cannot crowd out the rest', async () => {
+  it('keeps no page longer than 64 K characters, so it cannot crowd out the rest', async () => {
     let n = 0
     const fetch: typeof globalThis.fetch = async () => new Response(`${++n}`.padEnd(70_000, '.'))
     const { lines } = pool(SESSION)

@@ -32,9 +32,9 @@ const ACTIVE_MS = 60_000
 const PARALLEL = 4
 /** Lines kept per feed; the oldest-refreshed go first. */
 const MAX_LINES = 20_000
-/** Characters of single-code pages kept (K-line answers run to tens of KB); the oldest-fetched go first. */
+/** Characters of single-code pages kept; the oldest-fetched go first. */
 const MAX_PAGE_CHARS = 4_000_000
-/** A page longer than this (a long K-line history) is not kept: it would crowd out hundreds of others. */
+/** A page longer than this is not kept: it would crowd out hundreds of others. */
 const MAX_KEPT_PAGE_CHARS = 64_000
 
 /** A code's statement as the host sent it, or null when the host sent none for it. */

@@ -47,7 +47,7 @@ export interface LiveRequestOptions {
 export interface SharedLines {
   /** Statements of a feed's codes as one answer text. */
   text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string>
-  /** A single-code live answer (Eastmoney's `stock/get`, its K-lines), shared by URL for the cadence of `code`. */
+  /** A single-code live answer (Eastmoney's `stock/get`), shared by URL for the cadence of `code`. */
   page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string>
   /** Forgets every line, as if each cadence had passed (the emulator's tests). */
   clear(): void

@@ -2,7 +2,7 @@ import type { Bar } from '../../domain/bar'
 import { compact, isValidDate } from '../../domain/dates'
 import { isMinutePeriod } from '../../domain/period'
 import { ChannelError, empty, malformed } from '../errors'
-import { fetchLivePage } from '../live-lines'
+import { fetchText } from '../http'
 import type { ChannelContext, KlineRequest } from '../types'
 import { checkBars, num, optNum } from '../validate'
 import { readDataOrRefusal } from './envelope'
@@ -68,8 +68,7 @@ export async function fetchKline(req: KlineRequest, ctx: ChannelContext): Promis
   let lastEmpty: ChannelError | undefined
   for (const secid of secids(req.instrument)) {
     try {
-      // The last bar moves with each snapshot: callers of the same K-line share it for the source's cadence.
-      return parseKline(await fetchLivePage(ctx, CHANNEL, klineUrl(secid, req), {}, req.instrument.code), req)
+      return parseKline(await fetchText(ctx, CHANNEL, klineUrl(secid, req)), req)
     } catch (e) {
       if (!(e instanceof ChannelError && e.kind === 'empty')) throw e
       lastEmpty = e
