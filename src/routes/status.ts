@@ -11,6 +11,24 @@ interface BudgetUse {
 /** How long a client (or a cache in between) may keep the answer: the state moves in seconds. */
 const MAX_AGE_S = 5
 
+/**
+ * The budget objects' counts this isolate read last, by family and clock minute, kept for the
+ * answer's own max-age: a free, uncounted route must not cost a Durable Object call per family
+ * on every call.
+ */
+const usedRead = new Map<string, { at: number; granted: number | null }>()
+
+async function budgetUsed(objects: DurableObjectNamespace, channel: string, minute: number): Promise<number | null> {
+  const key = `${channel} ${minute}`
+  const kept = usedRead.get(key)
+  if (kept && Date.now() - kept.at < MAX_AGE_S * 1_000) return kept.granted
+  const used = await (objects.getByName(channel) as unknown as BudgetUse).used().catch(() => null)
+  const granted = used === null ? null : used.minute === minute ? used.granted : 0
+  if (usedRead.size > 50) usedRead.clear()
+  usedRead.set(key, { at: Date.now(), granted })
+  return granted
+}
+
 const CHANNELS = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex'] as const
 const BeijingTime = (description: string) => z.string().nullable().openapi({ description, example: '2026-11-20 10:31:02' })
 
@@ -32,7 +50,7 @@ const HostSchema = z
       description: 'The request budget per minute the whole service keeps to for this host (every instance together; defaults in docs/upstreams.md, "Budgets"); null: none is set',
     }),
     budget_used_this_minute: z.number().int().min(0).nullable().openapi({
-      description: 'Of that budget, the requests granted to the instances of the service in the current clock minute; null without a budget, or when the count could not be read',
+      description: 'Of that budget, the requests granted to the instances of the service in the current clock minute, as counted at most 5 s before; null without a budget, or when the count could not be read',
     }),
     error_rate: z
       .object({
@@ -125,8 +143,7 @@ export function registerStatus(app: OpenAPIHono<AppEnv>, services: Services) {
     // The service-wide count lives in each family's budget object (src/runtime/host-budget-object.ts).
     if (objects) {
       await Promise.all(status.hosts.filter((h) => h.budget_per_minute !== null).map(async (h) => {
-        const used = await (objects.getByName(h.channel) as unknown as BudgetUse).used().catch(() => null)
-        h.budget_used_this_minute = used === null ? null : used.minute === minute ? used.granted : 0
+        h.budget_used_this_minute = await budgetUsed(objects, h.channel, minute)
       }))
     }
     return c.json({ ok: true, ...status }, 200)

@@ -971,7 +971,7 @@ export interface components {
             requests_this_minute: number;
             /** @description The request budget per minute the whole service keeps to for this host (every instance together; defaults in docs/upstreams.md, "Budgets"); null: none is set */
             budget_per_minute: number | null;
-            /** @description Of that budget, the requests granted to the instances of the service in the current clock minute; null without a budget, or when the count could not be read */
+            /** @description Of that budget, the requests granted to the instances of the service in the current clock minute, as counted at most 5 s before; null without a budget, or when the count could not be read */
             budget_used_this_minute: number | null;
             /** @description Requests and failures of the last few minutes */
             error_rate: {
