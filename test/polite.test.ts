@@ -82,4 +82,32 @@ describe('polite at scale', () => {
       await call('/__emulator/budgets', { method: 'DELETE' })
     }
   })
+
+  it('past every budget, quote, book and snapshot serve the last answer kept, stale with its own as_of; nothing is sent', async () => {
+    // A minute of its own: the budget objects count per minute of the service's clock.
+    const start = Date.parse('2026-11-20T02:45:00Z')
+    await setClock(new Date(start).toISOString())
+    await call('/__emulator/budgets', { method: 'PUT', body: JSON.stringify({ tencent: 2, sina: 0, eastmoney: 1 }), headers: { 'content-type': 'application/json' } })
+    try {
+      const fresh = { quote: (await getJson('/v1/quote?code=sh600519&count=2')).body, book: (await getJson('/v1/orderbook?code=sh600519')).body, snap: (await getJson('/v1/snapshot?code=sh600519')).body }
+      for (const b of Object.values(fresh)) expect(b).toMatchObject({ ok: true })
+      expect(fresh.quote.stale).toBeUndefined()
+      const sent = await paths()
+      await setClock(new Date(start + 5_000).toISOString())
+      const quote = (await getJson('/v1/quote?code=sh600519&count=2')).body
+      expect(quote).toMatchObject({ ok: true, stale: true, source: fresh.quote.source, as_of: fresh.quote.as_of, data: fresh.quote.data })
+      expect(quote.notice).toMatch(/^stale: .*over_budget/)
+      const book = (await getJson('/v1/orderbook?code=sh600519')).body
+      expect(book).toMatchObject({ ok: true, stale: true, source: fresh.book.source, as_of: fresh.book.as_of, data: fresh.book.data })
+      const snap = (await getJson('/v1/snapshot?code=sh600519')).body
+      expect(snap).toMatchObject({ ok: true, stale: true, source: fresh.snap.source, as_of: fresh.snap.as_of, data: fresh.snap.data })
+      // A symbol nobody asked for has nothing kept: ok:false, never a guess.
+      const other = (await getJson('/v1/quote?code=sz000001&count=2')).body
+      expect(other).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE' })
+      expect(other.error).toMatch(/over_budget/)
+      expect(await paths()).toEqual(sent)
+    } finally {
+      await call('/__emulator/budgets', { method: 'DELETE' })
+    }
+  })
 })

@@ -32,6 +32,7 @@ const DECODERS: Record<NonNullable<FetchTextOptions['encoding']>, TextDecoder> =
  * request is counted against the host family's budget first (src/channels/budget/host-budget.ts).
  */
 export async function fetchText(ctx: ChannelContext, channel: string, url: string, opts: FetchTextOptions = {}): Promise<string> {
+  if (ctx.keptOnly) throw new ChannelError('over_budget', channel, 'answering from kept answers only; nothing sent')
   if (ctx.budgets) await ctx.budgets.spend(channel, ctx.now ? ctx.now() : Date.now(), budgetObjectOf)
   const controller = new AbortController()
   let timer: ReturnType<typeof setTimeout> | null = null

@@ -36,6 +36,19 @@ const ctxOf = (fetch: typeof globalThis.fetch, lines?: LinePool): ChannelContext
 const codes = (n: number, from = 0) => Array.from({ length: n }, (_, k) => `sh${String(600000 + from + k)}`)
 
 describe('live lines', () => {
+  it('keptOnly serves the kept line whatever its age up to 15 minutes, and sends nothing', async () => {
+    const h = host()
+    const { clock, lines } = pool(SESSION)
+    const fresh = await fetchLines(ctxOf(h.fetch, lines), QT_FEED, ['sh600519'])
+    clock.now += 10 * 60_000
+    const kept = { ...ctxOf(h.fetch, lines), keptOnly: true }
+    expect(await fetchLines(kept, QT_FEED, ['sh600519', 'sh600000'])).toBe(fresh)
+    clock.now += 6 * 60_000
+    expect(await fetchLines(kept, QT_FEED, ['sh600519'])).toBe('')
+    await expect(fetchLivePage(kept, 'eastmoney', 'https://push2.eastmoney.com/api/qt/stock/get?secid=1.600519', {}, 'sh600519')).rejects.toMatchObject({ kind: 'over_budget' })
+    expect(h.requests).toHaveLength(1)
+  })
+
   it('without a pool asks the host every time', async () => {
     const h = host()
     await fetchLines(ctxOf(h.fetch), QT_FEED, ['sh600519'])

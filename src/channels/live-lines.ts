@@ -11,12 +11,16 @@
  *   other calls miss meanwhile, then goes in one request of up to the host's batch size. The request
  *   is filled with the stale lines of codes asked for recently (the active set), so a busy isolate
  *   refreshes its whole set in full batches: about one request per batch-size codes per cadence.
+ * - **Kept answers.** A call whose context says `keptOnly` (the budget is spent, or the host bans us)
+ *   reads whatever the pool keeps up to {@link KEPT_ANSWER_LIMIT_MS} old and sends nothing: a code
+ *   with no line kept is absent from the answer.
  * - **Workerd's rule** (src/domain/shared-flight.ts): the request that opens a batch sends it; the
  *   others watch its {@link Flight} and read plain text once it lands, waiting at most a little
  *   over the channel timeout before asking on their own.
  */
 import { mapLimit } from '../domain/concurrency'
 import { Flight } from '../domain/shared-flight'
+import { ChannelError } from './errors'
 import { fetchText } from './http'
 import { jsStatements } from './js-statements'
 import { quoteCadenceMs } from './cadence'
@@ -36,6 +40,12 @@ const MAX_LINES = 20_000
 const MAX_PAGE_CHARS = 4_000_000
 /** A page longer than this is not kept: it would crowd out hundreds of others. */
 const MAX_KEPT_PAGE_CHARS = 64_000
+
+/**
+ * The oldest line or page a call with {@link ChannelContext.keptOnly} may serve (service clock): past
+ * the budget or during a ban, an answer this old is still worth more than none, and says its age.
+ */
+const KEPT_ANSWER_LIMIT_MS = 15 * 60_000
 
 /** A code's statement as the host sent it, or null when the host sent none for it. */
 type Line = { name: string; payload: string } | null
@@ -96,6 +106,10 @@ export class LinePool implements SharedLines {
   async page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string> {
     const now = this.now()
     const hit = this.pages.get(url)
+    if (ctx.keptOnly) {
+      if (hit && now >= hit.at && now - hit.at <= KEPT_ANSWER_LIMIT_MS) return hit.text
+      throw new ChannelError('over_budget', channel, 'no answer kept to serve; nothing sent')
+    }
     if (hit && now >= hit.at && now - hit.at < quoteCadenceMs(code, now)) {
       this.pageTally.hits++
       return hit.text
@@ -182,7 +196,9 @@ class FeedPool {
       const key = keyOf(code)
       const e = this.entries.get(key)
       if (e) e.asked = now
-      if (e && now >= e.at && now - e.at < this.feed.cadenceMs(code, now)) {
+      if (ctx.keptOnly) {
+        if (e && now >= e.at && now - e.at <= KEPT_ANSWER_LIMIT_MS) lines.set(key, e.line)
+      } else if (e && now >= e.at && now - e.at < this.feed.cadenceMs(code, now)) {
         lines.set(key, e.line)
         this.counts.hits++
       } else missing.push(code)

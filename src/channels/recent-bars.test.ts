@@ -30,6 +30,21 @@ describe('RecentBarsCache', () => {
     expect(bars).toHaveLength(1)
   })
 
+  it('keeps the bars of the day past their age for kept(), and a failed reload does not lose them', async () => {
+    const cache = new RecentBarsCache(60_000)
+    expect(cache.kept('tencent', 'sh600519', 30, T0)).toBeUndefined()
+    const bars = [bar('2026-11-19')]
+    await cache.get('tencent', 'sh600519', 30, T0, async () => bars)
+    await expect(cache.get('tencent', 'sh600519', 30, T0 + 120_000, () => Promise.reject(new Error('over budget')))).rejects.toThrow()
+    expect(cache.kept('tencent', 'sh600519', 30, T0 + 120_000)).toBe(bars)
+    // Still expired: the next call asks again.
+    let loads = 0
+    await cache.get('tencent', 'sh600519', 30, T0 + 121_000, async () => (loads++, bars))
+    expect(loads).toBe(1)
+    // Another day keeps nothing.
+    expect(cache.kept('tencent', 'sh600519', 30, T0 + 86_400_000)).toBeUndefined()
+  })
+
   it('asks again when the clock goes backwards or the day changes', async () => {
     const cache = new RecentBarsCache(60_000)
     let loads = 0

@@ -43,6 +43,14 @@ export class RecentBarsCache {
     return this.start(key, now, load)
   }
 
+  /**
+   * The bars last loaded for this day, whatever their age, without asking: what a call answered from
+   * kept answers serves (src/services/live-answer.ts). Undefined when none were loaded today.
+   */
+  kept(channel: string, code: string, count: number, now: number): Bar[] | undefined {
+    return this.entries.get(`${channel}|${code}|${count}|${beijingDay(now)}`)?.bars.value
+  }
+
   clear(): void {
     this.entries.clear()
   }
@@ -51,10 +59,14 @@ export class RecentBarsCache {
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
     const work = load()
     const entry: Entry = { at: now, bars: new Flight(work) }
+    const previous = this.entries.get(key)
     this.entries.delete(key)
     this.entries.set(key, entry)
     work.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key)
+      if (this.entries.get(key) !== entry) return
+      // The bars loaded before stay, still expired (the next call asks again), for kept().
+      if (previous?.bars.value) this.entries.set(key, previous)
+      else this.entries.delete(key)
     })
     return work
   }

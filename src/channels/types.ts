@@ -20,6 +20,13 @@ export interface ChannelContext {
   now?: () => number
   /** Where `fetchText` counts each request and its outcome (/v1/status); absent, nothing is counted. */
   health?: HostHealth
+  /**
+   * Ask no host: answer from the lines and pages the pool keeps, whatever their age (up to a limit,
+   * src/channels/live-lines.ts). Set by src/services/live-answer.ts once the budget is spent or the
+   * host bans us, so the answer is served stale with its own time stamp; every other request fails
+   * as `over_budget` without being sent.
+   */
+  keptOnly?: boolean
 }
 
 /** One multi-code quote feed: how to ask a host for several codes and how its answer is cut per code. */

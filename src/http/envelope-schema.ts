@@ -27,8 +27,10 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
         description:
           'Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and ' +
           '`notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ' +
-          'ipo, calendar, macro, sector valuation: 7 days; market-overview\'s daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session); live ' +
-          'quotes, books and market breadth never are. A stale answer is data: ok:true, and counted like any other call',
+          'ipo, calendar, macro, sector valuation: 7 days; market-overview\'s daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). ' +
+          'Live quotes, books and snapshots are served stale only when the service\'s own request budget for their hosts is spent this minute or the hosts ban us ' +
+          '(GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line\'s own time stamp. Market breadth never is. ' +
+          'A stale answer is data: ok:true, and counted like any other call',
       }),
       notice: z.string().optional().openapi({ description: 'Why a result is empty or limited, e.g. the minute-bar window' }),
       error: z.string().optional().openapi({ description: 'With ok:false: what every channel answered, `<channel>: <kind>: <why>` (kinds: timeout, http, network, malformed, empty, unsupported, banned: the host refused us, or is backed off after a ban, GET /v1/status; over_budget: the service\'s own request budget for that host is spent this minute, nothing was sent)' }),

@@ -57,6 +57,14 @@ export function upstreamFailure(attempts: readonly Attempt[], subject?: string):
   return { code: allSaidNothing(attempts) ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: subject ? `${subject}: ${why}` : why }
 }
 
+/**
+ * The fields of a live answer served from what the service kept, past the request budget or during
+ * a ban (src/services/live-answer.ts): `stale`, and a notice saying why no fresh answer was asked for.
+ */
+export function keptAnswerFields(attempts: readonly Attempt[]): { stale: true; notice: string } {
+  return { stale: true, notice: `stale: no fresh answer could be asked for (${describeAttempts(attempts)}); this is the last one fetched, as of as_of` }
+}
+
 /** The whole `ok:false` body of a route after every channel failed, with the route's empty `data`. */
 export function upstreamFailureBody<T>(attempts: readonly Attempt[], subject: string | undefined, empty: T) {
   return { ok: false as const, source: 'none', data: empty, ...upstreamFailure(attempts, subject) }

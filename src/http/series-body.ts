@@ -5,7 +5,7 @@ import type { Attempt } from '../channels/router'
 import { allSaidNothing, describeAttempts } from './outcome'
 
 export type SymbolOutcome =
-  | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; asOf?: string; notice?: string }
+  | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; asOf?: string; notice?: string; stale?: true }
   | { instrument: Instrument; ok: false; attempts: Attempt[] }
 
 /**
@@ -42,6 +42,7 @@ export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
   if (asOf) body.as_of = asOf
   const notice = outcomes.find((o) => o.ok && o.notice)
   if (notice?.ok) body.notice = notice.notice
+  if (outcomes.some((o) => o.ok && o.stale)) body.stale = true
   const failed = outcomes.filter((o): o is Extract<SymbolOutcome, { ok: false }> => !o.ok)
   if (!ok) {
     body.code = failed.every((f) => allSaidNothing(f.attempts)) ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'

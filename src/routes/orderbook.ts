@@ -11,7 +11,7 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services/types'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
-import { upstreamFailure } from '../http/outcome'
+import { keptAnswerFields, upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (pro group, trial and above). */
@@ -109,8 +109,7 @@ export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) 
     const notice = notThisMarket('orderbook', inst, BOOK_KINDS)
     if (notice) return c.json(envelope(c, 'orderbook', { ok: true, source: 'none', data: [], notice }), 200)
 
-    const ctx = services.channelContext
-    const r = await services.market.fetch('orderbook:cn', ORDERBOOK_CHANNELS, async (name): Promise<OrderBook> => {
+    const r = await services.market.live('orderbook:cn', ORDERBOOK_CHANNELS, async (name, ctx): Promise<OrderBook> => {
       if (name === 'tencent') return (await fetchFullQuote(ctx, inst, services.now())).book
       if (name === 'sina') return fetchSinaBook(ctx, inst)
       return (await fetchStockGet(ctx, inst, services.now())).book
@@ -120,7 +119,7 @@ export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) 
     const status = lineStatus({ ...b, date: b.time.slice(0, 10) }, isAuctionBook(b, b.traded), services.now())
     const empty = [...b.bids, ...b.asks].every(([p]) => p === null)
     const bookNotice = empty ? emptyBookNotice(status) : undefined
-    const body = envelope(c, 'orderbook', { ok: true, source: services.sourcePrefix + r.channel, data: bookRow(b, status), as_of: b.time, ...(bookNotice ? { notice: bookNotice } : {}) })
+    const body = envelope(c, 'orderbook', { ok: true, source: services.sourcePrefix + r.channel, data: bookRow(b, status), as_of: b.time, ...(bookNotice ? { notice: bookNotice } : {}), ...(r.stale ? keptAnswerFields(r.attempts) : {}) })
     // One book is one row (the envelope counts arrays only).
     recordOutcome(c, { ok: true, rows: 1 })
     return c.json(body, 200)

@@ -8,6 +8,7 @@ import { mapLimit } from '../domain/concurrency'
 import { parseCodes } from '../domain/kline-rules'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
+import { keptAnswerFields } from '../http/outcome'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
 import { CODE_EXAMPLES, IntParam, SeriesDataSchema } from './shared/schemas'
@@ -69,6 +70,7 @@ const route = guardedRoute(POLICY, {
     'With a key the live bar is the source\'s latest snapshot, shared with other callers for at most 3 s while the A-share market moves ' +
       '(09:00–16:30 on trading days; a minute outside those hours, when the line does not change); `as_of` is its time stamp. ' +
       'The past bars may be reused for up to ten minutes, never from another day. ' +
+      'Past the service\'s request budget for the hosts, or while they ban it (GET /v1/status), the last line kept is served with `stale` (at most 15 minutes old). ' +
     'Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).',
   request: { query: QuoteQuery },
   responses: {
@@ -86,7 +88,7 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
       const r = await services.market.quoteSeries(instrument, count)
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       const asOf = r.quote.time ? `${r.quote.date} ${r.quote.time}` : r.quote.date
-      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf }
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
     return c.json(envelope(c, 'quote', seriesBody(outcomes, services.sourcePrefix)), 200)
   })

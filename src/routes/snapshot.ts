@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services/types'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
-import { upstreamFailure } from '../http/outcome'
+import { keptAnswerFields, upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro and above. */
@@ -121,12 +121,11 @@ export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
     const notice = notThisMarket('snapshot', inst)
     if (notice) return c.json(envelope(c, 'snapshot', { ok: true, source: 'none', data: [], notice }), 200)
 
-    const ctx = services.channelContext
-    const r = await services.market.fetch('snapshot:cn', SNAPSHOT_CHANNELS, async (name): Promise<Snapshot> =>
+    const r = await services.market.live('snapshot:cn', SNAPSHOT_CHANNELS, async (name, ctx): Promise<Snapshot> =>
       name === 'eastmoney' ? (await fetchStockGet(ctx, inst, services.now(), true)).snapshot : (await fetchFullQuote(ctx, inst, services.now())).snapshot
     )
     if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
-    const body = envelope(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time })
+    const body = envelope(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time, ...(r.stale ? keptAnswerFields(r.attempts) : {}) })
     // One profile is one row (the envelope would count the book's levels).
     recordOutcome(c, { ok: true, rows: 1 })
     return c.json(body, 200)

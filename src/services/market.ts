@@ -1,4 +1,5 @@
 import { fetchSeries } from './bars'
+import { fetchLive } from './live-answer'
 import { fetchLiveQuotes } from './live-quotes'
 import { sharedChangedist, sharedMarketList } from './market-breadth'
 import type { MarketDeps } from './market-deps'
@@ -14,6 +15,7 @@ import type { MarketViews } from './types'
 export function marketViews(deps: MarketDeps): MarketViews {
   return {
     fetch: (key, chain, call) => deps.router.run(key, chain, (channel) => call(channel, deps.channelContext)),
+    live: (key, chain, call) => fetchLive(deps, key, chain, call),
     shared: (key, freshness, compute, keep, opts) => deps.sharedAnswers.answer(key, freshness, deps.now(), compute, keep, opts),
     quoteSeries: (instrument, count) => fetchQuoteSeries(deps, instrument, count),
     recentBars: (instrument, count) => fetchRecentBars(deps, instrument, count),

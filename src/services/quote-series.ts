@@ -2,7 +2,8 @@ import type { Bar, Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
 import type { RecentBarsCache } from '../channels/recent-bars'
-import { empty } from '../channels/errors'
+import { ChannelError, empty } from '../channels/errors'
+import { fetchLive } from './live-answer'
 import type { QuoteResult } from './types'
 import { quoteChannels, routeGroup } from '../channels/routing'
 import type { RouteResult } from '../channels/router'
@@ -35,19 +36,26 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
  */
 export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number): Promise<QuoteResult> {
   const key = `quote:${routeGroup(instrument.kind)}`
-  const r = await services.router.run(key, quoteChannels(instrument.kind), async (name) => {
-    const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], services.channelContext), recentBarsOf(services, name, instrument, count)])
+  const r = await fetchLive(services, key, quoteChannels(instrument.kind), async (name, ctx) => {
+    const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], ctx), recentBarsOf(services, name, instrument, count, ctx)])
     const quote = quotes.get(instrument.code)
     if (!quote) throw empty(name, `no quote for ${instrument.code}`)
     return { quote, bars: overlayQuote(bars, quote, count) }
   })
   if (!r.ok) return { ok: false, attempts: r.attempts }
-  return { ok: true, ...r.value, channel: r.channel }
+  return { ok: true, ...r.value, channel: r.channel, ...(r.stale ? { stale: true, attempts: r.attempts } : {}) }
 }
 
-/** The past daily bars of one channel, from the isolate's {@link RecentBarsCache} when it has them. */
-function recentBarsOf(services: MarketDeps, name: SeriesChannelName, instrument: Instrument, count: number): Promise<Bar[]> {
-  return services.recentBars.get(name, instrument.code, count, services.now(), () => services.channels[name].kline({ instrument, period: 'day', count }, services.channelContext))
+/**
+ * The past daily bars of one channel, from the isolate's {@link RecentBarsCache} when it has them;
+ * with a `keptOnly` context, the bars it loaded today whatever their age, or a failure.
+ */
+function recentBarsOf(services: MarketDeps, name: SeriesChannelName, instrument: Instrument, count: number, ctx = services.channelContext): Promise<Bar[]> {
+  if (ctx.keptOnly) {
+    const kept = services.recentBars.kept(name, instrument.code, count, services.now())
+    return kept ? Promise.resolve(kept) : Promise.reject(new ChannelError('over_budget', name, 'no daily bars kept to serve; nothing sent'))
+  }
+  return services.recentBars.get(name, instrument.code, count, services.now(), () => services.channels[name].kline({ instrument, period: 'day', count }, ctx))
 }
 
 /**

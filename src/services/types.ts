@@ -3,6 +3,7 @@
  * `reference`, `store`) and the few plain values beside them. Types only, so that a route depends
  * on what it may ask, not on everything behind the answer: src/services/index.ts builds it.
  */
+import type { LiveResult } from './live-answer'
 import type { Attempt, ChannelRouter, RouteResult } from '../channels/router'
 import type { RankListRow } from '../channels/tencent/rank-list-row'
 import type { Channel, ChannelContext, ChannelName, SeriesChannelName } from '../channels/types'
@@ -83,7 +84,8 @@ export type SeriesResult =
 
 /** /v1/quote's series: the live quote over the recent daily bars, both from `channel`. */
 export type QuoteResult =
-  | { ok: true; bars: Bar[]; quote: Quote; channel: string }
+  /** `stale` when the quote was served from kept lines past the budget or a ban (src/services/live-answer.ts), with why in `attempts`. */
+  | { ok: true; bars: Bar[]; quote: Quote; channel: string; stale?: true; attempts?: Attempt[] }
   | { ok: false; attempts: Attempt[] }
 
 /** A daily bar that carries its turnover rate (percent). */
@@ -118,6 +120,12 @@ export interface MarketViews {
    * the context its client needs. Why each channel failed is in the result's `attempts`.
    */
   fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C, ctx: ChannelContext) => Promise<T>): Promise<RouteResult<T, C>>
+  /**
+   * As {@link fetch}, for an answer that moves with the market (a quote line, a book): past the
+   * request budget or during a ban, the freshest answer the isolate keeps, with `stale`
+   * (src/services/live-answer.ts). `call` must use the context it is given.
+   */
+  live<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C, ctx: ChannelContext) => Promise<T>): Promise<LiveResult<T, C>>
   /**
    * The answer under `key` computed once per freshness window for every caller (src/services/shared-answers.ts);
    * `keep` says whether it may be kept, `opts.waitUntil` lets an expired one be served while it refreshes.
