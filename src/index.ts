@@ -5,13 +5,17 @@
 import './env'
 import { createApp } from './app'
 import { scheduledHandler } from './jobs'
-import { createServices } from './services'
+import { createServices, locationLines } from './services'
 
 export { KeyGuard } from './access/key-guard'
 export { AnonGuard } from './access/anon-guard'
 export { HostBudget } from './runtime/host-budget-object'
 
-const services = createServices({ fetch: (input, init) => fetch(input, init) })
+const services = createServices({
+  fetch: (input, init) => fetch(input, init),
+  // The isolates of a location share live lines (docs/architecture.md, "Polite at scale").
+  lineCache: locationLines(),
+})
 const app = createApp(services)
 
 export default {

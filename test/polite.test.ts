@@ -110,4 +110,26 @@ describe('polite at scale', () => {
       await call('/__emulator/budgets', { method: 'DELETE' })
     }
   })
+
+  it('the isolates of a location share lines through the Cache API', async () => {
+    const json = { 'content-type': 'application/json' }
+    await call('/__emulator/shared-lines', { method: 'PUT', body: JSON.stringify({ cache: true }), headers: json })
+    try {
+      const first = (await getJson('/v1/quote?code=sh600519&count=1')).body
+      expect((await paths())['qt.gtimg.cn/q=']).toBe(1)
+      // The line is written beside the answer (waitUntil); give it a moment, then start as a new isolate would.
+      await new Promise((r) => setTimeout(r, 100))
+      await call('/__emulator/shared-lines?own=1', { method: 'DELETE' })
+      const second = (await getJson('/v1/quote?code=sh600519&count=1')).body
+      expect(second).toMatchObject({ ok: true, as_of: first.as_of, data: first.data })
+      expect((await paths())['qt.gtimg.cn/q=']).toBe(1)
+      // Past the cadence the location's line is stale too: the host is asked again.
+      await setClock(new Date(Date.parse(SESSION_CLOCK) + 3_000).toISOString())
+      await call('/__emulator/shared-lines?own=1', { method: 'DELETE' })
+      expect((await getJson('/v1/quote?code=sh600519&count=1')).body.as_of).toBe('2026-11-20 10:30:03')
+      expect((await paths())['qt.gtimg.cn/q=']).toBe(2)
+    } finally {
+      await call('/__emulator/shared-lines', { method: 'PUT', body: JSON.stringify({ cache: false }), headers: json })
+    }
+  })
 })

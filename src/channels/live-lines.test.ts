@@ -94,7 +94,7 @@ describe('live lines', () => {
     clock.now += 1
     expect(await fetchLines(ctx, QT_FEED, ['sh600519'])).toContain('~2"')
     expect(h.requests).toHaveLength(2)
-    expect(lines.counts().tencent).toEqual({ requests: 2, codesRequested: 2, hits: 1 })
+    expect(lines.counts().tencent).toEqual({ requests: 2, codesRequested: 2, hits: 1, sharedHits: 0 })
   })
 
   it('shares an A-share line for a minute at night, a Hong Kong line for 3 s', async () => {

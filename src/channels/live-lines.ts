@@ -24,6 +24,8 @@ import { ChannelError } from './errors'
 import { fetchText } from './http'
 import { jsStatements } from './js-statements'
 import { quoteCadenceMs } from './cadence'
+import type { CachedLine, LineCache } from './line-cache'
+import { inBackground } from '../runtime/request-scope'
 import type { ChannelContext, ChannelName, LineFeed, LiveRequestOptions, SharedLines } from './types'
 
 export type { LineFeed }
@@ -74,6 +76,8 @@ export interface LineCounts {
   requests: number
   codesRequested: number
   hits: number
+  /** Lines read from the location's shared cache (src/channels/line-cache.ts). */
+  sharedHits: number
 }
 
 /** The pool of one isolate: one per service (src/services/index.ts), cleared by its reset. */
@@ -91,15 +95,18 @@ export class LinePool implements SharedLines {
     this.pageChars -= old.text.length
   }
 
+  /** The lines shared with the location's other isolates, if any (src/channels/line-cache.ts). */
+  shared: LineCache | undefined
+
   constructor(
     private readonly now: () => number,
     private readonly gatherMs = GATHER_MS
   ) {}
 
-  /** The statements of `codes` as one answer text, in the order asked, from the pool or the host. */
+  /** The statements of `codes` as one answer text, in the order asked, from the pool, the location's cache or the host. */
   text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string> {
     let pool = this.feeds.get(feed)
-    if (!pool) this.feeds.set(feed, (pool = new FeedPool(feed, this.now, this.gatherMs)))
+    if (!pool) this.feeds.set(feed, (pool = new FeedPool(feed, this.now, this.gatherMs, () => this.shared)))
     return pool.text(ctx, codes)
   }
 
@@ -153,7 +160,14 @@ export class LinePool implements SharedLines {
     return { ...this.pageTally }
   }
 
+  /** Forgets this isolate's lines, and the location's with them (a new generation of cache keys). */
   clear(): void {
+    this.shared?.clear()
+    this.forgetOwn()
+  }
+
+  /** Forgets this isolate's lines alone, as a new isolate would start (the location's cache stays). */
+  forgetOwn(): void {
     this.feeds.clear()
     this.pages.clear()
     this.pageChars = 0
@@ -180,12 +194,13 @@ class FeedPool {
   private readonly inFlight = new Map<string, Batch>()
   /** The batch taking codes now, if any. */
   private gathering: Batch | null = null
-  readonly counts: LineCounts = { requests: 0, codesRequested: 0, hits: 0 }
+  readonly counts: LineCounts = { requests: 0, codesRequested: 0, hits: 0, sharedHits: 0 }
 
   constructor(
     private readonly feed: LineFeed,
     private readonly now: () => number,
-    private readonly gatherMs: number
+    private readonly gatherMs: number,
+    private readonly shared: () => LineCache | undefined
   ) {}
 
   async text(ctx: ChannelContext, codes: readonly string[]): Promise<string> {
@@ -203,13 +218,35 @@ class FeedPool {
         this.counts.hits++
       } else missing.push(code)
     }
-    if (missing.length) for (const [k, line] of await this.load(ctx, missing, now)) lines.set(k, line)
+    const left = missing.length ? await this.fromShared(missing, now, lines) : missing
+    if (left.length) for (const [k, line] of await this.load(ctx, left, now)) lines.set(k, line)
     let out = ''
     for (const code of codes) {
       const line = lines.get(keyOf(code))
       if (line) out += `${this.feed.prefix}${line.name}="${line.payload}";\n`
     }
     return out
+  }
+
+  /**
+   * Takes the fresh lines of `codes` from the location's cache into the pool and `lines`; returns
+   * the codes still missing. A cache that fails is a miss: the host is asked.
+   */
+  private async fromShared(codes: readonly string[], now: number, lines: Map<string, Line>): Promise<readonly string[]> {
+    const shared = this.shared()
+    if (!shared) return codes
+    const kept = await shared.read(this.feed.channel, codes.map(keyOf)).catch(() => new Map<string, CachedLine>())
+    const left: string[] = []
+    for (const code of codes) {
+      const key = keyOf(code)
+      const e = kept.get(key)
+      if (e && now >= e.at && now - e.at < this.feed.cadenceMs(code, now)) {
+        this.store(key, e.code, e.line, e.at, now)
+        lines.set(key, e.line)
+        this.counts.sharedHits++
+      } else left.push(code)
+    }
+    return left
   }
 
   /** Lines of codes not fresh in the pool: joined from a batch in flight, or sent in a new one. */
@@ -264,6 +301,8 @@ class FeedPool {
         const lines = await this.fetchAll(ctx, all.map(([, code]) => code))
         const at = this.now()
         for (const [k, code] of all) this.store(k, code, lines.get(k) ?? null, at, batch.codes.has(k) ? now : 0)
+        const shared = this.shared()
+        if (shared) inBackground(shared.write(this.feed.channel, all.map(([k, code]) => [k, { code, line: lines.get(k) ?? null, at }] as const)), 'sharing live lines')
         // Every code of the batch, fillers too: a call that missed one of them meanwhile joined this batch.
         resolveWork(new Map(all.map(([k]) => [k, lines.get(k) ?? null])))
       } catch (e) {

@@ -1,3 +1,4 @@
+import type { LineCache } from './line-cache'
 import type { Bar, Quote } from '../domain/bar'
 import type { ChannelName, SeriesChannelName } from '../domain/channel-name'
 import type { Instrument } from '../domain/instrument'
@@ -58,6 +59,10 @@ export interface SharedLines {
   page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string>
   /** Forgets every line, as if each cadence had passed (the emulator's tests). */
   clear(): void
+  /** Forgets this isolate's lines alone, as a new isolate starts; the location's shared lines stay. */
+  forgetOwn(): void
+  /** Where lines are shared with the location's other isolates (src/channels/line-cache.ts); undefined: nowhere. */
+  shared: LineCache | undefined
 }
 
 /** Periods a channel serves natively; longer ones (season, year, m120) are aggregated by the service. */

@@ -8,7 +8,7 @@ import { createApp } from '../app'
 import { KEY_LEASES } from '../access/key-lease'
 import { UPSTREAM_BUDGETS } from '../data/upstream-budgets'
 import { scheduledHandler } from '../jobs'
-import { createServices } from '../services'
+import { createServices, locationLines } from '../services'
 import { clock, createEmulatorFetch } from './control'
 import { withHangs } from './hang'
 import { market } from './market'
@@ -39,9 +39,21 @@ app.delete('/__emulator/router', (c) => {
 })
 // Forget the shared live lines alone (src/channels/live-lines.ts), as if every cadence had passed:
 // a test that makes a host fail then sees the next call ask it, at the same instant of the market.
+// `?own=1` forgets this isolate's lines alone, as a new isolate of the location would start.
 app.delete('/__emulator/shared-lines', (c) => {
-  services.channelContext.lines?.clear()
+  if (c.req.query('own')) services.channelContext.lines?.forgetOwn()
+  else services.channelContext.lines?.clear()
   return c.json({ ok: true })
+})
+// Share the lines across isolates through the Cache API as production does (`{"cache": true}`), or not
+// (the default here: the tests' isolate is alone, and a cache read per miss would only slow them).
+// Each switch-on starts keys of its own, so a test never reads another's lines.
+app.put('/__emulator/shared-lines', async (c) => {
+  const body = (await c.req.json().catch(() => null)) as { cache?: unknown } | null
+  if (typeof body?.cache !== 'boolean') return c.json({ error: 'cache must be true or false', code: 'BAD_REQUEST' }, 422)
+  const lines = services.channelContext.lines
+  if (lines) lines.shared = body.cache ? locationLines(crypto.randomUUID()) : undefined
+  return c.json({ ok: true, cache: body.cache })
 })
 // The upstream budgets (src/channels/budget/host-budget.ts): `{ "eastmoney": 5 }` sets them (families
 // not named have none), `?defaults=1` sets production's, DELETE removes them all.

@@ -85,6 +85,11 @@ export class RequestScope {
     return this.reservation(ok, rows, units)
   }
 
+  /** Keeps `work` running after the answer is sent (a write other isolates will read). */
+  background(work: Promise<unknown>): void {
+    this.waitUntil(work)
+  }
+
   protected keepAlive(work: Promise<void> | void): void {
     if (work) this.waitUntil(work.catch(logSettleFailure))
   }
@@ -107,6 +112,12 @@ export const currentScope = (): RequestScope | undefined => scope.getStore()
 
 /** Runs `work` inside `s`: what it starts marks its stages there. */
 export const runInScope = <T>(s: RequestScope, work: () => T): T => scope.run(s, work)
+
+/** Runs `work` beside the current request, kept alive past its answer; failures are logged, never thrown. */
+export function inBackground(work: Promise<unknown>, what: string): void {
+  const kept = work.catch((e) => console.error(`${what} failed`, e))
+  scope.getStore()?.background(kept)
+}
 
 /** Moves the current request to `stage`. */
 export function markStage(stage: Stage): void {

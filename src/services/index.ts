@@ -1,3 +1,4 @@
+import { CacheApiLines, type LineCache } from '../channels/line-cache'
 import { eastmoney } from '../channels/eastmoney/index'
 import { HostBudgets } from '../channels/budget/host-budget'
 import { LinePool } from '../channels/live-lines'
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   deadlineMs?: number
   /** Requests per minute per upstream family; the defaults of src/data/upstream-budgets.ts without it, none with `{}`. */
   budgets?: Partial<Record<ChannelName, number>>
+  /** Where live lines are shared with the location's other isolates (src/channels/line-cache.ts); none without it. */
+  lineCache?: LineCache
 }
 
 /**
@@ -50,12 +53,19 @@ export interface ServiceOptions {
  * objects already formatted, held weakly by bar: src/http/series-body.ts; the last /v1/kline-full
  * rows written of each history, held weakly by the history: src/features/technical/kline-full-rows.ts).
  */
+/**
+ * The live lines of the location's isolates, shared through the Workers Cache API
+ * (src/channels/line-cache.ts); `namespace` apart, every isolate reads what the others wrote.
+ */
+export const locationLines = (namespace?: string): LineCache => new CacheApiLines(() => caches.open('live-lines'), namespace)
+
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
   const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
   const hostHealth = new HostHealth(now)
   const recentBars = new RecentBarsCache()
   const lines = new LinePool(now)
+  lines.shared = opts.lineCache
   const budgets = new HostBudgets(opts.budgets)
   const sharedAnswers = new SharedAnswers()
   const referenceCache = new ReferenceCache()
