@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market'
-import { fault, getJson, resetWorld } from './helpers'
+import { fault, getJson, passCadence, resetWorld } from './helpers'
 
 /** The contract the emulator's fuRB0 follows on a date (largest open interest at the previous close). */
 const mainOf = (code: string, date: string) => market.mainContract(market.byCode(code)!, date)!.code
@@ -18,6 +18,8 @@ describe('futures main continuous contracts (fuRB0)', () => {
     expect(cont.data[0].date).toBe('2026-11-20')
 
     await fault('eastmoney', 'http')
+    // The line just fetched is shared for the cadence: the fault shows once it has passed.
+    await passCadence()
     const sina = (await getJson('/v1/quote?code=fuRB0&count=1')).body
     expect(sina).toMatchObject({ ok: true, source: 'emulator:sina' })
     expect(prices(sina.data[0])).toEqual(prices(contract.data[0]))

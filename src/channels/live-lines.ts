@@ -180,7 +180,7 @@ export function fetchLivePage(ctx: ChannelContext, channel: ChannelName, url: st
   return ctx.lines ? ctx.lines.page(ctx, channel, url, options, code) : fetchText(ctx, channel, url, options)
 }
 
-/** The statements of `codes` from a feed: through the context's pool when it has one, else one plain request. */
+/** The statements of `codes` from a feed: through the context's pool when it has one, else one plain request (at most the feed's batch of codes). */
 export async function fetchLines(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string> {
   return ctx.lines ? ctx.lines.text(ctx, feed, codes) : fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed))
 }
@@ -220,6 +220,8 @@ class FeedPool {
     }
     const left = missing.length ? await this.fromShared(missing, now, lines) : missing
     if (left.length) for (const [k, line] of await this.load(ctx, left, now)) lines.set(k, line)
+    const format = this.feed.format
+    if (format) return format.join(codes.flatMap((code) => lines.get(keyOf(code)) ?? []))
     let out = ''
     for (const code of codes) {
       const line = lines.get(keyOf(code))
@@ -337,7 +339,8 @@ class FeedPool {
       return fetchText(ctx, this.feed.channel, this.feed.url(b), optionsOf(this.feed))
     })
     const out = new Map<string, Line>()
-    for (const text of texts) for (const [name, payload] of jsStatements(this.feed.channel, this.feed.prefix, text)) out.set(keyOf(name), { name, payload })
+    const split = this.feed.format?.split ?? ((text: string) => jsStatements(this.feed.channel, this.feed.prefix, text))
+    for (const text of texts) for (const [name, payload] of split(text)) out.set(keyOf(name), { name, payload })
     return out
   }
 

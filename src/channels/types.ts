@@ -43,6 +43,15 @@ export interface LineFeed {
   batch: number
   /** How long a line of `code` is shared at `now` (service clock, ms). */
   cadenceMs: (code: string, now: number) => number
+  /**
+   * A feed that is not JavaScript statements (Eastmoney's JSON `ulist.np`): how its answer is cut
+   * into one payload per code, and how payloads are put back into an answer its parser reads.
+   * Without them, `<prefix><name>="<payload>";` statements.
+   */
+  format?: {
+    split: (text: string) => Array<[name: string, payload: string]>
+    join: (lines: ReadonlyArray<{ name: string; payload: string }>) => string
+  }
 }
 
 /** How a live answer is asked for: the host's text encoding and any headers it needs. */

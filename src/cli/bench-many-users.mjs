@@ -28,6 +28,9 @@ const MIX = [
   ['hot', 0.15, () => '/v1/hot'],
 ]
 
+/** The routes that answer from the live lines. */
+const LIVE = ['quote', 'snapshot', 'orderbook']
+
 /** A small deterministic generator (mulberry32), so every run draws the same calls. */
 export function random(seed) {
   let a = seed >>> 0
@@ -91,12 +94,15 @@ async function simulate(mf, client, pid, universe, users, start) {
   const ages = Object.fromEntries(MIX.map(([name]) => [name, []]))
   let calls = 0
   let failed = 0
+  let stale = 0
+  /** Live answers older than the 3 s cadence that do not say they are stale: the bar is none. */
+  let oldUnmarked = 0
   let cpu = 0
   let before = {}
   for (let t = -WARM_S; t < SPAN_S; t++) {
     if (t === 0) {
       before = (await control(mf, 'GET', '/__emulator')).paths
-      calls = failed = cpu = 0
+      calls = failed = stale = oldUnmarked = cpu = 0
       for (const list of Object.values(ages)) list.length = 0
     }
     const now = start + t * 1000
@@ -126,7 +132,13 @@ async function simulate(mf, client, pid, universe, users, start) {
           continue
         }
         const asOf = /"as_of":"([^"]+)"/.exec(body)?.[1]
-        if (asOf && asOf.length === 19) ages[calls_[k][0]].push(Math.max(0, now - beijingMs(asOf)))
+        const marked = body.includes('"stale":true')
+        if (marked) stale++
+        if (asOf && asOf.length === 19) {
+          const age = Math.max(0, now - beijingMs(asOf))
+          ages[calls_[k][0]].push(age)
+          if (age > 3_000 && !marked && LIVE.includes(calls_[k][0])) oldUnmarked++
+        }
       }
     }))
     cpu += cpuMs(pid) - c0
@@ -140,7 +152,7 @@ async function simulate(mf, client, pid, universe, users, start) {
     return m
   }, {})
   const upstream = Object.values(hosts).reduce((a, b) => a + b, 0)
-  return { users, calls, failed, upstream, hosts, minutes, quoteCodes: state.quote_codes, ages, cpuPerCall: cpu / calls }
+  return { users, calls, failed, stale, oldUnmarked, upstream, hosts, minutes, quoteCodes: state.quote_codes, ages, cpuPerCall: cpu / calls }
 }
 
 /** The many-users view: one table row per size, then the per-host requests per minute. */
@@ -159,13 +171,13 @@ export async function manyUsersBench({ bundle }) {
     const budgets = (await control(mf, 'PUT', '/__emulator/budgets?defaults=1')).budgets
     const rows = []
     for (const [k, users] of SIZES.entries()) rows.push(await simulate(mf, client, pid, universe, users, START + k * 600_000))
-    const live = ['quote', 'snapshot', 'orderbook']
-    console.log(`users | calls | failed | upstream req | per 1,000 calls | codes per quote request (median) | as_of age of ${live.join(', ')} p50 / p99 (s) | hot p99 (s) | workerd CPU per call (ms)`)
+    const live = LIVE
+    console.log(`users | calls | failed | stale | live answers over 3 s old not marked stale | upstream req | per 1,000 calls | codes per quote request (median) | as_of age of ${live.join(', ')} p50 / p99 (s) | hot p99 (s) | workerd CPU per call (ms)`)
     for (const r of rows) {
       const perQuote = r.quoteCodes.median_codes
       const liveAges = live.flatMap((n) => r.ages[n])
       const s = (ms) => (ms === null ? '—' : (ms / 1000).toFixed(1))
-      console.log(`${r.users} | ${r.calls} | ${r.failed} | ${r.upstream} | ${((r.upstream / r.calls) * 1000).toFixed(1)} | ${perQuote ?? '—'} | ${s(quantile(liveAges, 0.5))} / ${s(quantile(liveAges, 0.99))} | ${s(quantile(r.ages.hot, 0.99))} | ${r.cpuPerCall.toFixed(2)}`)
+      console.log(`${r.users} | ${r.calls} | ${r.failed} | ${r.stale} | ${r.oldUnmarked} | ${r.upstream} | ${((r.upstream / r.calls) * 1000).toFixed(1)} | ${perQuote ?? '—'} | ${s(quantile(liveAges, 0.5))} / ${s(quantile(liveAges, 0.99))} | ${s(quantile(r.ages.hot, 0.99))} | ${r.cpuPerCall.toFixed(2)}`)
     }
     console.log('upstream requests per minute, per host:')
     for (const r of rows) console.log(`  ${r.users} users: ${Object.entries(r.hosts).sort((a, b) => b[1] - a[1]).map(([h, n]) => `${h} ${(n / r.minutes).toFixed(0)}`).join(', ')}`)

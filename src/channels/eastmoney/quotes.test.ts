@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { Instrument } from '../../domain/instrument'
 import { parseSymbol } from '../../domain/symbols'
 import { ChannelError } from '../errors'
-import { parseQuotes, quotesUrl } from './quotes'
+import { fetchQuotes, parseQuotes, quotesUrl } from './quotes'
+import { LinePool } from '../live-lines'
+import type { ChannelContext } from '../types'
 import capturedNoneKnown from '../../../test/fixtures/push2/ulist-rc102-unknown-codes.json?raw'
 import capturedLunch from '../../../test/fixtures/push2/ulist-quote-600519-2026-09-10-113118-lunch.json?raw'
 
@@ -183,5 +185,28 @@ describe('parseQuotes on a captured lunch-break row', () => {
     // Adds up: the average price lies in the morning's range.
     expect(q.amount! / q.volume).toBeGreaterThan(q.low)
     expect(q.amount! / q.volume).toBeLessThan(q.high)
+  })
+})
+
+describe('fetchQuotes through the live lines', () => {
+  it('shares ulist.np rows within the cadence and reads them as the direct answer', async () => {
+    const requests: string[] = []
+    const fetch: typeof globalThis.fetch = async (input: RequestInfo | URL) => {
+      requests.push(new URL(String(input)).searchParams.get('secids') ?? '')
+      return new Response(body(TENCENT, APPLE, MOUTAI))
+    }
+    // 2025-01-02 12:00 Beijing: Hong Kong's lunch, an A-share trading day.
+    const clock = { now: Date.parse('2025-01-02T04:00:00Z') }
+    const lines = new LinePool(() => clock.now, 0)
+    const ctx: ChannelContext = { fetch, timeoutMs: 1_000, lines, now: () => clock.now }
+    const hk = [parseSymbol('hk00700')]
+    const first = await fetchQuotes(hk, ctx)
+    expect(first.get('hk00700')).toEqual(parseQuotes(body(TENCENT), want(['116.00700', 'hk00700'])).get('hk00700'))
+    expect(await fetchQuotes(hk, ctx)).toEqual(first)
+    expect(requests).toEqual(['116.00700'])
+    // 3 s later the row is asked for again.
+    clock.now += 3_000
+    await fetchQuotes(hk, ctx)
+    expect(requests).toHaveLength(2)
   })
 })

@@ -3,7 +3,7 @@ import { isValidDate } from '../../domain/dates'
 import type { Instrument } from '../../domain/instrument'
 import { ChannelError, malformed } from '../errors'
 import { fetchText } from '../http'
-import type { ChannelContext } from '../types'
+import type { ChannelContext, LineFeed } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { exchangeClock } from './clock'
 import { isObject, readData, type JsonObject } from './envelope'
@@ -11,6 +11,7 @@ import { mapLimit } from '../../domain/concurrency'
 import { secids } from './secid'
 import { CHANNEL, QUOTE_BATCH, QUOTE_CONCURRENCY, QUOTE_FIELD_LIST, QUOTE_FIELDS as F, QUOTES_URL, volumeScale } from './wire'
 import { securityName } from '../names'
+import { quoteCadenceMs } from '../cadence'
 
 /** The `ulist.np/get` URL for a batch of secids (at most {@link QUOTE_BATCH}). */
 export function quotesUrl(batch: readonly string[]): string {
@@ -97,6 +98,31 @@ function stamp(row: JsonObject, inst: Instrument, secid: string): { date: string
   return clock
 }
 
+/** Secid markets of the A-share exchanges (0 Shenzhen and Beijing, 1 Shanghai): their lines follow the A-share day. */
+const A_SHARE_MARKET = /^[01]\./
+
+/**
+ * Eastmoney's real-time quotes, `push2.eastmoney.com/api/qt/ulist.np/get?secids=a,b,c` (JSON): the
+ * first channel of the Hong Kong, US, futures and forex quotes, the third of the A-shares. Each row
+ * of `data.diff` is kept as one line under its `f13.f12` secid; an answer is put back together as the
+ * host sends it, so the parser above reads pooled and direct answers alike.
+ */
+const ULIST_FEED: LineFeed = {
+  channel: CHANNEL,
+  prefix: '',
+  url: quotesUrl,
+  encoding: 'utf-8',
+  batch: QUOTE_BATCH,
+  cadenceMs: (secid, now) => quoteCadenceMs(A_SHARE_MARKET.test(secid) ? 'sh' : secid, now),
+  format: {
+    split: (text) => {
+      const data = readData(text)
+      return data ? [...rowsBySecid(data.diff)].map(([secid, row]) => [secid, JSON.stringify(row)]) : []
+    },
+    join: (lines) => (lines.length ? `{"rc":0,"data":{"total":${lines.length},"diff":[${lines.map((l) => l.payload).join(',')}]}}` : '{"rc":0,"data":null}'),
+  },
+}
+
 /**
  * Real-time quotes for many instruments: secids go out in batches of {@link QUOTE_BATCH}, at most
  * {@link QUOTE_CONCURRENCY} requests at a time; any failed batch fails the call. Unknown
@@ -108,6 +134,8 @@ export async function fetchQuotes(instruments: readonly Instrument[], ctx: Chann
   for (const inst of instruments) {
     for (const s of candidates(inst)) if (!wanted.has(s)) wanted.set(s, inst)
   }
+  // Shared with the isolate's other calls within the cadence, in batches of the host's size (src/channels/live-lines.ts).
+  if (ctx.lines) return parseQuotes(await ctx.lines.text(ctx, ULIST_FEED, [...wanted.keys()]), wanted)
   const all = [...wanted]
   const batches: Array<Map<string, Instrument>> = []
   for (let i = 0; i < all.length; i += QUOTE_BATCH) batches.push(new Map(all.slice(i, i + QUOTE_BATCH)))
