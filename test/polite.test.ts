@@ -63,7 +63,8 @@ describe('polite at scale', () => {
   })
 
   it('keeps within a host budget: past it the router serves from the next channel, and the next minute opens it again', async () => {
-    await call('/__emulator/budgets', { method: 'PUT', body: JSON.stringify({ eastmoney: 2 }), headers: { 'content-type': 'application/json' } })
+    // A day K-line is two Eastmoney requests (the past bars and the live ulist.np line): two calls' worth.
+    await call('/__emulator/budgets', { method: 'PUT', body: JSON.stringify({ eastmoney: 4 }), headers: { 'content-type': 'application/json' } })
     try {
       const sources = []
       for (const code of stocks.slice(0, 5)) sources.push((await getJson(`/v1/kline?code=${code}&period=day&count=5`)).body.source)
@@ -72,7 +73,7 @@ describe('polite at scale', () => {
       expect(counted['push2his.eastmoney.com/api/qt/stock/kline/get']).toBe(2)
       // /v1/status shows the budget and what the service has used of it this minute.
       const status = (await getJson('/v1/status')).body
-      expect(status.hosts.find((h: { channel: string }) => h.channel === 'eastmoney')).toMatchObject({ budget_per_minute: 2, budget_used_this_minute: 2 })
+      expect(status.hosts.find((h: { channel: string }) => h.channel === 'eastmoney')).toMatchObject({ budget_per_minute: 4, budget_used_this_minute: 4 })
       expect(status.hosts.find((h: { channel: string }) => h.channel === 'tencent')).toMatchObject({ budget_per_minute: null, budget_used_this_minute: null })
       await setClock(new Date(Date.parse(SESSION_CLOCK) + 60_000).toISOString())
       // The router keeps to the channel that answered for a while; forget that, and the new minute's budget lets Eastmoney answer.

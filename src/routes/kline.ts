@@ -9,6 +9,7 @@ import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
+import { keptAnswerFields } from '../http/outcome'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services/types'
 import { CODE_EXAMPLES, DateParam, IntParam, SeriesDataSchema } from './shared/schemas'
@@ -97,7 +98,7 @@ export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.series({ ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
-      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice }
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
     return c.json(envelope(c, 'kline', seriesBody(outcomes, services.sourcePrefix)), 200)
   })

@@ -5,6 +5,16 @@ import { tradingDaysBetween } from '../domain/trading-calendar'
 import type { MarketDeps } from './market-deps'
 import type { SeriesRequest, SeriesResult } from './types'
 import { klinePlans, routeGroup } from '../channels/routing'
+import { fetchLive } from './live-answer'
+import { overlayQuote, recentBarsOf } from './quote-series'
+
+/**
+ * Day bars asked for without a range, up to this many, are composed as /v1/quote's are: the past
+ * bars the isolate keeps (ten minutes) with the live line (shared for the source's cadence) laid
+ * over today. So a busy symbol's K-line costs one bars request per ten minutes, not one a call.
+ * Larger counts go to the upstream each time: kept, they would crowd the recent-bars cache.
+ */
+const LIVE_DAY_MAX_COUNT = 120
 
 /**
  * Fetches one instrument's K-line through the router: the channel table decides the order, each
@@ -27,6 +37,7 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
   }
 
   const plans = klinePlans(instrument.kind, period)
+  if (period === 'day' && start === undefined && req.end === undefined && count <= LIVE_DAY_MAX_COUNT) return liveDaySeries(services, req, plans)
   const key = `kline:${routeGroup(instrument.kind)}:${minute ? 'minute' : 'day'}`
   const r = await services.router.run(key, plans.map((p) => p.channel), async (name) => {
     const plan = plans.find((p) => p.channel === name)!
@@ -44,4 +55,22 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
   })
   if (!r.ok) return { ok: false, attempts: r.attempts }
   return { ok: true, bars: r.value, channel: r.channel, notice }
+}
+
+/**
+ * The newest `count` day bars, each channel's kept past bars with its live line over today; a
+ * channel without a live line for the instrument gives its K-line as asked. Past the request
+ * budget or during a ban, the kept answer with `stale` (src/services/live-answer.ts).
+ */
+async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: ReturnType<typeof klinePlans>): Promise<SeriesResult> {
+  const { instrument, count } = req
+  const native = plans.filter((p) => !p.aggregate && p.fetch === 'day').map((p) => p.channel)
+  const r = await fetchLive(services, `kline:${routeGroup(instrument.kind)}:day`, native, async (name, ctx) => {
+    const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], ctx).catch(() => new Map()), recentBarsOf(services, name, instrument, count, ctx)])
+    const quote = quotes.get(instrument.code)
+    if (quote) return overlayQuote(bars, quote, count)
+    return (await services.channels[name].kline({ instrument, period: 'day', count }, ctx)).slice(-count)
+  })
+  if (!r.ok) return { ok: false, attempts: r.attempts }
+  return { ok: true, bars: r.value, channel: r.channel, ...(r.stale ? { stale: true, attempts: r.attempts } : {}) }
 }

@@ -50,7 +50,7 @@ export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrum
  * The past daily bars of one channel, from the isolate's {@link RecentBarsCache} when it has them;
  * with a `keptOnly` context, the bars it loaded today whatever their age, or a failure.
  */
-function recentBarsOf(services: MarketDeps, name: SeriesChannelName, instrument: Instrument, count: number, ctx = services.channelContext): Promise<Bar[]> {
+export function recentBarsOf(services: MarketDeps, name: SeriesChannelName, instrument: Instrument, count: number, ctx = services.channelContext): Promise<Bar[]> {
   if (ctx.keptOnly) {
     const kept = services.recentBars.kept(name, instrument.code, count, services.now())
     return kept ? Promise.resolve(kept) : Promise.reject(new ChannelError('over_budget', name, 'no daily bars kept to serve; nothing sent'))

@@ -79,7 +79,8 @@ export interface SeriesRequest {
 
 /** Bars oldest first, or why none could be had. `channel` is null when no upstream was needed. */
 export type SeriesResult =
-  | { ok: true; bars: Bar[]; channel: string | null; notice?: string }
+  /** `stale` when served from kept answers past the budget or a ban (src/services/live-answer.ts), with why in `attempts`. */
+  | { ok: true; bars: Bar[]; channel: string | null; notice?: string; stale?: true; attempts?: Attempt[] }
   | { ok: false; attempts: Attempt[] }
 
 /** /v1/quote's series: the live quote over the recent daily bars, both from `channel`. */

@@ -55,6 +55,21 @@ describe('host budgets', () => {
     expect(a.sentThisMinute('eastmoney', T + 60_000)).toBe(1)
   })
 
+  it('concurrent requests share one lease at a time: the isolate holds no more of the minute than it spends', async () => {
+    const b = new HostBudgets({ sina: 300 })
+    const shared = object()
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => b.spend('sina', T, () => shared.o)))
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true)
+    // Slices of 15: three leases for 40 requests, not one per request.
+    expect(shared.calls).toEqual([15, 15, 15])
+    expect(b.sentThisMinute('sina', T)).toBe(40)
+    // A second isolate gets what is left of the minute.
+    const other = new HostBudgets({ sina: 300 })
+    let sent = 0
+    for (let k = 0; k < 300; k++) await other.spend('sina', T, () => shared.o).then(() => sent++, () => undefined)
+    expect(sent).toBe(300 - 45)
+  })
+
   it('lets every request go without a limit or without an object to ask', async () => {
     const b = new HostBudgets({})
     for (let k = 0; k < 50; k++) await b.spend('tencent', T, () => undefined)

@@ -10,6 +10,7 @@ import { UPSTREAM_BUDGETS } from '../../data/upstream-budgets'
 import type { ChannelName } from '../../domain/channel-name'
 import { currentScope } from '../../runtime/request-scope'
 import { ChannelError } from '../errors'
+import { Flight } from '../../domain/shared-flight'
 
 /** What an isolate asks the family's object for: a slice of `want` requests of `minute`, under `limit`. */
 export interface BudgetObjectCalls {
@@ -24,7 +25,14 @@ interface Slice {
   sent: number
   /** The object granted nothing: the minute's budget is spent, so nobody asks it again until the next. */
   spent: boolean
+  /** The lease from the object under way, if any. */
+  lease: Flight<void> | null
 }
+
+/** How long a request watches another's lease before asking again (real ms): the object answers in milliseconds. */
+const LEASE_WAIT_MS = 2_000
+/** Leases a request may wait through before it gives up for this minute (others took what each brought). */
+const MAX_LEASE_ROUNDS = 3
 
 /** A slice is a twentieth of the minute's budget, at least one request and at most 30. */
 export const sliceOf = (limit: number) => Math.max(1, Math.min(30, Math.floor(limit / 20)))
@@ -80,29 +88,44 @@ export class HostBudgets {
    * Takes one request of `channel`'s budget at `now`, leasing a new slice from the family's object
    * when this isolate's is spent; throws `over_budget` when the object grants none. Without an
    * object to ask (Node tests, the emulator's default), or with no limit, every request may go.
+   *
+   * One lease per family is in flight at a time: the requests that find the slice empty meanwhile
+   * watch it (a {@link Flight}: workerd's rule, src/domain/shared-flight.ts) and share what it
+   * brings, so an isolate never holds more of the minute than it spends, and other isolates get the rest.
    */
   async spend(channel: string, now: number, objectOf: (channel: string) => BudgetObjectCalls | undefined): Promise<void> {
     const limit = this.limitOf(channel)
     const minute = Math.floor(now / 60_000)
-    let s = this.slices.get(channel)
-    if (!s || s.minute !== minute) this.slices.set(channel, (s = { minute, left: 0, sent: 0, spent: false }))
-    if (s.spent) throw overBudget(channel, limit)
-    const object = Number.isFinite(limit) && s.left === 0 ? objectOf(channel) : undefined
-    if (!Number.isFinite(limit) || (s.left === 0 && !object)) {
-      s.sent++
-      return
+    for (let round = 0; ; round++) {
+      let s = this.slices.get(channel)
+      if (!s || s.minute !== minute) this.slices.set(channel, (s = { minute, left: 0, sent: 0, spent: false, lease: null }))
+      if (!Number.isFinite(limit) || s.left > 0) {
+        if (s.left > 0) s.left--
+        s.sent++
+        return
+      }
+      if (s.spent || round > MAX_LEASE_ROUNDS) throw overBudget(channel, limit)
+      if (!s.lease) {
+        const object = objectOf(channel)
+        if (!object) {
+          s.sent++
+          return
+        }
+        s.lease = new Flight(this.lease(s, object, limit))
+      }
+      // The lease's own request waits for it; others watch it, at most a little over the object's answer time.
+      await s.lease.joinWithin(LEASE_WAIT_MS).catch(() => undefined)
     }
-    if (s.left === 0 && object) {
-      const granted = await object.lease(minute, sliceOf(limit), limit)
-      // Another request of this isolate may have moved the slice to a new minute meanwhile.
-      const now_ = this.slices.get(channel)!
-      if (now_.minute === minute) now_.left += granted
-      s = now_
+  }
+
+  private async lease(s: Slice, object: BudgetObjectCalls, limit: number): Promise<void> {
+    try {
+      const granted = await object.lease(s.minute, sliceOf(limit), limit)
+      s.left += granted
       if (granted === 0) s.spent = true
+    } finally {
+      s.lease = null
     }
-    if (s.left === 0) throw overBudget(channel, limit)
-    s.left--
-    s.sent++
   }
 
   clear(): void {

@@ -57,7 +57,7 @@ export async function fetchKline(req: KlineRequest, ctx: ChannelContext): Promis
   const scale = SCALES[period]
   if (scale === undefined) throw unsupported(CHANNEL, `${period} bars are not native to Sina`)
   // Sina takes only "the last n bars": ask for enough to reach back to `end`.
-  const n = barsToFetch(req, DAY_SCALE / scale, beijing(Date.now()).date, MAX_DATALEN)
+  const n = barsToFetch(req, DAY_SCALE / scale, beijing(ctx.now?.() ?? Date.now()).date, MAX_DATALEN)
   const url = `${KLINE}?symbol=${inst.code}&scale=${scale}&ma=no&datalen=${n}`
   let bars: Bar[]
   if (scale === DAY_SCALE) {

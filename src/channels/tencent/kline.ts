@@ -42,7 +42,7 @@ export async function fetchKline(req: KlineRequest, ctx: ChannelContext): Promis
     default: {
       if (!isAShare(inst)) throw unsupported(CHANNEL, `no Tencent minute bars for ${inst.code}`)
       // mkline takes only a count: ask for enough to reach back to `end`.
-      const n = barsToFetch(req, SESSION_MINUTES / Number(period.slice(1)), beijing(Date.now()).date)
+      const n = barsToFetch(req, SESSION_MINUTES / Number(period.slice(1)), beijing(ctx.now?.() ?? Date.now()).date)
       const text = await fetchText(ctx, CHANNEL, `${MKLINE}?param=${codes[0]},${period},,${n}`)
       bars = parseMkline(text, codes[0], period, volumeInShares(inst) ? 'star' : 'ashare')
     }
