@@ -15,7 +15,7 @@ const errorBody = (description: string) => ({ description, content: { 'applicati
 function accessErrors(policy: AccessPolicy) {
   return {
     400: errorBody('KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key='),
-    401: errorBody(policy.group === 'pro' ? 'KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key)' : 'KEY_INVALID: an unknown or revoked key'),
+    401: errorBody(policy.group === 'pro' ? 'KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header)' : 'KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key)'),
     ...(policy.counted || policy.group === 'pro' || policy.minTier !== 'free'
       ? { 403: errorBody('TIER_TOO_LOW, IP_NOT_ALLOWED (the key\'s allow-list) or PACK_EXHAUSTED') }
       : {}),
