@@ -85,7 +85,7 @@ const JSON_ONLY = 'format must be json: this route has no table, so no CSV form 
  * route (docs/api-guide.md, "CSV"): `json`, or `csv` where the route has a table; anything else,
  * `csv` here, or the parameter given twice is a 422 naming it ({@link jsonOnly}).
  */
-export const JsonOnlyFormatParam = z
+const JsonOnlyFormatParam = z
   .enum(['json'], { error: JSON_ONLY })
   .optional()
   .openapi({ description: 'Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422.', example: 'json' })
