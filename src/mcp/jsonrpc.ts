@@ -76,8 +76,8 @@ function hasOnly(o: Record<string, unknown>, members: Record<string, (v: unknown
   return Object.keys(o).every((key) => Object.hasOwn(members, key) && members[key]!(o[key]))
 }
 
-/** `_meta` of params: an object, whose progress token (when given) is a string or an integer. */
-const isMeta = (v: unknown) => isObject(v) && (v.progressToken === undefined || isRequestId(v.progressToken))
+/** `_meta` of params: an object, whose progress token (when given) is a string (of any length: never echoed here) or an integer. */
+const isMeta = (v: unknown) => isObject(v) && (v.progressToken === undefined || typeof v.progressToken === 'string' || Number.isInteger(v.progressToken))
 const isParams = (v: unknown) => isObject(v) && (v._meta === undefined || isMeta(v._meta))
 const isErrorObject = (v: unknown) => isObject(v) && Number.isInteger(v.code) && typeof v.message === 'string'
 

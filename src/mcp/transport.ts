@@ -3,7 +3,9 @@
  * sessions, no event streams): one POST carries a message or a batch of them, and its answer carries
  * the answers to its requests. Each refusal (status, code and wording) is the one the MCP SDK
  * 1.32.2's `WebStandardStreamableHTTPServerTransport` gives with `enableJsonResponse: true`, in the
- * same order of checks; src/mcp/protocol.ts says why we do not run that transport.
+ * same order of checks, except where JSON-RPC 2.0 says otherwise (batches, below) or an echo would
+ * run long (ids and headers are echoed bounded); src/mcp/protocol.ts says why we do not run that
+ * transport.
  */
 import { ECHO_MAX_CHARS, quotedExcerpt } from '../http/validation'
 import { ERROR_CODES, errorOf, parseMessage, readableId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc'
