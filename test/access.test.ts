@@ -36,6 +36,15 @@ describe('keys', () => {
     expect(r.body.error).toContain('X-API-Key')
   })
 
+  it('answers a Bearer header without exactly one key with 401 KEY_INVALID saying it is malformed, never KEY_REQUIRED', async () => {
+    const key = await makeKey('pro')
+    for (const path of [CHEAP, '/v1/usage']) {
+      const { status, body } = await getJson(path, { anonymous: true, headers: { authorization: `Bearer ${key} ${key}` } })
+      expect(status, path).toBe(401)
+      expect(body).toMatchObject({ code: 'KEY_INVALID', error: expect.stringContaining('Authorization header is malformed') })
+    }
+  })
+
   it('answers an unknown key with 401 {error, code}', async () => {
     const { status, body } = await getJson(CHEAP, bearer('mk_not-a-real-key'))
     expect(status).toBe(401)

@@ -248,6 +248,52 @@ describe('CSV and the access pipeline', () => {
   })
 })
 
+describe('format means the same on every route', () => {
+  const JSON_ONLY = 'format must be json: this route has no table, so no CSV form (format=csv is for the tabular routes, docs/api-guide.md "CSV")'
+
+  it('a route without a table: format=csv, any other value but json, or format twice is a 422 naming format; so is an Accept that would pick CSV', async () => {
+    const k = await makeKey('pro')
+    for (const path of ['/v1/health', '/v1/status', '/v1/usage', '/v1/changedist', '/v1/market-overview?type=summary']) {
+      const join = path.includes('?') ? '&' : '?'
+      for (const format of ['csv', 'xml', '']) {
+        const r = await storeJson(`${path}${join}format=${format}`, { key: k })
+        expect(r.status, `${path} ${format}`).toBe(422)
+        expect(r.body.detail).toEqual([{ type: 'enum', loc: ['query', 'format'], msg: JSON_ONLY, input: format }])
+      }
+      const twice = await storeJson(`${path}${join}format=json&format=json`, { key: k })
+      expect(twice.status, path).toBe(422)
+      expect(twice.body.detail[0]).toMatchObject({ loc: ['query', 'format'], msg: expect.stringContaining('given 2 times') })
+      const accept = await storeJson(path, { key: k, headers: { accept: 'text/csv' } })
+      expect(accept.status, path).toBe(422)
+      expect(accept.body.detail[0]).toMatchObject({ loc: ['header', 'accept'], msg: `Accept asks for text/csv; ${JSON_ONLY}`, input: 'text/csv' })
+    }
+    // format=json, and the Accept headers that never pick CSV, answer as before.
+    for (const [query, accept] of [['?format=json', 'text/csv'], ['', '*/*'], ['', 'text/html,application/xhtml+xml,*/*;q=0.8'], ['', 'application/json, text/csv;q=0.5']]) {
+      const r = await storeJson(`/v1/health${query}`, { headers: { accept } })
+      expect(r.status, `${query} ${accept}`).toBe(200)
+    }
+    expect((await usageOf(k)).endpoints).toEqual({})
+  })
+
+  it('a tabular route: format twice is a 422 as well', async () => {
+    const r = await storeJson('/v1/kline?code=sh600519&format=csv&format=csv', { key })
+    expect(r.status).toBe(422)
+    expect(r.body.detail[0]).toMatchObject({ loc: ['query', 'format'], msg: expect.stringContaining('given 2 times') })
+  })
+
+  it('/openapi.json declares format on every /v1 operation: json or csv on the tabular ones, json alone on the others', async () => {
+    const doc = (await storeJson('/openapi.json')).body
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (!path.startsWith('/v1/')) continue
+      for (const [method, op] of Object.entries(ops)) {
+        const tabular = Boolean(op.responses['200']?.content?.['text/csv'])
+        expect(op.parameters?.find((p: any) => p.name === 'format')?.schema.enum, `${method} ${path}`).toEqual(tabular ? ['json', 'csv'] : ['json'])
+        expect(op.responses['422'], `${method} ${path}`).toBeDefined()
+      }
+    }
+  })
+})
+
 describe('/openapi.json and docs/api-guide.md', () => {
   it('declares text/csv beside application/json and the format parameter on every tabular endpoint; section on the sectioned ones', async () => {
     const doc = (await storeJson('/openapi.json')).body

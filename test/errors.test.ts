@@ -6,6 +6,9 @@ describe('error contract', () => {
     const { status, body } = await getJson('/v1/nope')
     expect(status).toBe(404)
     expect(body).toEqual({ error: expect.stringContaining('/v1/nope'), code: 'NOT_FOUND' })
+    // A long path is named as every input is echoed: 256 characters and its length.
+    const long = await getJson(`/v1/${'p'.repeat(8000)}`)
+    expect(long.body.error).toBe(`no route GET /v1/${'p'.repeat(252)}… (8004 characters); see /openapi.json`)
   })
 
   it.each([

@@ -104,10 +104,15 @@ describe('GET /v1/kline', () => {
       expect(body.data.map((r: any) => [r.date, r.open, r.last])).toEqual(first.data.map((r: any) => [r.date, r.open, r.last]))
     })
 
-    it('is ok:false when every channel fails', async () => {
+    it('is ok:false when every channel fails, describing each failure in plain words, never quoting the bytes', async () => {
       for (const ch of ['eastmoney', 'tencent', 'sina'] as const) await fault(ch, 'garbage')
       const { body } = await getJson('/v1/kline?code=sh600519')
       expect(body).toMatchObject({ ok: false, data: [], code: 'UPSTREAM_UNAVAILABLE' })
+      expect(body.error).toContain('eastmoney: malformed: response is not JSON (28 characters: gzip-compressed bytes)')
+      // The quote lines too (Tencent's and Sina's JavaScript statements), and nothing of the bytes anywhere in the answer.
+      const book = await getJson('/v1/orderbook?code=sh600519')
+      expect(book.body.error).toContain('tencent: malformed: not the expected quote lines from character 0 (answer of 27 characters: gzip-compressed bytes)')
+      for (const text of [JSON.stringify(body), JSON.stringify(book.body)]) expect(text).not.toMatch(/\\u00(0|1)|\ufffd/)
     })
   })
 

@@ -84,12 +84,12 @@ describe('POST /mcp: session', () => {
     expect(answered.headers.get('content-type')).toBe('application/json')
   })
 
-  it('answers GET and DELETE with 405 JSON (no sessions, no event stream)', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('answers every verb but POST with 405 JSON and Allow: POST (no sessions, no event stream)', async () => {
+    for (const method of ['GET', 'DELETE', 'HEAD', 'PUT', 'PATCH']) {
       const res = await call('/mcp', { method })
       expect(res.status).toBe(405)
       expect(res.headers.get('allow')).toBe('POST')
-      expect(await res.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED' })
+      if (method !== 'HEAD') expect(await res.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED' })
     }
   })
 })
@@ -143,7 +143,57 @@ describe('POST /mcp: the protocol (answered by src/mcp/, held to it by the SDK c
   })
 })
 
+describe('POST /mcp: hostile input is echoed only as a bounded excerpt', () => {
+  it('a 900 KB tool name, an 8 KB path, codes or argument name, a 100 KB id: answers of a few KB at most', async () => {
+    const headers = bearer(await makeKey('pro')).headers
+    const callOf = (name: string, args: Record<string, unknown>, id: string | number = 1) => rpc({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, headers)
+    const bounded = async (res: Response) => {
+      const text = await res.text()
+      expect(text.length, text.slice(0, 3000)).toBeLessThan(4000)
+      return JSON.parse(text)
+    }
+    const name = await bounded(await callOf('n'.repeat(900_000), {}))
+    expect(name.result.isError).toBe(true)
+    expect(name.result.content[0].text).toContain('… (900000 characters)')
+    expect(name.result.structuredContent.error).toContain('… (900000 characters)')
+    const path = await bounded(await callOf('call_endpoint', { path: `/v1/${'p'.repeat(8000)}` }))
+    expect(path.result.isError).toBe(true)
+    const badPath = await bounded(await callOf('call_endpoint', { path: `/x/${'p'.repeat(8000)}` }))
+    expect(badPath.result.content[0].text).toContain('path must be a /v1 endpoint')
+    const codes = await bounded(await callOf('technical', { codes: 'c'.repeat(8000) }))
+    expect(codes.result.isError).toBe(true)
+    const wrongType = await bounded(await callOf('quote', { code: ['c'.repeat(8000)] }))
+    expect(wrongType.result.structuredContent.detail[0]).toMatchObject({ input_truncated: true, input_length: 8004 })
+    const argName = await bounded(await callOf('search', { q: 'x', ['k'.repeat(8000)]: 1 }))
+    expect(argName.result.content[0].text).toMatch(/^invalid argument: k{256}…: Unknown argument/)
+    const id = await rpc({ jsonrpc: '2.0', id: 'i'.repeat(100_000), method: 'ping' }, headers)
+    expect(id.status).toBe(400)
+    expect(await bounded(id)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an id longer than 256 characters (100000); it is not echoed' } })
+  })
+
+  it('batches as JSON-RPC 2.0 answers them: [] is one Invalid Request error; a bad element gets its own error beside the answers', async () => {
+    const headers = bearer(await makeKey('trial')).headers
+    const empty = await rpc([], headers)
+    expect(empty.status).toBe(400)
+    expect(await empty.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } })
+    const mixed = await rpc([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { id: 2 }, { jsonrpc: '2.0', method: 'notifications/initialized' }], headers)
+    expect(mixed.status).toBe(200)
+    expect(await mixed.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } },
+    ])
+  })
+})
+
 describe('POST /mcp: auth', () => {
+  it('a Bearer header without exactly one key: 401 KEY_INVALID saying it is malformed, not KEY_REQUIRED', async () => {
+    const key = await makeKey('trial')
+    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${key} ${key}` })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="mcp", error="invalid_request"')
+    expect(await res.json()).toMatchObject({ code: 'KEY_INVALID', error: expect.stringContaining('Authorization header is malformed') })
+  })
+
   it('without a key: 401, a JSON body saying how to get one, and a Bearer challenge', async () => {
     const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
     expect(res.status).toBe(401)

@@ -10,7 +10,7 @@ import { LEASE } from './lease'
 import { canonicalIp } from './ip'
 import type { RateWindow } from './rate-window'
 import { KEY_LEASES, keyGuardOf } from './key-lease'
-import { KEY_RECORDS, presentedKey } from './key-lookup'
+import { KEY_RECORDS, MALFORMED_AUTHORIZATION, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
 import { fromZodIssues, mayRepeatParams, repeatedParams, ValidationError } from '../http/validation'
 import type { GuardOptions, PolicyRefinement, Prefetch } from './guard-options'
@@ -46,6 +46,7 @@ export function admit(
   return async (c, next) => {
     const p: AccessPolicy = refine ? { ...policy, ...refine(c) } : policy
     const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: keyParams(c) })
+    if (key !== null && typeof key === 'object' && 'malformed' in key) throw new ApiError('KEY_INVALID', MALFORMED_AUTHORIZATION)
     if (key !== null && typeof key === 'object') {
       throw new ApiError('KEY_CONFLICT', `different API keys in ${key.conflict.join(' and ')}; send one key, in one place (Authorization: Bearer is recommended)`, { headers: key.conflict })
     }

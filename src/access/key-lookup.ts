@@ -72,10 +72,16 @@ export interface PresentedKeys {
 /**
  * The key a request presents: `Authorization: Bearer <key>`, `X-API-Key: <key>` or `?key=`.
  * Returns null when none is present (an Authorization header of another scheme counts as none),
- * or `{conflict}` naming the places when two of them carry different keys.
+ * `{conflict}` naming the places when two of them carry different keys, and `{malformed}` when the
+ * Authorization header says Bearer but does not carry exactly one key (`Bearer`, `Bearer k1 k2`):
+ * a key was meant, so it is refused as malformed rather than taken for no key (RFC 6750 §2.1).
  */
-export function presentedKey(p: PresentedKeys): string | null | { conflict: string[] } {
-  const bearer = p.authorization ? /^Bearer\s+(\S+)\s*$/i.exec(p.authorization)?.[1] : undefined
+export function presentedKey(p: PresentedKeys): string | null | { conflict: string[] } | { malformed: 'Authorization' } {
+  let bearer: string | undefined
+  if (p.authorization && /^\s*Bearer(\s|$)/i.test(p.authorization)) {
+    bearer = /^\s*Bearer\s+(\S+)\s*$/i.exec(p.authorization)?.[1]
+    if (bearer === undefined) return { malformed: 'Authorization' }
+  }
   const found: Array<[string, string]> = []
   if (bearer) found.push(['Authorization', bearer])
   const header = p.xApiKey?.trim()
@@ -91,3 +97,6 @@ export function presentedKey(p: PresentedKeys): string | null | { conflict: stri
   }
   return found[0][1]
 }
+
+/** The 401's wording for a malformed Authorization header (HTTP routes and /mcp alike). */
+export const MALFORMED_AUTHORIZATION = 'the Authorization header is malformed: send Authorization: Bearer <API_KEY>, one key after the word Bearer (or X-API-Key: <API_KEY>)'

@@ -2,11 +2,11 @@ import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/z
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../http/context'
 import { anonCache } from '../http/anon-cache'
-import { csvAnswer, csvCheck, csvNegotiation, withCsvContent, withCsvParams } from '../http/csv-answer'
+import { csvAnswer, csvCheck, csvNegotiation, jsonOnly, withCsvContent, withCsvParams, withJsonOnlyFormat } from '../http/csv-answer'
 import { admit } from './admit'
 import { fromZodIssues, ValidationError } from '../http/validation'
 import type { GuardOptions } from './guard-options'
-import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
+import { COMMON_ERRORS, DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 import type { AccessPolicy } from './tiers'
 
 const errorBody = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } })
@@ -15,7 +15,7 @@ const errorBody = (description: string) => ({ description, content: { 'applicati
 function accessErrors(policy: AccessPolicy) {
   return {
     400: errorBody('KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key='),
-    401: errorBody(policy.group === 'pro' ? 'KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key)' : 'KEY_INVALID: an unknown or revoked key'),
+    401: errorBody(policy.group === 'pro' ? 'KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header)' : 'KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key)'),
     ...(policy.counted || policy.group === 'pro' || policy.minTier !== 'free'
       ? { 403: errorBody('TIER_TOO_LOW, IP_NOT_ALLOWED (the key\'s allow-list) or PACK_EXHAUSTED') }
       : {}),
@@ -35,11 +35,13 @@ export type QueryOf<R extends RouteConfig> = R['request'] extends { query: infer
 /**
  * `createRoute` with the route's access policy enforced (admission middleware) and documented.
  * With `opts.csv` the route is tabular: it also takes `format` (and `section` when sectioned),
- * documents `text/csv` beside its JSON, and answers CSV when asked (src/http/csv-answer.ts).
+ * documents `text/csv` beside its JSON, and answers CSV when asked (src/http/csv-answer.ts); without
+ * it the route takes `format=json` only, and refuses any other form with a 422.
  */
 export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions<QueryOf<R>> = {}) {
   const { csv } = opts
-  const query = csv ? withCsvParams(config.request?.query, csv) : config.request?.query
+  // `format` on every route: json or csv on a tabular one, json only on the others (src/http/csv-answer.ts).
+  const query = csv ? withCsvParams(config.request?.query, csv) : withJsonOnlyFormat(config.request?.query)
   const check = csv
     ? async (c: Parameters<NonNullable<GuardOptions['check']>>[0], q: Record<string, unknown>) => {
         csvCheck(c, q, csv)
@@ -52,15 +54,16 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
     : [admit(policy, opts.refine, { prefetch: opts.prefetch, validate }), ...(csv ? [csvAnswer(csv)] : [])]
   const route = createRoute({
     ...config,
-    ...(csv ? { request: { ...config.request, query } } : {}),
-    responses: { ...accessErrors(policy), ...config.responses, ...(csv ? { 200: withCsv200(config.responses[200], csv) } : {}) },
+    request: { ...config.request, query },
+    // Every route takes `format`, so every route may answer 422 (its own description kept when it has one).
+    responses: { ...accessErrors(policy), 422: COMMON_ERRORS[422], ...config.responses, ...(csv ? { 200: withCsv200(config.responses[200], csv) } : {}) },
     security: policy.group === 'free' ? FREE_SECURITY : KEY_SECURITY,
     'x-min-tier': policy.minTier,
     'x-cost': policy.cost,
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),
     ...(policy.heavy ? { 'x-heavy': true } : {}),
     // A tabular route negotiates its form first, so every answer (refusals too) carries Vary: Accept.
-    middleware: [...(csv ? [csvNegotiation(), ...guard] : guard), ...(query ? [admittedQuery(query as z.ZodType)] : [])] as [MiddlewareHandler<AppEnv>],
+    middleware: [...(csv ? [csvNegotiation(), ...guard] : [jsonOnly(), ...guard]), admittedQuery(query as z.ZodType)] as [MiddlewareHandler<AppEnv>],
   })
   GUARDED.add(route)
   return route

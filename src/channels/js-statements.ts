@@ -1,4 +1,4 @@
-import { malformed } from './errors'
+import { describeAnswer, malformed } from './errors'
 
 /**
  * Splits a JavaScript quote feed into `<prefix><name>="<payload>";` statements, as both Tencent
@@ -14,7 +14,7 @@ export function jsStatements(channel: string, prefix: string, text: string): Arr
     const m = re.exec(text)
     if (!m) {
       if (text.slice(pos).trim() === '') break
-      throw malformed(channel, `unexpected quote text at ${pos}: ${JSON.stringify(text.slice(pos, pos + 40))}`)
+      throw malformed(channel, `not the expected quote lines from character ${pos} (answer of ${describeAnswer(text)})`)
     }
     out.push([m[1], m[2]])
     pos = re.lastIndex

@@ -1,4 +1,4 @@
-import { malformed } from './errors'
+import { describeAnswer, malformed } from './errors'
 
 /** A JSON object, as opposed to an array or a primitive. */
 export type JsonObject = Record<string, unknown>
@@ -6,14 +6,14 @@ export type JsonObject = Record<string, unknown>
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
- * An upstream's answer parsed as JSON; text that is not JSON is `malformed`, with its first 60
- * characters quoted so the failure shows what came instead (an HTML error page, a JSONP wrapper).
+ * An upstream's answer parsed as JSON; text that is not JSON is `malformed`, described by its size
+ * and what came instead (an HTML error page, gzip bytes, JSON cut short), never quoted.
  */
 export function parseJson(channel: string, text: string, what: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
-    throw malformed(channel, `${what} is not JSON: ${JSON.stringify(text.slice(0, 60))}`)
+    throw malformed(channel, `${what} is not JSON (${describeAnswer(text)})`)
   }
 }
 

@@ -1,5 +1,5 @@
 import { CircuitBreaker, DEFAULT_BAN_BACKOFF, type BackoffView, type BreakerOptions, type BreakerState } from './circuit-breaker'
-import { ChannelError, type ChannelFailureKind } from './errors'
+import { ChannelError, plainWords, type ChannelFailureKind } from './errors'
 import type { ChannelName } from './types'
 
 /** One channel that was tried and failed, for the `ok:false` explanation. */
@@ -153,7 +153,10 @@ export class ChannelRouter {
       if (kind === 'empty' || kind === 'unsupported' || kind === 'over_budget') b.neutral()
       else if (kind === 'banned') b.ban()
       else b.failure()
-      attempts.push({ channel, kind, message: e instanceof Error ? e.message : String(e) })
+      // A ChannelError's message is plain words already; anything else thrown (a parser's own error
+      // may quote the input, as JSON.parse's does) is described the same way.
+      const message = e instanceof ChannelError ? e.message : `${channel}: malformed: ${plainWords(e instanceof Error ? e.message : String(e))}`
+      attempts.push({ channel, kind, message })
       return null
     }
   }

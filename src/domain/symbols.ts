@@ -1,5 +1,6 @@
 import { FOREX_PAIRS, FUTURES_PRODUCTS, US_INDEXES } from '../data/markets'
 import type { Board, Instrument, InstrumentKind } from './instrument'
+import { echoed } from './query-issue'
 
 /** Why a code was refused, phrased for the 422 body. */
 export class SymbolError extends Error {
@@ -42,8 +43,10 @@ const A_SHARE_RANGES: Record<'sh' | 'sz' | 'bj', Array<[RegExp, Classified]>> = 
  */
 export function parseSymbol(raw: string): Instrument {
   const input = raw.trim()
+  // The messages quote what was sent, bounded as every echo is.
+  const shown = echoed(raw)
   const m = /^([a-zA-Z]{2})\.?(.+)$/.exec(input)
-  if (!m) throw new SymbolError(raw, `'${raw}' is not a code: expected a market prefix (sh, sz, bj, hk, us, pt, fu, fx) followed by the symbol, e.g. sh600519`)
+  if (!m) throw new SymbolError(raw, `'${shown}' is not a code: expected a market prefix (sh, sz, bj, hk, us, pt, fu, fx) followed by the symbol, e.g. sh600519`)
   const prefix = m[1].toLowerCase()
   const rest = m[2]
   switch (prefix) {
@@ -53,20 +56,20 @@ export function parseSymbol(raw: string): Instrument {
       for (const [re, c] of A_SHARE_RANGES[prefix]) {
         if (re.test(rest)) return { code: prefix + rest, prefix, symbol: rest, ...c }
       }
-      throw new SymbolError(raw, `'${raw}' is not a known ${prefix.toUpperCase()} code range (stocks, indexes, ETFs and convertible bonds; six digits)`)
+      throw new SymbolError(raw, `'${shown}' is not a known ${prefix.toUpperCase()} code range (stocks, indexes, ETFs and convertible bonds; six digits)`)
     }
     case 'hk':
       if (/^\d{5}$/.test(rest)) return { code: 'hk' + rest, prefix: 'hk', symbol: rest, kind: 'hk' }
-      throw new SymbolError(raw, `'${raw}': HK codes are hk plus five digits, e.g. hk00700`)
+      throw new SymbolError(raw, `'${shown}': HK codes are hk plus five digits, e.g. hk00700`)
     case 'us': {
       const t = rest.toUpperCase()
       if (US_INDEXES[t]) return { code: 'us.' + t, prefix: 'us', symbol: t, kind: 'us-index' }
       if (/^[A-Z][A-Z0-9-]{0,5}$/.test(t) && !input.includes('.')) return { code: 'us' + t, prefix: 'us', symbol: t, kind: 'us' }
-      throw new SymbolError(raw, `'${raw}': US codes are us plus the ticker (usAAPL), or one of the indexes us.DJI, us.IXIC, us.SPX`)
+      throw new SymbolError(raw, `'${shown}': US codes are us plus the ticker (usAAPL), or one of the indexes us.DJI, us.IXIC, us.SPX`)
     }
     case 'pt':
       if (/^\d{4}$/.test(rest)) return { code: 'pt' + rest, prefix: 'pt', symbol: rest, kind: 'sector' }
-      throw new SymbolError(raw, `'${raw}': sector codes are pt plus four digits, e.g. pt0477`)
+      throw new SymbolError(raw, `'${shown}': sector codes are pt plus four digits, e.g. pt0477`)
     case 'fu': {
       // Product plus contract month (RB2501, CZCE also SR501), or product plus 0: the main
       // continuous contract as Sina names it (nf_RB0), see src/domain/futures.ts.
@@ -75,15 +78,15 @@ export function parseSymbol(raw: string): Instrument {
         const symbol = c[1].toUpperCase() + c[2]
         return { code: 'fu' + symbol, prefix: 'fu', symbol, kind: 'future' }
       }
-      throw new SymbolError(raw, `'${raw}': futures codes are fu plus product and contract month (fuRB2501), or product plus 0 for the main continuous contract (fuRB0); products: ${Object.keys(FUTURES_PRODUCTS).join(', ')}`)
+      throw new SymbolError(raw, `'${shown}': futures codes are fu plus product and contract month (fuRB2501), or product plus 0 for the main continuous contract (fuRB0); products: ${Object.keys(FUTURES_PRODUCTS).join(', ')}`)
     }
     case 'fx': {
       const pair = rest.toUpperCase()
       if (FOREX_PAIRS[pair]) return { code: 'fx' + pair, prefix: 'fx', symbol: pair, kind: 'forex' }
-      throw new SymbolError(raw, `'${raw}': forex codes are fx plus a pair, one of ${Object.keys(FOREX_PAIRS).join(', ')}`)
+      throw new SymbolError(raw, `'${shown}': forex codes are fx plus a pair, one of ${Object.keys(FOREX_PAIRS).join(', ')}`)
     }
     default:
-      throw new SymbolError(raw, `'${raw}' has an unknown market prefix '${prefix}': use sh, sz, bj, hk, us, pt, fu or fx`)
+      throw new SymbolError(raw, `'${shown}' has an unknown market prefix '${prefix}': use sh, sz, bj, hk, us, pt, fu or fx`)
   }
 }
 

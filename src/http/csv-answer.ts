@@ -16,7 +16,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from './context'
 import { columnsOf, csvText, type CsvRow } from './csv'
 import { CSV_CONTENT_TYPE, preferredFormat } from './csv-negotiate'
-import { queryIssue, ValidationError } from './validation'
+import { queryIssue, repeatedParams, ValidationError } from './validation'
 
 /** A table of an answer: its rows, and its columns when the rows alone cannot say them (no rows, a fixed order). */
 interface CsvRows {
@@ -76,6 +76,48 @@ const FormatParam = z
   .enum(['json', 'csv'], { error: 'format must be json or csv' })
   .optional()
   .openapi({ description: 'Answer form: `json` (default) or `csv` (RFC 4180, UTF-8, header row of the JSON field names); `Accept: text/csv` also asks for CSV. Errors and ok:false answers stay JSON.', example: 'csv' })
+
+/** What every route without a table says of `format`: json is all it answers (the same words in the schema and the middleware). */
+const JSON_ONLY = 'format must be json: this route has no table, so no CSV form (format=csv is for the tabular routes, docs/api-guide.md "CSV")'
+
+/**
+ * The `format` parameter of a route without a table: `json` only. `format` means the same on every
+ * route (docs/api-guide.md, "CSV"): `json`, or `csv` where the route has a table; anything else,
+ * `csv` here, or the parameter given twice is a 422 naming it ({@link jsonOnly}).
+ */
+const JsonOnlyFormatParam = z
+  .enum(['json'], { error: JSON_ONLY })
+  .optional()
+  .openapi({ description: 'Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422.', example: 'json' })
+
+/** The query of a route that takes no parameter but `format`. */
+export const JsonOnlyQuery = z.object({ format: JsonOnlyFormatParam })
+
+/** A query schema with the JSON-only `format` beside its own parameters ({@link JsonOnlyQuery} when the route has none). */
+export function withJsonOnlyFormat<S>(query: S | undefined): S | typeof JsonOnlyQuery {
+  if (query === undefined) return JsonOnlyQuery
+  const q = query as unknown as { extend?: (shape: Record<string, z.ZodType>) => S }
+  if (!q.extend) throw new Error('a route declaring format needs a z.object query schema')
+  return q.extend({ format: JsonOnlyFormatParam })
+}
+
+/**
+ * First on a route without a table: `format` other than `json`, given twice, or an `Accept` that a
+ * tabular route would answer with CSV (`text/csv` weighed at least as high as JSON; `*\/*` and the
+ * like never ask for it, src/http/csv-negotiate.ts) is a 422 naming `format` and its one value,
+ * before admission, never counted. The query is parsed only when it may name `format`.
+ */
+export const jsonOnly = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const url = c.req.url
+  const q = url.indexOf('?')
+  const values = q >= 0 && (url.includes('format', q) || url.includes('%', q)) ? (c.req.queries('format') ?? []) : []
+  if (values.length > 1) throw new ValidationError(repeatedParams({ format: values }))
+  if (values.length === 1 && values[0] !== 'json') throw new ValidationError([queryIssue('format', JSON_ONLY, values[0], 'enum')])
+  if (values.length === 0 && preferredFormat(undefined, c.req.header('accept')) === 'csv') {
+    throw new ValidationError([{ type: 'enum', loc: ['header', 'accept'], msg: `Accept asks for text/csv; ${JSON_ONLY}`, input: c.req.header('accept') ?? null }])
+  }
+  await next()
+}
 
 /** The route's query schema with `format` (and `section` for a sectioned route). */
 export function withCsvParams<S>(query: S, table: CsvTable): S {

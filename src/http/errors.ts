@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { ApiError } from './api-error'
 import type { AppEnv } from './context'
-import { ValidationError, validationBody, type ValidationIssue } from './validation'
+import { ECHO_MAX_CHARS, ValidationError, validationBody, type ValidationIssue } from './validation'
 
 /** The one place that turns anything thrown into the API's error contract. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
@@ -30,8 +30,11 @@ function withRawInput(c: Context<AppEnv>, issue: ValidationIssue): ValidationIss
   return { ...issue, input: raw ?? null }
 }
 
+/** A path as an error names it: cut to the echo bound (src/http/validation.ts), as every echo of what was sent. */
+const echoedPath = (path: string) => (path.length <= ECHO_MAX_CHARS ? path : `${path.slice(0, ECHO_MAX_CHARS)}… (${path.length} characters)`)
+
 export const notFound: NotFoundHandler<AppEnv> = (c: Context<AppEnv>) =>
-  c.json({ error: `no route ${c.req.method} ${c.req.path}; see /openapi.json`, code: 'NOT_FOUND' }, 404)
+  c.json({ error: `no route ${echoedPath(c.req.method)} ${echoedPath(c.req.path)}; see /openapi.json`, code: 'NOT_FOUND' }, 404)
 
 /**
  * The not-found handler for an application with these routes: a public path (`/v1/…`) called

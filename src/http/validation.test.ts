@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mayRepeatParams, repeatedParams } from './validation'
+import { mayRepeatParams, quotedExcerpt, repeatedParams, validationBody } from './validation'
 
 describe('mayRepeatParams', () => {
   it('is false for a query whose plain names are all different, or no query', () => {
@@ -33,5 +33,26 @@ describe('mayRepeatParams', () => {
       for (const [k, v] of url.searchParams) (lists[k] ??= []).push(v)
       if (repeatedParams(lists).length) expect(mayRepeatParams(url.href), q).toBe(true)
     }
+  })
+})
+
+describe('every echo of what was sent is bounded (256 characters)', () => {
+  it('quotedExcerpt: JSON text whole within the bound, else cut with … and the length', () => {
+    expect(quotedExcerpt('abc')).toBe('"abc"')
+    expect(quotedExcerpt('x'.repeat(256))).toBe(JSON.stringify('x'.repeat(256)))
+    expect(quotedExcerpt('x'.repeat(900_000))).toBe(`${JSON.stringify('x'.repeat(256))}… (900000 characters)`)
+  })
+
+  it('a 422 cuts a long string input, a list or object input whose JSON is long, and a long name in loc', () => {
+    const [text, list, small, name] = validationBody([
+      { type: 'value_error', loc: ['query', 'code'], msg: 'bad', input: 'c'.repeat(8000) },
+      { type: 'type_error', loc: ['body', 'codes'], msg: 'bad', input: ['c'.repeat(8000)] },
+      { type: 'type_error', loc: ['body', 'codes'], msg: 'bad', input: ['sh600519'] },
+      { type: 'value_error', loc: ['body', 'k'.repeat(100_000)], msg: 'Unknown argument', input: 1 },
+    ]).detail
+    expect(text).toMatchObject({ input: 'c'.repeat(256), input_truncated: true, input_length: 8000 })
+    expect(list).toMatchObject({ input: `["${'c'.repeat(254)}`, input_truncated: true, input_length: 8004 })
+    expect(small).toEqual({ type: 'type_error', loc: ['body', 'codes'], msg: 'bad', input: ['sh600519'] })
+    expect(name.loc).toEqual(['body', `${'k'.repeat(256)}…`])
   })
 })

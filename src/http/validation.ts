@@ -1,4 +1,4 @@
-import { queryIssue, type Planned, type QueryIssue } from '../domain/query-issue'
+import { ECHO_MAX_CHARS, queryIssue, type Planned, type QueryIssue } from '../domain/query-issue'
 /**
  * FastAPI-shaped validation errors: the original service is FastAPI and its clients parse
  * `{"detail":[{"type","loc","msg","input"}]}` with HTTP 422.
@@ -26,16 +26,35 @@ export function planOr422<T>(r: Planned<T>): T {
   return r.plan
 }
 
-/** Longest `input` echoed back: a 40 KB query is not worth returning whole. */
-const ECHO_MAX_CHARS = 256
+/**
+ * Longest `input` echoed back (256 characters, src/domain/query-issue.ts): a 40 KB query is not worth
+ * returning whole. The same bound holds for every echo of what a caller sent, on every edge (/mcp's
+ * tool names, arguments and ids: {@link quotedExcerpt}).
+ */
+export { ECHO_MAX_CHARS }
 
-/** The issue as sent: an `input` string past {@link ECHO_MAX_CHARS} is cut, and says so (`input_truncated`, `input_length`). */
+/** A value as a message quotes it: JSON text, cut to {@link ECHO_MAX_CHARS} characters with `…` and its length when longer. */
+export function quotedExcerpt(value: string): string {
+  if (value.length <= ECHO_MAX_CHARS) return JSON.stringify(value)
+  return `${JSON.stringify(value.slice(0, ECHO_MAX_CHARS))}… (${value.length} characters)`
+}
+
+/** A `loc` entry as echoed: a name sent by the caller (an unknown argument's) is cut like an input. */
+const boundedLoc = (part: string | number) => (typeof part === 'string' && part.length > ECHO_MAX_CHARS ? `${part.slice(0, ECHO_MAX_CHARS)}…` : part)
+
+/**
+ * The issue as sent: an `input` past {@link ECHO_MAX_CHARS} is cut, and says so (`input_truncated`,
+ * `input_length`). A query value is always a string; a JSON argument (an MCP tool's) may be a list or
+ * an object, which is echoed whole while its JSON text is within the bound, else as that text cut.
+ */
 function bounded(issue: ValidationIssue): ValidationIssue {
   const input = issue.input
   // A message may quote the input (`'xxx…' is not a code`): cut that quote too.
   const msg = issue.msg.length <= 2 * ECHO_MAX_CHARS ? issue.msg : `${issue.msg.slice(0, 2 * ECHO_MAX_CHARS)}…`
-  if (typeof input !== 'string' || input.length <= ECHO_MAX_CHARS) return msg === issue.msg ? issue : { ...issue, msg }
-  return { ...issue, msg, input: input.slice(0, ECHO_MAX_CHARS), input_truncated: true, input_length: input.length }
+  const loc = issue.loc.some((p) => typeof p === 'string' && p.length > ECHO_MAX_CHARS) ? issue.loc.map(boundedLoc) : issue.loc
+  const text = typeof input === 'string' || input === null || input === undefined || typeof input !== 'object' ? input : JSON.stringify(input)
+  if (typeof text !== 'string' || text.length <= ECHO_MAX_CHARS) return msg === issue.msg && loc === issue.loc ? issue : { ...issue, msg, loc }
+  return { ...issue, msg, loc, input: text.slice(0, ECHO_MAX_CHARS), input_truncated: true, input_length: text.length }
 }
 
 export const validationBody = (issues: ValidationIssue[]) => ({ detail: issues.map(bounded) })

@@ -1,11 +1,11 @@
 /**
  * Who is calling /mcp: the same API keys as the HTTP API (`Authorization: Bearer`, `X-API-Key`,
- * `?key=`). MCP needs a key: without one, or with an unknown, revoked or conflicting one, the
- * answer is the HTTP API's error (JSON `{error, code}`) with a `WWW-Authenticate` challenge, before
- * any MCP message is read. Admission itself (tier, limits, counting) is the dispatched route's.
+ * `?key=`). MCP needs a key: without one, with an unknown, revoked or conflicting one, or with a
+ * malformed Authorization header (`Bearer k1 k2`), the answer is the HTTP API's error (JSON
+ * `{error, code}`) with a `WWW-Authenticate` challenge, before any MCP message is read. Admission itself (tier, limits, counting) is the dispatched route's.
  */
 import type { Context } from 'hono'
-import { KEY_RECORDS, presentedKey } from '../access/key-lookup'
+import { KEY_RECORDS, MALFORMED_AUTHORIZATION, presentedKey } from '../access/key-lookup'
 import type { AppEnv } from '../http/context'
 
 /** RFC 6750's challenge; `error` only when a key was presented. */
@@ -21,6 +21,9 @@ export async function mcpCaller(c: Context<AppEnv>): Promise<{ key: string } | {
       error: `an API key is required for /mcp: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>); ${HOW_TO_GET_A_KEY}`,
       code: 'KEY_REQUIRED',
     })
+  }
+  if (typeof key === 'object' && 'malformed' in key) {
+    return refuse(c, 401, challenge('invalid_request'), { error: MALFORMED_AUTHORIZATION, code: 'KEY_INVALID' })
   }
   if (typeof key === 'object') {
     return refuse(c, 400, challenge('invalid_request'), {

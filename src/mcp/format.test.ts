@@ -71,3 +71,12 @@ describe('csvCell', () => {
     expect(csvCell([[1519.99, 3]])).toBe('"[[1519.99,3]]"')
   })
 })
+
+describe('bounded echoes', () => {
+  it("a cut input says so in the text; a route's long error message is cut to 512 characters", () => {
+    const body = { detail: [{ loc: ['body', 'code'], msg: 'bad', input: 'c'.repeat(256), input_truncated: true, input_length: 8000 }] }
+    expect(text(errorResult({ status: 422, body }, 'tool'))).toBe(`invalid argument: code: bad (got "${'c'.repeat(256)}"… of 8000 characters)`)
+    const long = text(errorResult({ status: 404, body: { error: 'e'.repeat(10_000), code: 'NOT_FOUND' } }))
+    expect(long).toBe(`HTTP 404 NOT_FOUND: ${'e'.repeat(512)}…`)
+  })
+})

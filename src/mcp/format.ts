@@ -4,7 +4,9 @@
  * how to narrow the query), plus `structuredContent`: the route's JSON, its lists cut alike.
  * A refusal or a failed call is an `isError` result carrying the route's own wording.
  */
+import { ECHO_MAX_CHARS } from '../http/validation'
 import type { RouteAnswer } from './dispatch'
+import { DEFAULT_ROW_LIMIT } from './tools'
 
 /** The result of `tools/call` (the SDK's CallToolResult, in the fields we use). */
 export interface ToolResult {
@@ -30,7 +32,7 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
 /** A successful answer (HTTP 200, `ok:true`) as text tables and structured content; anything else as an error result. */
 export function toolResult(answer: RouteAnswer, limit: number): ToolResult {
   const body = answer.body
-  if (answer.status !== 200 || !isObject(body) || body.ok !== true) return errorResult(answer)
+  if (answer.status !== 200 || !isObject(body) || body.ok !== true) return errorResult(answer, 'route', limit)
   const { value: data, totals } = capLists(body.data ?? null, limit)
   const structured: JsonObject = { ...body, data }
   const lines = [headline(body)]
@@ -53,22 +55,26 @@ export function toolResult(answer: RouteAnswer, limit: number): ToolResult {
  * a 429. `from` says who refused: the route (its HTTP status leads the text) or the tool's own
  * argument check, before any request.
  */
-export function errorResult(answer: RouteAnswer, from: 'route' | 'tool' = 'route'): ToolResult {
+export function errorResult(answer: RouteAnswer, from: 'route' | 'tool' = 'route', limit = DEFAULT_ROW_LIMIT): ToolResult {
   const body = answer.body
-  const structured: JsonObject = isObject(body) ? { status: answer.status, ...body } : { status: answer.status, error: String(body) }
+  // An error carries no data worth a long text: every string in it is cut as the text's message is,
+  // and its lists (an ok:false batch's failed items) to `limit`, so no echo of a hostile input runs long.
+  const structured = boundedStrings(capLists((isObject(body) ? { status: answer.status, ...body } : { status: answer.status, error: String(body) }) as Json, limit).value) as JsonObject
   let text: string
   if (isObject(body) && Array.isArray(body.detail)) {
     const issues = body.detail.filter(isObject).map((d) => {
       const field = Array.isArray(d.loc) ? d.loc.slice(1).join('.') || d.loc.join('.') : '?'
-      return `${field}: ${String(d.msg)}${d.input === undefined || d.input === null ? '' : ` (got ${JSON.stringify(d.input)})`}`
+      // Both already bounded by the 422 (src/http/validation.ts): a cut input says so.
+      const got = d.input === undefined || d.input === null ? '' : ` (got ${JSON.stringify(d.input)}${d.input_truncated === true ? `… of ${String(d.input_length)} characters` : ''})`
+      return `${field}: ${String(d.msg)}${got}`
     })
     text = `${from === 'route' ? `HTTP ${answer.status} ` : ''}invalid argument: ${issues.join('; ')}`
   } else if (isObject(body)) {
     const code = typeof body.code === 'string' ? body.code : ''
-    text = `${from === 'route' ? `HTTP ${answer.status} ${code}` : code}: ${String(body.error ?? 'no answer')}`
+    text = `${from === 'route' ? `HTTP ${answer.status} ${code}` : code}: ${bounded(String(body.error ?? 'no answer'))}`
     if (answer.status === 200) text += ' (this call was not counted)'
   } else {
-    text = `HTTP ${answer.status}: ${String(body).slice(0, 500)}`
+    text = `HTTP ${answer.status}: ${bounded(String(body))}`
   }
   const retryAfter = isObject(body) && typeof body.retry_after === 'number' ? body.retry_after : answer.retryAfter
   if (retryAfter !== undefined) {
@@ -76,6 +82,17 @@ export function errorResult(answer: RouteAnswer, from: 'route' | 'tool' = 'route
     structured.retry_after = retryAfter
   }
   return { content: [{ type: 'text', text }], structuredContent: structured, isError: true }
+}
+
+/** An error message as the text shows it: at most twice the echo bound, as a 422's `msg` (src/http/validation.ts). */
+const bounded = (message: string) => (message.length <= 2 * ECHO_MAX_CHARS ? message : `${message.slice(0, 2 * ECHO_MAX_CHARS)}…`)
+
+/** `value` with every string longer than twice the echo bound cut (a 422's `msg` bound, src/http/validation.ts). */
+function boundedStrings(value: Json): Json {
+  if (typeof value === 'string') return bounded(value)
+  if (Array.isArray(value)) return value.map(boundedStrings)
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [bounded(k), boundedStrings(v)]))
+  return value
 }
 
 /** The first line: endpoint, source and the answer's own notes (as_of, notice). */

@@ -61,3 +61,10 @@ describe('answer: a request answered by what its handler returns or throws', () 
     expect(await answer(3, () => Promise.reject('not an Error'))).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } })
   })
 })
+
+describe('ids', () => {
+  it('a string id of at most 256 characters is a request; a longer one makes the message invalid', () => {
+    expect(parseMessage({ jsonrpc: '2.0', id: 'i'.repeat(256), method: 'ping' })).toMatchObject({ kind: 'request' })
+    expect(parseMessage({ jsonrpc: '2.0', id: 'i'.repeat(257), method: 'ping' })).toBeNull()
+  })
+})

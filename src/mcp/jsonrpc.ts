@@ -2,8 +2,10 @@
  * JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as MCP uses it: the four kinds of message,
  * how one is recognised, and the envelopes of an answer. A message is accepted exactly when the MCP
  * SDK 1.32.2's `JSONRPCMessageSchema` accepts it (its types.js): `jsonrpc: "2.0"`, no member beyond
- * its kind's own, an id that is a string or an integer, params (when present) an object.
+ * its kind's own, an id that is a string (of at most 256 characters: ours) or an integer, params
+ * (when present) an object.
  */
+import { ECHO_MAX_CHARS } from '../http/validation'
 
 export type RequestId = string | number
 export type Params = Record<string, unknown>
@@ -58,15 +60,24 @@ export class RpcError extends Error {
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || Number.isInteger(v)
+/**
+ * A string id is answered with only up to the bound every echo keeps (ECHO_MAX_CHARS, 256,
+ * src/http/validation.ts): an answer must carry its request's id, and a 100 KB one is not worth
+ * repeating. A longer one makes the message invalid (answered with id null), where the MCP SDK would
+ * take it.
+ */
+const isRequestId = (v: unknown): v is RequestId => (typeof v === 'string' && v.length <= ECHO_MAX_CHARS) || Number.isInteger(v)
+
+/** The id of a value that is not a valid message, when it can be read and echoed (JSON-RPC answers null otherwise). */
+export const readableId = (value: unknown): RequestId | null => (isObject(value) && isRequestId(value.id) ? value.id : null)
 
 /** Only the members listed, each present one passing its check. */
 function hasOnly(o: Record<string, unknown>, members: Record<string, (v: unknown) => boolean>): boolean {
   return Object.keys(o).every((key) => Object.hasOwn(members, key) && members[key]!(o[key]))
 }
 
-/** `_meta` of params: an object, whose progress token (when given) is a string or an integer. */
-const isMeta = (v: unknown) => isObject(v) && (v.progressToken === undefined || isRequestId(v.progressToken))
+/** `_meta` of params: an object, whose progress token (when given) is a string (of any length: never echoed here) or an integer. */
+const isMeta = (v: unknown) => isObject(v) && (v.progressToken === undefined || typeof v.progressToken === 'string' || Number.isInteger(v.progressToken))
 const isParams = (v: unknown) => isObject(v) && (v._meta === undefined || isMeta(v._meta))
 const isErrorObject = (v: unknown) => isObject(v) && Number.isInteger(v.code) && typeof v.message === 'string'
 

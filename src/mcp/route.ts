@@ -4,7 +4,7 @@
  * src/mcp/protocol.ts answer (the latter says why not the MCP SDK's server); tool calls run as `/v1`
  * requests through this same application (src/mcp/dispatch.ts), so /mcp itself counts nothing and
  * bypasses nothing. GET (a server-sent event stream) and DELETE (ending a session) have no meaning
- * without sessions: 405.
+ * without sessions: 405, as for every verb but POST (the CORS preflight is answered before).
  */
 import type { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
@@ -24,7 +24,8 @@ export function registerMcp(app: Hono<AppEnv>, version: string): void {
     // Through the context, so the answer carries the headers the middleware set (CORS, request id).
     return c.newResponse(answer.body, answer)
   })
-  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+  // Every other verb (PUT, PATCH, HEAD, …), not only the two the transport names: 405 with Allow.
+  app.all('/mcp', (c) =>
     c.json({ error: `/mcp is stateless Streamable HTTP: send JSON-RPC messages with POST, not ${c.req.method}`, code: 'METHOD_NOT_ALLOWED' }, 405, { Allow: 'POST' })
   )
 }

@@ -8,7 +8,7 @@
  */
 import { toJSONSchema } from 'zod/v4'
 import { z } from 'zod'
-import { fromZodIssues, validationBody } from '../http/validation'
+import { fromZodIssues, quotedExcerpt, validationBody } from '../http/validation'
 import { dispatch, routeRequest, type AppFetch } from './dispatch'
 import { errorResult, toolResult, type ToolResult } from './format'
 import type { ToolDescription, ToolServer } from './protocol'
@@ -77,7 +77,8 @@ function namedIssues(issue: Issue, spec: ToolSpec): Issue[] {
 /** One tool call: its arguments checked, its request dispatched, its answer formatted. Never throws. */
 async function callTool(call: CallContext, name: string, args: Record<string, unknown>): Promise<ToolResult> {
   const entry = described.get(name)
-  if (!entry) return errorResult({ status: 404, body: { error: `no tool ${JSON.stringify(name)}; tools/list names them (call_endpoint reaches any GET /v1 endpoint)`, code: 'NOT_FOUND' } }, 'tool')
+  // The name is echoed as every input is, a bounded excerpt (src/http/validation.ts), once in the text and once in structuredContent.
+  if (!entry) return errorResult({ status: 404, body: { error: `no tool ${quotedExcerpt(name)}; tools/list names them (call_endpoint reaches any GET /v1 endpoint)`, code: 'NOT_FOUND' } }, 'tool')
   const parsed = entry.schema.safeParse(args)
   if (!parsed.success) return errorResult({ status: 422, body: validationBody(fromZodIssues(parsed.error.issues.flatMap((i) => namedIssues(i, entry.spec)), 'body', args)) }, 'tool')
   const valid = parsed.data as Parameters<ToolSpec['request']>[0]

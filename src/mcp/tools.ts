@@ -6,6 +6,7 @@
  * field. Descriptions are kept short: the whole `tools/list` answer stays under 24,000 characters.
  */
 import { z } from 'zod'
+import { quotedExcerpt } from '../http/validation'
 
 /** Query parameters of a dispatched call; undefined ones are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>
@@ -156,6 +157,6 @@ export const TOOLS: readonly ToolSpec[] = [
       params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters'),
     },
     request: ({ path, params }) =>
-      /^\/v1\/[a-z0-9-]+$/.test(path) ? { path, query: params ?? {} } : { refused: `path must be a /v1 endpoint such as /v1/macro, not ${JSON.stringify(path)}` },
+      /^\/v1\/[a-z0-9-]+$/.test(path) ? { path, query: params ?? {} } : { refused: `path must be a /v1 endpoint such as /v1/macro, not ${quotedExcerpt(path)}` },
   }),
 ]

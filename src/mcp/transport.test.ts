@@ -56,10 +56,24 @@ describe('the HTTP request', () => {
     }
   })
 
-  it('400 invalid request for JSON that is not a message, or a batch holding one', async () => {
-    for (const body of [42, { jsonrpc: '1.0', id: 1, method: 'ping' }, [ping(), { id: 2 }]]) {
+  it('400 invalid request for JSON that is not a message', async () => {
+    for (const body of [42, { jsonrpc: '1.0', id: 1, method: 'ping' }]) {
       expect(await refusal(await post(body))).toEqual({ status: 400, code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' })
     }
+  })
+
+  it('an id longer than 256 characters is not echoed: Invalid Request with id null, and nothing runs', async () => {
+    const long = 'i'.repeat(100_000)
+    const res = await post(ping(long))
+    expect(await refusal(res)).toEqual({ status: 400, code: -32600, message: 'Invalid Request: an id longer than 256 characters (100000); it is not echoed' })
+    expect(await (await post(ping('i'.repeat(256)))).json()).toMatchObject({ id: 'i'.repeat(256) })
+  })
+
+  it('an unsupported mcp-protocol-version is quoted as a bounded excerpt', async () => {
+    const res = await post(ping(), { 'mcp-protocol-version': 'v'.repeat(8000) })
+    const { message } = await refusal(res)
+    expect(message.length).toBeLessThan(500)
+    expect(message).toContain('… (8000 characters)')
   })
 })
 
@@ -72,7 +86,7 @@ describe('messages and batches', () => {
   })
 
   it('202 with no body for notifications and responses only; nothing is handed on', async () => {
-    for (const body of [initialized, { jsonrpc: '2.0', id: 9, result: {} }, [initialized, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }], []]) {
+    for (const body of [initialized, { jsonrpc: '2.0', id: 9, result: {} }, [initialized, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }]]) {
       const res = await post(body)
       expect(res.status, JSON.stringify(body)).toBe(202)
       expect(await res.text()).toBe('')
@@ -80,13 +94,33 @@ describe('messages and batches', () => {
     }
   })
 
-  it("a batch: an array of its requests' answers in order, or the one answer alone when it holds one request", async () => {
+  it("a batch: an array of its requests' answers in order, even when it holds one request (JSON-RPC 2.0, Batch)", async () => {
     const several = await post([ping(1), initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list' }])
     expect(await several.json()).toEqual([
       { jsonrpc: '2.0', id: 1, result: { method: 'ping' } },
       { jsonrpc: '2.0', id: 2, result: { method: 'tools/list' } },
     ])
-    expect(await (await post([initialized, ping(5)])).json()).toEqual({ jsonrpc: '2.0', id: 5, result: { method: 'ping' } })
+    expect(await (await post([initialized, ping(5)])).json()).toEqual([{ jsonrpc: '2.0', id: 5, result: { method: 'ping' } }])
+  })
+
+  it('an empty batch: one Invalid Request error with id null (JSON-RPC 2.0), not 202', async () => {
+    expect(await refusal(await post([]))).toEqual({ status: 400, code: -32600, message: 'Invalid Request: an empty batch' })
+  })
+
+  it('a batch with elements that are not messages: each its own Invalid Request error (its id when readable), the valid ones their answers, notifications none', async () => {
+    const res = await post([ping(1), { id: 2 }, 42, initialized, { jsonrpc: '2.0', id: 'x'.repeat(300), method: 'ping' }, ping(3)])
+    expect(res.status).toBe(200)
+    const invalid = (id: unknown, message = 'Invalid Request: not a JSON-RPC 2.0 message') => ({ jsonrpc: '2.0', id, error: { code: -32600, message } })
+    expect(await res.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { method: 'ping' } },
+      invalid(2),
+      invalid(null),
+      invalid(null, 'Invalid Request: an id longer than 256 characters (300); it is not echoed'),
+      { jsonrpc: '2.0', id: 3, result: { method: 'ping' } },
+    ])
+    expect(handed.map((r) => r.id)).toEqual([1, 3])
+    // Only elements that are not messages: an array of their errors.
+    expect(await (await post([1, 2])).json()).toEqual([invalid(null), invalid(null)])
   })
 
   it('400 for a batch of more than 100 messages', async () => {
@@ -96,7 +130,7 @@ describe('messages and batches', () => {
 
   it('400 for initialize with any other message', async () => {
     expect(await refusal(await post([initialize, ping()]))).toEqual({ status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' })
-    expect(await (await post([initialize])).json()).toMatchObject({ id: 0, result: { method: 'initialize' } })
+    expect(await (await post([initialize])).json()).toMatchObject([{ id: 0, result: { method: 'initialize' } }])
   })
 })
 

@@ -2,8 +2,9 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { TIERS } from '../access/tiers'
 import { ALL_CHANNELS } from '../channels/routing'
 import type { AppEnv } from '../http/context'
+import { jsonOnly, JsonOnlyQuery } from '../http/csv-answer'
 import type { Services } from '../services/types'
-import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
+import { COMMON_ERRORS, DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 
 const HealthSchema = z
   .object({
@@ -27,7 +28,11 @@ const route = createRoute({
   'x-min-tier': 'free',
   'x-cost': 0,
   security: [{}],
+  // `format` means the same here as on every route: json only, anything else a 422 (src/http/csv-answer.ts).
+  request: { query: JsonOnlyQuery },
+  middleware: [jsonOnly()] as const,
   responses: {
+    422: COMMON_ERRORS[422],
     200: { description: 'Health', content: { 'application/json': { schema: HealthSchema } } },
     405: { description: 'METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them', content: { 'application/json': { schema: ErrorSchema } } },
     ...DEADLINE_ERROR,

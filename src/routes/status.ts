@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../http/context'
-import { DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
+import { jsonOnly, JsonOnlyQuery } from '../http/csv-answer'
+import { COMMON_ERRORS, DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 import type { Services } from '../services/types'
 
 /** The budget object's count, as the status reads it. */
@@ -126,7 +127,11 @@ const route = createRoute({
   'x-min-tier': 'free',
   'x-cost': 0,
   security: [{}],
+  // `format` means the same here as on every route: json only, anything else a 422 (src/http/csv-answer.ts).
+  request: { query: JsonOnlyQuery },
+  middleware: [jsonOnly()] as const,
   responses: {
+    422: COMMON_ERRORS[422],
     200: { description: 'Upstream status', content: { 'application/json': { schema: StatusSchema } } },
     405: { description: 'METHOD_NOT_ALLOWED: the path takes GET (and HEAD) only; `Allow` lists them', content: { 'application/json': { schema: ErrorSchema } } },
     ...DEADLINE_ERROR,

@@ -4,6 +4,7 @@ import { guardedRoute } from '../access/route'
 import { TIER_LIMITS, type AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { mapLimit } from '../domain/concurrency'
+import { echoed } from '../domain/query-issue'
 import { beijing } from '../domain/dates'
 import { toColumns } from '../domain/indicators/bars'
 import type { TechnicalRow } from '../domain/indicators/columns'
@@ -314,7 +315,8 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     const unbuiltInsts: Instrument[] = []
     codes.forEach((code, i) => {
       const inst = technicalInstrument(code)
-      if ('error' in inst) items[i] = { code, ok: false, error: inst.error }
+      // Not a code: echoed as every input is, a bounded excerpt (src/domain/query-issue.ts).
+      if ('error' in inst) items[i] = { code: echoed(code), ok: false, error: inst.error }
       else if (inst.kind !== 'stock') later.push(i)
       else if (live) {
         stocks.push(i)

@@ -843,6 +843,29 @@ export interface components {
         };
         /**
          * @example {
+         *       "detail": [
+         *         {
+         *           "type": "less_than_equal",
+         *           "loc": [
+         *             "query",
+         *             "count"
+         *           ],
+         *           "msg": "count must be at most 1212",
+         *           "input": "5000"
+         *         }
+         *       ]
+         *     }
+         */
+        ValidationError: {
+            detail: {
+                type: string;
+                loc: (string | number)[];
+                msg: string;
+                input?: unknown;
+            }[];
+        };
+        /**
+         * @example {
          *       "ok": false,
          *       "endpoint": "quote",
          *       "tier": "pro",
@@ -1093,29 +1116,6 @@ export interface components {
             amount: string;
             /** @description Turnover rate in percent; empty for indexes, sectors, futures, forex and channels without it */
             turnover: string;
-        };
-        /**
-         * @example {
-         *       "detail": [
-         *         {
-         *           "type": "less_than_equal",
-         *           "loc": [
-         *             "query",
-         *             "count"
-         *           ],
-         *           "msg": "count must be at most 1212",
-         *           "input": "5000"
-         *         }
-         *       ]
-         *     }
-         */
-        ValidationError: {
-            detail: {
-                type: string;
-                loc: (string | number)[];
-                msg: string;
-                input?: unknown;
-            }[];
         };
         /**
          * @example {
@@ -6158,7 +6158,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     health: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6183,6 +6186,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Invalid or missing parameter (FastAPI-style body naming the field and the reason) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description DEADLINE_EXCEEDED: no answer within 15 s (whatever hung: an upstream, the store, the counters); an ok:false envelope naming the `stage` still running. Not counted; retry. */
             504: {
                 headers: {
@@ -6196,7 +6208,10 @@ export interface operations {
     };
     status: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6219,6 +6234,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing parameter (FastAPI-style body naming the field and the reason) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description DEADLINE_EXCEEDED: no answer within 15 s (whatever hung: an upstream, the store, the counters); an ok:false envelope naming the `stage` still running. Not counted; retry. */
@@ -6267,7 +6291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6364,7 +6388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6465,7 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6526,6 +6550,8 @@ export interface operations {
             query?: {
                 /** @description Leading zero bits, 0..24; 0 or absent = server default (16) */
                 difficulty?: number;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -6551,7 +6577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6606,7 +6632,10 @@ export interface operations {
     };
     usage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6717,7 +6746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6812,7 +6841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6903,7 +6932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6992,7 +7021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7050,7 +7079,10 @@ export interface operations {
     };
     getIpWhitelist: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7136,6 +7168,8 @@ export interface operations {
             query: {
                 /** @description Comma-separated IPv4/IPv6 addresses */
                 ips: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -7219,7 +7253,10 @@ export interface operations {
     };
     clearIpWhitelist: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7333,7 +7370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7391,7 +7428,10 @@ export interface operations {
     };
     changedist: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7416,7 +7456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7477,6 +7517,8 @@ export interface operations {
             query?: {
                 /** @description What to return (default summary); see the operation description for each */
                 type?: "summary" | "trade" | "interval" | "technical" | "margin" | "valuation" | "rotation" | "updown";
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -7502,7 +7544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_INVALID: an unknown or revoked key */
+            /** @description KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7601,7 +7643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7690,7 +7732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7781,7 +7823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7844,6 +7886,8 @@ export interface operations {
                 code: string;
                 /** @description The day to compute for, YYYY-MM-DD, not after today (default: the latest trading day, today's live bar included during the session). A non-trading day means the last session before it; trust the returned `date`. */
                 date?: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -7869,7 +7913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,7 +8004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8051,7 +8095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8112,6 +8156,8 @@ export interface operations {
             query: {
                 /** @description One A-share stock with its sh, sz or bj prefix */
                 code: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8137,7 +8183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8198,6 +8244,8 @@ export interface operations {
             query: {
                 /** @description A code (with or without its prefix: `600519`, `sh600519`, `pt0477`, `hk00700`, `AAPL`), a Chinese name or part of one (`茅台`), or pinyin initials (`gzmt`) */
                 q: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8223,7 +8271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8312,7 +8360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,7 +8453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8470,6 +8518,8 @@ export interface operations {
                 names?: string;
                 /** @description Observations per series, newest first, 1..120 (default 12) */
                 count?: number;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8495,7 +8545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8588,7 +8638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8649,6 +8699,8 @@ export interface operations {
             query: {
                 /** @description One A-share stock with its sh, sz or bj prefix (one code per call) */
                 code: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8674,7 +8726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8735,6 +8787,8 @@ export interface operations {
             query: {
                 /** @description One A-share stock, ETF or convertible bond with its sh, sz or bj prefix (one code per call) */
                 code: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8760,7 +8814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8825,6 +8879,8 @@ export interface operations {
                 symbol?: string;
                 /** @description Digests returned, newest first (default 30, at most 100) */
                 limit?: number;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8850,7 +8906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8915,6 +8971,8 @@ export interface operations {
                 topic?: string;
                 /** @description One A-share stock with its sh, sz or bj prefix; required with `mode=stock` */
                 code?: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -8940,7 +8998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9001,6 +9059,8 @@ export interface operations {
             query: {
                 /** @description An A-share stock with its prefix (its industry board is valued) or an industry board `pt` plus four digits (Eastmoney BK number) */
                 code: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -9026,7 +9086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9089,6 +9149,8 @@ export interface operations {
                 category?: "dividend" | "momentum" | "breakout" | "mean-reversion" | "low-volatility" | "oversold-rebound" | "volume-surge" | "trend-following" | "small-cap" | "large-cap" | "money-flow" | "sentiment";
                 /** @description One playbook by its id: dividend-uptrend, momentum-leaders, new-high-breakout, bollinger-reversion, quiet-uptrend, oversold-bounce, volume-surge, ma-alignment, macd-dmi-trend, small-cap-strength, blue-chip-pullback, money-flow-turn, sentiment-washout */
                 id?: "dividend-uptrend" | "momentum-leaders" | "new-high-breakout" | "bollinger-reversion" | "quiet-uptrend" | "oversold-bounce" | "volume-surge" | "ma-alignment" | "macd-dmi-trend" | "small-cap-strength" | "blue-chip-pullback" | "money-flow-turn" | "sentiment-washout";
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
             };
             header?: never;
             path?: never;
@@ -9114,7 +9176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key) */
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -6,7 +6,7 @@
  * left out. Sina gives no pinyin and no industry boards.
  */
 import { parseSymbol, SymbolError } from '../../domain/symbols'
-import { malformed } from '../errors'
+import { describeAnswer, malformed } from '../errors'
 import { MARKET_OF_PREFIX, type SearchHit, type SearchKind } from '../search-hit'
 import type { ChannelContext } from '../types'
 import { CHANNEL, sinaText } from './fetch'
@@ -34,7 +34,7 @@ function codeOf(type: string, code: string, symbol: string): string | undefined 
 /** Reads a suggest answer; an empty string is no hits, anything not `var x="…";` is `malformed`. */
 export function parseSinaSuggest(text: string): SearchHit[] {
   const m = /^\s*var\s+[\w$]+\s*=\s*"([^"]*)"\s*;?\s*$/.exec(text)
-  if (!m) throw malformed(CHANNEL, `suggest answer is not var x="…": ${JSON.stringify(text.slice(0, 60))}`)
+  if (!m) throw malformed(CHANNEL, `suggest answer is not one var x="…"; statement (${describeAnswer(text)})`)
   const hits: SearchHit[] = []
   const seen = new Set<string>()
   for (const item of m[1].split(';')) {
