@@ -6,13 +6,17 @@ import './env'
 import { createApp } from './app'
 import { scheduledHandler } from './jobs'
 import { createServices } from './services'
+import { setIsolateServices } from './services/isolate'
 
 export { KeyGuard } from './access/key-guard'
 export { AnonGuard } from './access/anon-guard'
 export { HostBudget } from './runtime/host-budget-object'
+export { StreamShard } from './features/stream/stream-shard'
 
 const services = createServices({ fetch: (input, init) => fetch(input, init) })
 const app = createApp(services)
+// The stream shards of this isolate poll through the same services (src/services/isolate.ts).
+setIsolateServices(services)
 
 export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) => {
