@@ -106,13 +106,23 @@ async function quoteRequests(): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const at = (ms: number) => Date.parse(SESSION_CLOCK) + ms
 
+/** Short cadence; heartbeats and the minute's recheck rare unless a test shortens them (see {@link tune}). */
+const TUNING = { cadence_ms: 100, heartbeat_ms: 60_000, recheck_ms: 60_000 }
+
+async function tune(t: Record<string, number>) {
+  await call('/__emulator/stream', { method: 'PUT', body: JSON.stringify({ ...TUNING, ...t }), headers: { 'content-type': 'application/json' } })
+}
+
 beforeAll(async () => {
-  await call('/__emulator/stream', { method: 'PUT', body: JSON.stringify({ cadence_ms: 100, heartbeat_ms: 250, recheck_ms: 200 }), headers: { 'content-type': 'application/json' } })
+  await call('/__emulator/stream', { method: 'PUT', body: JSON.stringify(TUNING), headers: { 'content-type': 'application/json' } })
 })
 afterAll(async () => {
   await call('/__emulator/stream', { method: 'DELETE' })
 })
-beforeEach(() => resetWorld())
+beforeEach(async () => {
+  await resetWorld()
+  await tune({})
+})
 afterEach(async () => {
   for (const c of open.splice(0)) c.close()
   await sleep(50)
@@ -151,5 +161,50 @@ describe('GET /v1/stream', () => {
     await setClock(at(60_000))
     await client.until(() => client.of('quote').length > 3)
     expect(client.events.slice(seen).filter((e) => e.event === 'quote').map((e) => e.data.code)).toEqual([stocks[2]])
+  })
+
+  it('fan-out: 50 subscribers on the same 50 symbols cause the upstream requests of 1, over the same span of market time', async () => {
+    const codes = stocks.slice(0, 50)
+    const steps = 10
+    /** Connects `n` subscribers (half WebSocket, half SSE), then moves the market clock 3 s at a time. */
+    const run = async (n: number) => {
+      await resetWorld()
+      const started = Date.now()
+      const keys = await Promise.all(Array.from({ length: Math.ceil(n / 20) }, () => makeKey('unlimited')))
+      const clients = await Promise.all(
+        Array.from({ length: n }, (_, k) => (k % 2 ? sse(`codes=${codes.join(',')}`, keys[Math.floor(k / 20)]) : ws(`codes=${codes.join(',')}`, keys[Math.floor(k / 20)]).then((w) => w.client)))
+      )
+      await Promise.all(clients.map((c) => c.until(() => new Set(c.of('quote').map((q) => q.data.code)).size === 50, 8_000)))
+      expect(clients.every((c) => new Set(c.of('quote').map((q) => q.data.code)).size === 50)).toBe(true)
+      const connected = Date.now() - started
+      const initial = await quoteRequests()
+      // 30 s of session time, 3 s at a time.
+      for (let k = 1; k <= steps; k++) {
+        const before = await quoteRequests()
+        await setClock(at(k * 3_000))
+        // Every shard polls within a cadence (100 ms); the first refreshes every line.
+        await sleep(110)
+        for (let t = Date.now(); (await quoteRequests()) === before && Date.now() - t < 1_000; ) await sleep(20)
+      }
+      const stepped = Date.now() - started
+      // One change everyone sees (a minute on): how long until each subscriber has it.
+      const polled = (await quoteRequests()) - initial
+      const seen = clients.map((c) => c.of('quote').length)
+      const t0 = Date.now()
+      await setClock(at(steps * 3_000 + 60_000))
+      const delays = await Promise.all(clients.map((c, j) => c.until(() => c.of('quote').length > seen[j], 2_000).then(() => Date.now() - t0)))
+      for (const c of clients) c.close()
+      open.length = 0
+      delays.sort((a, b) => a - b)
+      return { connected, stepped, initial, polled, p50: delays[Math.floor(delays.length / 2)], p99: delays[Math.floor(delays.length * 0.99)] }
+    }
+    const one = await run(1)
+    const many = await run(50)
+    console.log(`stream fan-out over ${steps} cadences: 1 subscriber ${JSON.stringify(one)}; 50 subscribers ${JSON.stringify(many)}`)
+    expect(one.polled).toBeGreaterThan(0)
+    expect(one.polled).toBeLessThanOrEqual(steps)
+    expect(many.polled).toBe(one.polled)
+    // Every subscriber got each change within the cadence (100 ms here) plus 1 s.
+    expect(many.p99).toBeLessThan(1_100)
   })
 })
