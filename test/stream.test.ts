@@ -3,9 +3,12 @@
  * against the Worker, its relays and the StreamShard objects, with the emulator's market clock and
  * short stream timings (PUT /__emulator/stream).
  */
+import { env, runInDurableObject } from 'cloudflare:test'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { hashKey, kvKeyOf } from '../src/access/keys'
 import { market } from '../src/emulator/market'
-import { call, getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
+import { shardOf, type StreamShard } from '../src/features/stream/stream-shard'
+import { call, fault, getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
 
 /** A-share stocks listed well before the clock, in code order. */
 const stocks = market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz'].includes(i.prefix) && i.listDate < '2025-01-01').map((i) => i.code)
@@ -164,7 +167,8 @@ describe('GET /v1/stream', () => {
   })
 
   it('fan-out: 50 subscribers on the same 50 symbols cause the upstream requests of 1, over the same span of market time', async () => {
-    const codes = stocks.slice(0, 50)
+    // 25 codes of each of two shards: every connection holds two shard sockets, each shard polls its 25.
+    const codes = [...stocks.filter((c) => shardOf(c) === 'cn-0').slice(0, 25), ...stocks.filter((c) => shardOf(c) === 'cn-1').slice(0, 25)]
     const steps = 10
     /** Connects `n` subscribers (half WebSocket, half SSE), then moves the market clock 3 s at a time. */
     const run = async (n: number) => {
@@ -206,5 +210,97 @@ describe('GET /v1/stream', () => {
     expect(many.polled).toBe(one.polled)
     // Every subscriber got each change within the cadence (100 ms here) plus 1 s.
     expect(many.p99).toBeLessThan(1_100)
+  })
+
+  it('limits: a key is required, a transport, at most the tier\'s symbols and connections; usage shows the stream', async () => {
+    const anon = await getJson('/v1/stream?codes=sh600519', { anonymous: true, headers: { accept: 'text/event-stream' } })
+    expect(anon.status).toBe(401)
+    expect(anon.body.code).toBe('KEY_REQUIRED')
+    const trial = await makeKey('trial')
+    const plain = await getJson(`/v1/stream?codes=sh600519&key=${trial}`)
+    expect(plain.status).toBe(422)
+    expect(plain.body.detail[0]).toMatchObject({ loc: ['header', 'accept'], msg: expect.stringContaining('text/event-stream') })
+    const many = await getJson(`/v1/stream?codes=${stocks.slice(0, 21).join(',')}&key=${trial}`, { headers: { accept: 'text/event-stream' } })
+    expect(many.status).toBe(422)
+    expect(many.body.detail[0]).toMatchObject({ loc: ['query', 'codes'], msg: 'a trial connection may hold at most 20 symbols, got 21' })
+    const bad = await getJson(`/v1/stream?codes=sh600519,hk00700&key=${trial}`, { headers: { accept: 'text/event-stream' } })
+    expect(bad.status).toBe(422)
+    expect(bad.body.detail[0].msg).toContain('A-share')
+
+    await tune({ heartbeat_ms: 50 })
+    const first = await sse(`codes=${stocks.slice(0, 20).join(',')}`, trial)
+    await first.until(() => first.of('quote').length >= 20)
+    const second = await getJson(`/v1/stream?codes=sh600519&key=${trial}`, { headers: { upgrade: 'websocket' } })
+    expect(second.status).toBe(429)
+    expect(second.body).toMatchObject({ code: 'STREAM_LIMIT', limit: 1 })
+    const usage = (await getJson(`/v1/usage?key=${trial}`)).body.data
+    expect(usage.stream).toEqual({ open: 1, max_connections: 1, max_symbols: 20, minutes_today: 1 })
+    // The opening call is counted (the refused one is not).
+    expect(usage.endpoints.stream).toEqual({ units: 1, calls: 1 })
+    // Closing frees the slot (the relay notices an SSE client gone at its next write: heartbeats every 50 ms here).
+    first.close()
+    for (let t = Date.now(); (await getJson(`/v1/usage?key=${trial}`)).body.data.stream.open > 0 && Date.now() - t < 2_000; ) await sleep(20)
+    const again = await ws(`codes=sh600519`, trial)
+    await again.client.until(() => again.client.of('quote').length >= 1)
+    expect(again.client.of('quote')).toHaveLength(1)
+  })
+
+  it('revocation ends a stream within the recheck, with KEY_INVALID and close code 1008', async () => {
+    await tune({ recheck_ms: 100 })
+    const key = await makeKey('standard')
+    const { client } = await ws(`codes=${stocks[0]}`, key)
+    await client.until(() => client.of('quote').length >= 1)
+    const k = kvKeyOf(await hashKey(key))
+    await env.KEYS.put(k, JSON.stringify({ ...JSON.parse((await env.KEYS.get(k))!), status: 'revoked' }))
+    const t0 = Date.now()
+    await client.until(() => client.closed, 2_000)
+    expect(Date.now() - t0).toBeLessThan(1_000)
+    expect(client.of('error').at(-1)?.data).toEqual({ code: 'KEY_INVALID', error: 'this API key has been revoked' })
+    expect(client.closeCode).toBe(1008)
+  })
+
+  it('a slow SSE subscriber is dropped with SLOW_CONSUMER once it is too far behind', async () => {
+    await tune({ heartbeat_ms: 5, slow_bytes: 2_000 })
+    const key = await makeKey('pro')
+    const res = await call(`/v1/stream?codes=${stocks[0]}&key=${key}`, { headers: { accept: 'text/event-stream' } })
+    expect(res.status).toBe(200)
+    // Not read for a while: heartbeats pile up past 2,000 bytes.
+    await sleep(400)
+    const text = await res.text()
+    const events = [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((m) => ({ event: m[1], data: JSON.parse(m[2]) }))
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { code: 'SLOW_CONSUMER' } })
+    expect(text.length).toBeLessThan(4_000)
+    expect((await getJson(`/v1/usage?key=${key}`)).body.data.stream.open).toBe(0)
+  })
+
+  it('market closed: the last session\'s state once, status, then heartbeats only; the shard polls nothing', async () => {
+    await resetWorld('2026-11-21T10:30:00+08:00') // a Saturday
+    await tune({ heartbeat_ms: 50 })
+    const codes = stocks.slice(0, 3)
+    const c = await sse(`codes=${codes.join(',')}`)
+    await c.until(() => c.of('status').length >= 1 && c.of('quote').length >= 3)
+    expect(c.of('quote').map((q) => q.data.date)).toEqual(['2026-11-20', '2026-11-20', '2026-11-20'])
+    expect(c.of('status')[0].data).toEqual({ market: 'cn', phase: 'closed', next_change: '2026-11-23T09:15:00+08:00' })
+    const seen = c.events.length
+    const shard = env.STREAM_SHARD.getByName(shardOf(codes[0]))
+    const before = await runInDurableObject(shard, (o: StreamShard) => o.stats())
+    const requests = await quoteRequests()
+    await sleep(400)
+    expect(new Set(c.events.slice(seen).map((e) => e.event))).toEqual(new Set(['heartbeat']))
+    expect(await quoteRequests()).toBe(requests)
+    const after = await runInDurableObject(shard, async (o: StreamShard, state) => ({ ...o.stats(), alarm: await state.storage.getAlarm() }))
+    expect(after.polls).toBe(before.polls)
+    // One alarm, at the next phase change (Monday 09:15 Beijing, some 46.75 h of market time away).
+    expect(after.alarm! - Date.now()).toBeGreaterThan(46 * 3_600_000)
+  })
+
+  it('a faulted Tencent: the stream keeps serving from the next channel, and says so in source', async () => {
+    const c = await sse(`codes=${stocks.slice(0, 2).join(',')}`)
+    await c.until(() => c.of('quote').length >= 2)
+    expect(c.of('quote')[0].data.source).toBe('emulator:tencent')
+    await fault('tencent', 'http')
+    await setClock(at(60_000))
+    await c.until(() => c.of('quote').length >= 4)
+    expect(c.of('quote').slice(2).map((q) => q.data.source)).toEqual(['emulator:eastmoney', 'emulator:eastmoney'])
   })
 })

@@ -118,6 +118,8 @@ export function registerStream(app: OpenAPIHono<AppEnv>) {
     if (!opened.ok) throw new ApiError('STREAM_LIMIT', `a ${tier} key may hold ${limit} stream connection${limit === 1 ? '' : 's'} at once; close one first (a connection that ended without closing frees its slot within 90 s)`, { limit })
     recordOutcome(c, { ok: true, rows: 0 })
     const relay = new Relay({ env: c.env, keyHash, tier, codes, id, now: services.now })
+    // The relay's last work (giving its lease back) outlives a client that went away.
+    c.executionCtx.waitUntil(relay.done)
     if (wantsWebSocket(c)) {
       const pair = new WebSocketPair()
       const server = pair[1]

@@ -71,6 +71,12 @@ export class Relay {
   /** Minutes of this connection already recorded (the opening call counts the first). */
   private minutesRecorded = 1
   private sink!: Sink
+  private finished!: () => void
+  /**
+   * Settles once the relay has ended and given its lease back: the request keeps it in `waitUntil`,
+   * so that work still runs after the client went away (the runtime then ends the request's I/O).
+   */
+  readonly done = new Promise<void>((resolve) => (this.finished = resolve))
 
   constructor(private readonly o: RelayOptions) {
     this.codes = [...o.codes]
@@ -113,8 +119,11 @@ export class Relay {
     for (const t of this.timers) clearInterval(t)
     for (const { ws } of this.shards.values()) closeQuietly(ws)
     this.shards.clear()
-    void this.guard().streamClose(this.o.id).catch(() => undefined)
     this.sink.end(last)
+    void this.guard()
+      .streamClose(this.o.id)
+      .catch((e) => console.error('stream relay: lease not given back (it lapses by itself)', e))
+      .finally(this.finished)
   }
 
   private refuse(error: string): void {
@@ -239,6 +248,10 @@ export function sseSink(relay: () => Relay): { sink: Sink; body: ReadableStream<
     unread += bytes.length
     writer.write(bytes).then(() => void (unread -= bytes.length), gone)
   }
+  // The client went away (its side cancelled the body): the writable side errors.
+  writer.closed.catch(() => {
+    if (!closed) gone()
+  })
   write(utf8.encode('retry: 3000\n\n'))
   const sink: Sink = {
     send(ev) {
