@@ -83,7 +83,7 @@ export interface UsageReport {
 }
 
 /** A stream connection's lease lapses this long after its last refresh (real time): a dead relay frees its slot. */
-export const STREAM_LEASE_MS = 90_000
+const STREAM_LEASE_MS = 90_000
 
 /** Opening a stream connection: the service clock (usage day), its id and the tier's connection limit. */
 export interface StreamOpenRequest {

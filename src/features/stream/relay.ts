@@ -228,7 +228,7 @@ function closeQuietly(ws: WebSocket): void {
 const utf8 = new TextEncoder()
 
 /** One event as Server-Sent Events text. */
-export const sseText = (ev: StreamEvent) => utf8.encode(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`)
+const sseText = (ev: StreamEvent) => utf8.encode(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`)
 
 /**
  * An SSE response body for a relay: a `TransformStream` whose unread bytes are counted. Past

@@ -218,7 +218,7 @@ const sameFields = (a: QuoteData, b: QuoteData) =>
   a.date === b.date && a.open === b.open && a.last === b.last && a.high === b.high && a.low === b.low && a.volume === b.volume && a.amount === b.amount && a.turnover === b.turnover
 
 /** A `status` event at `now`: the market's phase and when it next changes (Beijing time, ISO 8601). */
-export function statusEvent(now: number): StreamEvent {
+function statusEvent(now: number): StreamEvent {
   const { phase, nextChange } = streamPhase(now)
   return { event: 'status', data: { market: 'cn', phase, next_change: new Date(nextChange + 8 * 3_600_000).toISOString().replace('Z', '+08:00').replace('.000', '') } }
 }
@@ -242,7 +242,7 @@ const codesOf = (raw: string | null): string[] => [...new Set((raw ?? '').split(
  * client a socket per shard its codes touch: a 50-symbol connection touches about 15 of 16 shards,
  * 41 of 128.
  */
-export const SHARDS = { cn: 16 } as const
+const SHARDS = { cn: 16 } as const
 
 /** The shard of a code: its market family and a hash of the code (FNV-1a, stable across deploys) modulo the family's shard count. */
 export function shardOf(code: string): string {
