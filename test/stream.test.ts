@@ -173,6 +173,7 @@ describe('GET /v1/stream', () => {
     /** Connects `n` subscribers (half WebSocket, half SSE), then moves the market clock 3 s at a time. */
     const run = async (n: number) => {
       await resetWorld()
+      await tune({ cadence_ms: 50 })
       const started = Date.now()
       const keys = await Promise.all(Array.from({ length: Math.ceil(n / 20) }, () => makeKey('unlimited')))
       const clients = await Promise.all(
@@ -186,8 +187,8 @@ describe('GET /v1/stream', () => {
       for (let k = 1; k <= steps; k++) {
         const before = await quoteRequests()
         await setClock(at(k * 3_000))
-        // Every shard polls within a cadence (100 ms); the first refreshes every line.
-        await sleep(110)
+        // Both shards poll within a cadence (50 ms here); the first refreshes every line.
+        await sleep(55)
         for (let t = Date.now(); (await quoteRequests()) === before && Date.now() - t < 1_000; ) await sleep(20)
       }
       const stepped = Date.now() - started
@@ -208,7 +209,7 @@ describe('GET /v1/stream', () => {
     expect(one.polled).toBeGreaterThan(0)
     expect(one.polled).toBeLessThanOrEqual(steps)
     expect(many.polled).toBe(one.polled)
-    // Every subscriber got each change within the cadence (100 ms here) plus 1 s.
+    // Every subscriber got the change within the cadence (50 ms here) plus 1 s.
     expect(many.p99).toBeLessThan(1_100)
   })
 
@@ -292,6 +293,27 @@ describe('GET /v1/stream', () => {
     expect(after.polls).toBe(before.polls)
     // One alarm, at the next phase change (Monday 09:15 Beijing, some 46.75 h of market time away).
     expect(after.alarm! - Date.now()).toBeGreaterThan(46 * 3_600_000)
+  })
+
+  it('the market opening and closing: status at each change, polls only while it moves', async () => {
+    await resetWorld('2026-11-21T10:30:00+08:00') // a Saturday
+    await tune({ phase_check_ms: 100 })
+    const codes = stocks.slice(0, 2)
+    const c = await sse(`codes=${codes.join(',')}`)
+    await c.until(() => c.of('status').length >= 1 && c.of('quote').length >= 2)
+    expect(c.of('status')[0].data.phase).toBe('closed')
+    await setClock('2026-11-23T09:31:00+08:00') // Monday, in session
+    const today = () => new Set(c.of('quote').filter((q) => q.data.date === '2026-11-23').map((q) => q.data.code))
+    await c.until(() => c.of('status').length >= 2 && today().size === 2)
+    expect(c.of('status')[1].data).toEqual({ market: 'cn', phase: 'session', next_change: '2026-11-23T11:30:00+08:00' })
+    expect([...today()].sort()).toEqual([...codes].sort())
+    await setClock('2026-11-23T15:00:05+08:00')
+    await c.until(() => c.of('status').length >= 3)
+    expect(c.of('status')[2].data).toEqual({ market: 'cn', phase: 'closed', next_change: '2026-11-24T09:15:00+08:00' })
+    const shard = env.STREAM_SHARD.getByName(shardOf(codes[0]))
+    const polls = (await runInDurableObject(shard, (o: StreamShard) => o.stats())).polls
+    await sleep(300)
+    expect((await runInDurableObject(shard, (o: StreamShard) => o.stats())).polls).toBe(polls)
   })
 
   it('a faulted Tencent: the stream keeps serving from the next channel, and says so in source', async () => {

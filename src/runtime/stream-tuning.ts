@@ -12,6 +12,11 @@ export interface StreamTuning {
   recheckMs: number
   /** A connection with more than this many bytes written but not yet taken by the client is dropped. */
   slowBytes: number
+  /**
+   * Outside sessions a shard's one alarm waits for the next phase change; with this set it looks
+   * again at least this often (the emulator's clock jumps; production leaves it null).
+   */
+  phaseCheckMs: number | null
 }
 
 export const STREAM_DEFAULTS: Readonly<StreamTuning> = {
@@ -19,6 +24,7 @@ export const STREAM_DEFAULTS: Readonly<StreamTuning> = {
   heartbeatMs: 20_000,
   recheckMs: 60_000,
   slowBytes: 256 * 1024,
+  phaseCheckMs: null,
 }
 
 /** The isolate's timings (the emulator may change them). */

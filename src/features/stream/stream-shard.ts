@@ -165,7 +165,9 @@ export class StreamShard extends DurableObject<Env> {
     const now = isolateServices().now()
     const { phase, nextChange } = streamPhase(now)
     this.phase ??= phase
-    const wait = isMoving(phase) ? (streamTuning.cadenceMs ?? quoteCadenceMs('sh000001', now)) : Math.max(1_000, nextChange - now)
+    const untilChange = Math.max(1_000, nextChange - now)
+    const { phaseCheckMs } = streamTuning
+    const wait = isMoving(phase) ? (streamTuning.cadenceMs ?? quoteCadenceMs('sh000001', now)) : phaseCheckMs !== null ? Math.min(untilChange, phaseCheckMs) : untilChange
     await this.ctx.storage.setAlarm(Date.now() + wait)
   }
 
