@@ -64,6 +64,8 @@ interface StreamGuard {
 export class Relay {
   private readonly shards = new Map<string, { ws: WebSocket; codes: string[] }>()
   private codes: string[]
+  /** {@link codes} for lookups. */
+  private held: Set<string>
   private ended = false
   private readonly timers: Array<ReturnType<typeof setInterval>> = []
   private lastStatus = ''
@@ -80,6 +82,7 @@ export class Relay {
 
   constructor(private readonly o: RelayOptions) {
     this.codes = [...o.codes]
+    this.held = new Set(this.codes)
   }
 
   /** Connects to the shards and starts the heartbeat and the minute's recheck. */
@@ -109,6 +112,7 @@ export class Relay {
     const limit = STREAM_LIMITS[this.o.tier].symbols
     if (next.length > limit) return this.refuse(`a ${this.o.tier} connection may hold at most ${limit} symbols; this would make ${next.length}`)
     this.codes = next
+    this.held = new Set(next)
     await this.route(next)
   }
 
@@ -182,7 +186,7 @@ export class Relay {
 
   /** A shard's event to the client: quotes of codes still held, a status once per change (every shard sends it). */
   private forward(ev: StreamEvent): void {
-    if (ev.event === 'quote' && !this.codes.includes((ev.data as { code: string }).code)) return
+    if (ev.event === 'quote' && !this.held.has((ev.data as { code: string }).code)) return
     if (ev.event === 'status') {
       const s = JSON.stringify(ev.data)
       if (s === this.lastStatus) return

@@ -70,7 +70,8 @@ export class StreamShard extends DurableObject<Env> {
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     try {
-      ws.close(code === 1005 ? 1000 : code, reason)
+      // 1005, 1006 and 1015 are reported, never sent.
+      ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code, reason)
     } catch {
       // Already closed.
     }
