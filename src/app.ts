@@ -41,6 +41,7 @@ import { registerTechnicalBatch } from './routes/technical-batch'
 import { registerSearch } from './routes/search'
 import { registerTradeCalendar } from './routes/trade-calendar'
 import { registerUsage } from './routes/usage'
+import { registerStream } from './routes/stream'
 import { registerMcp } from './mcp/route'
 import { registerOpenApiDocument } from './openapi/route'
 import { API_VERSION } from './openapi/version'
@@ -91,6 +92,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   registerHealth(app, services)
   registerStatus(app, services)
   registerQuote(app, services)
+  registerStream(app)
   registerKline(app, services)
   registerTradeCalendar(app, services)
   registerChallenge(app, services)

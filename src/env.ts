@@ -8,6 +8,8 @@ interface Bindings {
   ANON_GUARD: DurableObjectNamespace
   /** One request budget object per upstream family (src/runtime/host-budget-object.ts). */
   HOST_BUDGET: DurableObjectNamespace
+  /** Push quotes' fan-out objects, one per shard of the code space (src/features/stream/stream-shard.ts). */
+  STREAM_SHARD: DurableObjectNamespace<import('./features/stream/stream-shard').StreamShard>
   /** Requests per minute per upstream family, a JSON object over the defaults of src/data/upstream-budgets.ts. */
   UPSTREAM_BUDGETS?: string
   /** public/ as Workers static assets: /docs, /chart, and the owned tables the Worker reads (src/store/owned-tables.ts). */

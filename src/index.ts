@@ -6,10 +6,12 @@ import './env'
 import { createApp } from './app'
 import { scheduledHandler } from './jobs'
 import { createServices, locationLines } from './services'
+import { setIsolateServices } from './services/isolate'
 
 export { KeyGuard } from './access/key-guard'
 export { AnonGuard } from './access/anon-guard'
 export { HostBudget } from './runtime/host-budget-object'
+export { StreamShard } from './features/stream/stream-shard'
 
 const services = createServices({
   fetch: (input, init) => fetch(input, init),
@@ -17,6 +19,8 @@ const services = createServices({
   lineCache: locationLines(),
 })
 const app = createApp(services)
+// The stream shards of this isolate poll through the same services (src/services/isolate.ts).
+setIsolateServices(services)
 
 export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) => {

@@ -22,7 +22,7 @@ import { call, getJson, makeKey, resetWorld, SESSION_CLOCK } from './helpers'
 const get = (path: string) => env.ASSETS.fetch(`https://example.com${path}`)
 const absoluteUrls = (text: string) => [...text.matchAll(/https?:\/\/[^\s"'`)<>]+/g)].map((m) => m[0])
 const LIBRARY = '/chart/assets/lightweight-charts.standalone.production.mjs'
-const OUR_FILES = ['/chart/chart.css', '/chart/app.js', '/chart/api.js', '/chart/bars.js', '/chart/indicators.js', '/chart/pow.js', '/chart/pow-worker.js']
+const OUR_FILES = ['/chart/chart.css', '/chart/app.js', '/chart/api.js', '/chart/bars.js', '/chart/indicators.js', '/chart/live.js', '/chart/pow.js', '/chart/pow-worker.js']
 
 describe('/chart offline', () => {
   it('serves the page, its stylesheet and module, each under the strict policy', async () => {

@@ -26,7 +26,8 @@ describe('/openapi.json', () => {
       expect(op['x-min-tier']).toMatch(/^(free|trial|standard|pro|unlimited)$/)
       expect(typeof op['x-cost']).toBe('number')
       expect(op.description.length).toBeGreaterThan(20)
-      const ok = op.responses['200'].content['application/json']
+      // JSON, or the event stream of GET /v1/stream.
+      const ok = op.responses['200'].content['application/json'] ?? op.responses['200'].content['text/event-stream']
       expect(ok.schema).toBeTruthy()
     }
   })

@@ -2,7 +2,7 @@ import access from '../docs/access.md?raw'
 import architecture from '../docs/architecture.md?raw'
 import readme from '../README.md?raw'
 import { describe, expect, it } from 'vitest'
-import { TIER_LIMITS, TIERS } from '../src/access/tiers'
+import { STREAM_LIMITS, TIER_LIMITS, TIERS } from '../src/access/tiers'
 import { STALE_IF_ERROR, type StalePolicy } from '../src/store/reference-cache'
 import { getJson } from './helpers'
 
@@ -23,10 +23,12 @@ describe('the tables of README.md and docs/ match the code', () => {
   ])('the tiers table of %s is src/access/tiers.ts', (_, page) => {
     const rows = tableRows(page, 'tiers')
     expect(rows.map((r) => r[0].replace(/ .*/, ''))).toEqual(['anonymous', ...TIERS.slice(1)])
-    for (const [name, perMinute, heavy, batch] of rows.slice(1)) {
+    for (const [name, perMinute, heavy, batch, connections, symbols] of rows.slice(1)) {
       const t = TIER_LIMITS[name as keyof typeof TIER_LIMITS]
-      expect([Number(perMinute), Number(heavy), Number(batch)]).toEqual([t.perMinute, t.heavyPerDay, t.technicalBatchSymbols])
+      const s = STREAM_LIMITS[name as keyof typeof STREAM_LIMITS]
+      expect([Number(perMinute), Number(heavy), Number(batch), Number(connections), Number(symbols)]).toEqual([t.perMinute, t.heavyPerDay, t.technicalBatchSymbols, s.connections, s.symbols])
     }
+    expect(rows[0].slice(4)).toEqual([String(STREAM_LIMITS.free.connections), String(STREAM_LIMITS.free.symbols)])
     expect(rows[0][1]).toContain(String(TIER_LIMITS.free.perMinute))
   })
 

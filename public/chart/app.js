@@ -4,6 +4,7 @@
 import { CandlestickSeries, createChart, HistogramSeries, LineSeries } from './assets/lightweight-charts.standalone.production.mjs'
 import { loadKline, proofStore } from './api.js'
 import { chartData, COLORS, MA_WINDOWS, MINUTE_PERIODS, PERIODS } from './bars.js'
+import { followLive } from './live.js'
 
 const KEY_STORE = 'chart.key'
 const DEFAULT_CODE = 'sh600519'
@@ -123,9 +124,36 @@ function reflect() {
   keyInput.placeholder = key ? `key …${key.slice(-4)}` : 'anonymous'
 }
 
+/** Stops the live candle of the chart shown, if any. */
+let stopLive = () => {}
+
+/**
+ * With a key, a day chart follows GET /v1/stream: each `quote` event redraws the last candle and its
+ * volume bar (the indicators stay as loaded); `status` says whether the market is moving.
+ */
+function live(code, lastDate, baseLine) {
+  const key = sessionStorage.getItem(KEY_STORE)
+  if (!key) return
+  let phase = ''
+  stopLive = followLive(code, key, ({ event, data }) => {
+    if (event === 'quote' && data.date >= lastDate) {
+      const bar = { time: data.date, open: Number(data.open), high: Number(data.high), low: Number(data.low), close: Number(data.last) }
+      candles.update(bar)
+      volume.update({ time: data.date, value: Number(data.volume), color: bar.close >= bar.open ? COLORS.up : COLORS.down })
+      status.textContent = `${baseLine} Live: ${data.last} at ${data.as_of}${phase ? ` (${phase})` : ''}.`
+      document.body.dataset.live = data.as_of
+    } else if (event === 'status') {
+      phase = data.phase === 'closed' || data.phase === 'lunch' ? `market ${data.phase} until ${data.next_change.slice(0, 16).replace('T', ' ')}` : `market in ${data.phase}`
+    } else if (event === 'error') {
+      status.textContent = `${baseLine} Live updates stopped: ${data.error} (${data.code}).`
+    }
+  })
+}
+
 let drawn = 0
 /** Loads and draws the state's bars; an answer that arrives after a newer request is dropped. */
 async function show() {
+  stopLive()
   reflect()
   const ticket = ++drawn
   const { code, period } = state
@@ -166,6 +194,7 @@ async function show() {
   status.textContent = [`${code} ${period}: ${bars} bars to ${body.as_of ?? body.data[0].date}, source ${body.source}.`, body.notice ?? '', solvedNote].filter(Boolean).join(' ')
   document.body.dataset.state = 'ready'
   document.body.dataset.shown = `${code} ${period}`
+  if (period === 'day') live(code, body.data[0].date, status.textContent)
 }
 
 $('symbol').addEventListener('submit', (e) => {

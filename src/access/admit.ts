@@ -96,7 +96,8 @@ export function admit(
     markStage('handler')
     await next()
     const outcome = c.get('outcome')
-    const ok = outcome?.ok === true && c.res.status === 200
+    // 101: a stream's WebSocket (GET /v1/stream), admitted like a 200.
+    const ok = outcome?.ok === true && (c.res.status === 200 || c.res.status === 101)
     const settling = held.end(ok, outcome?.rows ?? 0, outcome?.units)
     if (settling) c.executionCtx.waitUntil(settling.catch((e) => console.error('settle failed', e)))
   }

@@ -78,6 +78,25 @@ export interface UsageReport {
   minute: RateWindow
   heavy: { limit: number; used: number; left: number }
   pack: { cap: number; used: number; left: number } | null
+  /** Push-quote connections open now (leases not lapsed) and minutes of streams started today. */
+  stream: { open: number; minutes_today: number }
+}
+
+/** A stream connection's lease lapses this long after its last refresh (real time): a dead relay frees its slot. */
+const STREAM_LEASE_MS = 90_000
+
+/** Opening a stream connection: the service clock (usage day), its id and the tier's connection limit. */
+export interface StreamOpenRequest {
+  now: number
+  id: string
+  limit: number
+}
+
+/** A relay's minute: its lease refreshed, and `minutes` more started minutes recorded (one unit each). */
+export interface StreamRefreshRequest {
+  now: number
+  id: string
+  minutes: number
 }
 
 /** The allow-list holds at most this many addresses (docs/access.md, "Locking a key to IP addresses"). */
@@ -88,6 +107,7 @@ const K = {
   units: (day: string, endpoint: string) => `units:${day}:${endpoint}`,
   calls: (day: string, endpoint: string) => `calls:${day}:${endpoint}`,
   heavy: (day: string) => `heavy:${day}`,
+  streamMinutes: (day: string) => `smin:${day}`,
   lifetime: 'lifetime',
 }
 
@@ -110,6 +130,41 @@ export class KeyGuard extends DurableObject<Env> {
     super(ctx, env)
     this.store = new GuardStore(ctx.storage)
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS allowlist (ip TEXT PRIMARY KEY)')
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS streams (id TEXT PRIMARY KEY, expires INTEGER NOT NULL)')
+  }
+
+  /**
+   * Opens a push-quote connection of the key (docs/access.md "Streams") when fewer than `limit`
+   * leases are live, counting the first minute of stream usage (the opening call's unit is billed
+   * by admission). Leases are written through, so a restart forgets none.
+   */
+  streamOpen(req: StreamOpenRequest): { ok: boolean; open: number } {
+    const open = this.liveStreams()
+    if (open >= req.limit) return { ok: false, open }
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO streams (id, expires) VALUES (?, ?)', req.id, Date.now() + STREAM_LEASE_MS)
+    this.store.counters.add(K.streamMinutes(beijingDay(req.now)), 1)
+    return { ok: true, open: open + 1 }
+  }
+
+  /** Refreshes a connection's lease and records its started minutes: a unit each, outside the minute limit. */
+  streamRefresh(req: StreamRefreshRequest): void {
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO streams (id, expires) VALUES (?, ?)', req.id, Date.now() + STREAM_LEASE_MS)
+    if (req.minutes > 0) {
+      const day = beijingDay(req.now)
+      this.store.counters.add(K.streamMinutes(day), req.minutes)
+      this.count(day, 'stream', req.minutes, 0)
+    }
+  }
+
+  streamClose(id: string): void {
+    this.ctx.storage.sql.exec('DELETE FROM streams WHERE id = ?', id)
+  }
+
+  /** Live stream leases, lapsed ones dropped. */
+  private liveStreams(): number {
+    const { sql } = this.ctx.storage
+    sql.exec('DELETE FROM streams WHERE expires <= ?', Date.now())
+    return sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM streams').one().n
   }
 
   admit(req: KeyAdmitRequest): KeyAdmitResult {
@@ -214,6 +269,7 @@ export class KeyGuard extends DurableObject<Env> {
       minute: store.window(req.now, req.perMinute, store.minuteCount(req.now)),
       heavy: { limit: req.heavyPerDay, used: heavyUsed, left: Math.max(0, req.heavyPerDay - heavyUsed) },
       pack: req.packUnits === null ? null : { cap: req.packUnits, used: spent, left: Math.max(0, req.packUnits - spent) },
+      stream: { open: this.liveStreams(), minutes_today: counters.get(K.streamMinutes(day)) },
     }
   }
 
@@ -248,6 +304,7 @@ export class KeyGuard extends DurableObject<Env> {
     const today = beijingDay(now)
     const keepFrom = addDays(today, -7)
     store.counters.deleteBefore('heavy:', today)
+    store.counters.deleteBefore('smin:', keepFrom)
     store.counters.deleteBefore('units:', keepFrom)
     store.counters.deleteBefore('calls:', keepFrom)
     store.pruneMinutes(now)

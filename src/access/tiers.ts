@@ -23,6 +23,26 @@ export const TIER_LIMITS: Record<Tier, TierLimits> = {
   unlimited: { perMinute: 600, heavyPerDay: 1000, technicalBatchSymbols: 1000 },
 }
 
+/**
+ * Push quotes (`GET /v1/stream`, docs/access.md "Streams"): open connections per key across the
+ * service, and symbols per connection. Anonymous callers (`free`) get none. A stream's opening is
+ * one counted call; while open it records one usage unit per started minute (the first is the
+ * opening call's), outside the minute limit: polling the same symbols at the stream's 3 s freshness
+ * would take at least 20 calls a minute.
+ */
+export interface StreamLimits {
+  connections: number
+  symbols: number
+}
+
+export const STREAM_LIMITS: Record<Tier, StreamLimits> = {
+  free: { connections: 0, symbols: 0 },
+  trial: { connections: 1, symbols: 20 },
+  standard: { connections: 2, symbols: 50 },
+  pro: { connections: 5, symbols: 200 },
+  unlimited: { connections: 20, symbols: 500 },
+}
+
 /** Anonymous allowances (docs/access.md): 2 calls a minute for scripts, 5 for browsers, 60 with proof-of-work. */
 export const ANONYMOUS = {
   perMinuteScript: 2,

@@ -24,6 +24,7 @@ const GZIP_GOAL_KB = 250
 const MINIMAL = `export class KeyGuard { fetch() { return new Response('ok') } }
 export class AnonGuard { fetch() { return new Response('ok') } }
 export class HostBudget { fetch() { return new Response('ok') } }
+export class StreamShard { fetch() { return new Response('ok') } }
 export default { fetch: () => new Response('ok') }
 `
 

@@ -73,6 +73,7 @@ export function workerOptions(scriptPath, { assets = true, ...extra } = {}) {
       KEY_GUARD: { className: 'KeyGuard', useSQLite: true },
       ANON_GUARD: { className: 'AnonGuard', useSQLite: true },
       HOST_BUDGET: { className: 'HostBudget', useSQLite: true },
+      STREAM_SHARD: { className: 'StreamShard', useSQLite: true },
     },
   }
 }

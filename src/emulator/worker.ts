@@ -9,6 +9,8 @@ import { KEY_LEASES } from '../access/key-lease'
 import { UPSTREAM_BUDGETS } from '../data/upstream-budgets'
 import { scheduledHandler } from '../jobs'
 import { createServices, locationLines } from '../services'
+import { setIsolateServices } from '../services/isolate'
+import { STREAM_DEFAULTS, streamTuning } from '../runtime/stream-tuning'
 import { clock, createEmulatorFetch } from './control'
 import { withHangs } from './hang'
 import { market } from './market'
@@ -18,6 +20,7 @@ import { emulatorRoutes } from './routes'
 export { KeyGuard } from '../access/key-guard'
 export { AnonGuard } from '../access/anon-guard'
 export { HostBudget } from '../runtime/host-budget-object'
+export { StreamShard } from '../features/stream/stream-shard'
 
 export const services = createServices({
   fetch: createEmulatorFetch(market),
@@ -28,6 +31,8 @@ export const services = createServices({
   budgets: {},
 })
 const app = createApp(services)
+// The stream shards of this isolate poll through the same services (src/services/isolate.ts).
+setIsolateServices(services)
 // Usage from leased slices is sent as each call ends (src/access/key-lease.ts: tests wait for it).
 services.caches.of(KEY_LEASES).reportAfter(0)
 
@@ -93,6 +98,24 @@ app.put('/__emulator/channel-timeout', async (c) => {
 app.delete('/__emulator/channel-timeout', (c) => {
   services.channelContext.timeoutMs = defaultTimeoutMs
   return c.json({ timeout_ms: defaultTimeoutMs })
+})
+// Push quotes' timings (src/runtime/stream-tuning.ts), in real ms: `{cadence_ms, heartbeat_ms,
+// recheck_ms, slow_bytes, phase_check_ms}` (each optional) so a test sees several cadences in a second; the market's
+// clock stays the emulator's. DELETE restores production's.
+app.put('/__emulator/stream', async (c) => {
+  const b = (await c.req.json().catch(() => ({}))) as Record<string, unknown>
+  const fields = { cadence_ms: 'cadenceMs', heartbeat_ms: 'heartbeatMs', recheck_ms: 'recheckMs', slow_bytes: 'slowBytes', phase_check_ms: 'phaseCheckMs' } as const
+  for (const [k, field] of Object.entries(fields)) {
+    if (b[k] === undefined) continue
+    const v = Number(b[k])
+    if (!Number.isInteger(v) || v < 1 || v > 600_000) return c.json({ error: `${k} must be an integer 1–600000`, code: 'BAD_REQUEST' }, 422)
+    streamTuning[field] = v
+  }
+  return c.json({ stream: streamTuning })
+})
+app.delete('/__emulator/stream', (c) => {
+  Object.assign(streamTuning, STREAM_DEFAULTS)
+  return c.json({ stream: streamTuning })
 })
 registerBenchRoutes(app)
 

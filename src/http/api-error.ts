@@ -13,6 +13,10 @@ const ERROR_STATUS = {
   RATE_LIMITED: 429,
   HEAVY_QUOTA: 429,
   ROWS_EXHAUSTED: 429,
+  /** Push quotes (`GET /v1/stream`): the key has as many connections open as its tier allows. */
+  STREAM_LIMIT: 429,
+  /** Push quotes: a client fell too far behind and was dropped. Sent only as a stream's last `error` event. */
+  SLOW_CONSUMER: 429,
   POW_DISABLED: 503,
   /** The request deadline passed (src/http/deadline.ts); the 504 itself is an ok:false envelope. */
   DEADLINE_EXCEEDED: 504,

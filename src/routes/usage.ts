@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { KEY_LEASES, keyGuardOf } from '../access/key-lease'
 import { guardedRoute } from '../access/route'
-import { TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
+import { STREAM_LIMITS, TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
@@ -24,6 +24,14 @@ const UsageSchema = z
     minute: Window,
     heavy: z.object({ limit: z.number().int(), used: z.number().int(), left: z.number().int() }).openapi({ description: 'market-kline calls today' }),
     pack: z.object({ cap: z.number().int(), used: z.number().int(), left: z.number().int() }).nullable().openapi({ description: 'Buyout pack: lifetime units; null for keys without a cap' }),
+    stream: z
+      .object({
+        open: z.number().int().openapi({ description: 'Stream connections open now, across the service' }),
+        max_connections: z.number().int().openapi({ description: 'Connections the tier allows at once' }),
+        max_symbols: z.number().int().openapi({ description: 'Symbols per connection' }),
+        minutes_today: z.number().int().openapi({ description: 'Stream minutes started today, one usage unit each (the first of each stream is its opening call)' }),
+      })
+      .openapi({ description: 'Push quotes (GET /v1/stream)' }),
   })
   .openapi('Usage')
 
@@ -34,7 +42,7 @@ const route = guardedRoute(POLICY, {
   tags: ['Pro'],
   summary: 'Your usage and limits',
   description:
-    "The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today and pack units left. Not counted. " +
+    "The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today, pack units left and push-quote streams (open connections, minutes). Not counted. " +
     'Calls the service admitted elsewhere (another Worker isolate) in the last 2 seconds may not show yet, and slices of the minute leased there count as used.',
   responses: {
     200: {
@@ -47,6 +55,7 @@ const route = guardedRoute(POLICY, {
               data: {
                 tier: 'pro', day: '2026-11-20', endpoints: { quote: { units: 12, calls: 12 }, 'market-kline': { units: 500, calls: 1 } },
                 units_today: 512, minute: { limit: 300, remaining: 297, reset_seconds: 41 }, heavy: { limit: 200, used: 1, left: 199 }, pack: null,
+                stream: { open: 1, max_connections: 5, max_symbols: 200, minutes_today: 12 },
               },
             },
           }),
@@ -73,7 +82,8 @@ export function registerUsage(app: OpenAPIHono<AppEnv>) {
     })
     const { resetSeconds, ...minute } = report.minute
     // snake_case on the wire, like every other field of the answer
-    const data = { tier, ...report, minute: { ...minute, reset_seconds: resetSeconds } }
+    const streams = STREAM_LIMITS[tier]
+    const data = { tier, ...report, minute: { ...minute, reset_seconds: resetSeconds }, stream: { open: report.stream.open, max_connections: streams.connections, max_symbols: streams.symbols, minutes_today: report.stream.minutes_today } }
     return c.json(envelope(c, 'usage', { ok: true, source: 'service', data }), 200)
   })
 }

@@ -64,3 +64,55 @@ export type ApiError = Schema<'Error'>
 
 /** The body of a 422: FastAPI-style, naming the parameter and the reason. */
 export type ValidationError = Schema<'ValidationError'>
+
+/** One push-quote event of `GET /v1/stream`, by name: `quote`, `status`, `error` or `heartbeat`. */
+export type StreamEvent =
+  | { event: 'quote'; data: Schema<'StreamQuoteEvent'> }
+  | { event: 'status'; data: Schema<'StreamStatusEvent'> }
+  | { event: 'error'; data: Schema<'StreamErrorEvent'> }
+  | { event: 'heartbeat'; data: Schema<'StreamHeartbeatEvent'> }
+
+/** Options of {@link stream}. */
+export interface StreamOptions extends Omit<MarketApiOptions, 'key'> {
+  /** An API key: streams need one. */
+  key: string
+  /** A-share codes with prefix, at most the tier's symbols per connection. */
+  codes: string[]
+  /** Ends the stream when aborted. */
+  signal?: AbortSignal
+}
+
+/**
+ * Push quotes (`GET /v1/stream`) over Server-Sent Events, as an async iterator: the current state of
+ * every code first, then each change, `status` at every phase change and a `heartbeat` every 20 s.
+ * A refusal (401, 422, 429 `STREAM_LIMIT`) throws with its body; the iterator ends when the service
+ * closes the stream (after an `error` event saying why, e.g. `KEY_INVALID`, `SLOW_CONSUMER`).
+ *
+ * ```ts
+ * for await (const ev of stream({ baseUrl, key, codes: ['sh600519'] })) if (ev.event === 'quote') console.log(ev.data.last)
+ * ```
+ */
+export async function* stream({ baseUrl, key, codes, fetch: doFetch = globalThis.fetch, headers, signal }: StreamOptions): AsyncGenerator<StreamEvent> {
+  const url = `${baseUrl.replace(/\/+$/, '')}/v1/stream?codes=${encodeURIComponent(codes.join(','))}`
+  const res = await doFetch(new Request(url, { headers: { ...headers, accept: 'text/event-stream', authorization: `Bearer ${key}` }, signal }))
+  if (res.status !== 200 || !res.body) throw Object.assign(new Error(`GET /v1/stream answered ${res.status}: ${await res.text()}`), { status: res.status })
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      buffer += value
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        const event = /^event: (.*)$/m.exec(block)?.[1]
+        const data = /^data: (.*)$/m.exec(block)?.[1]
+        if (event && data) yield { event, data: JSON.parse(data) } as StreamEvent
+      }
+    }
+  } finally {
+    reader.releaseLock()
+    await res.body.cancel().catch(() => undefined)
+  }
+}

@@ -61,6 +61,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Push quotes: Server-Sent Events or WebSocket
+         * @description Live quotes pushed as they change, instead of polling /v1/quote. `Accept: text/event-stream` answers Server-Sent Events (`EventSource`, `curl -N`); `Upgrade: websocket` a WebSocket, which also takes `{"subscribe":[codes]}` and `{"unsubscribe":[codes]}` messages. Browsers cannot set headers on either: `?key=` works. Events (schema `StreamEvent`): `quote` (the current state of every code first, then each change, at most once per 3 s source cadence while the market moves), `status` (the market's phase: auction, session, lunch, closed, and the next change), `error`, `heartbeat` (every 20 s). Outside sessions a stream sends the last session's state once, then `status`, then only heartbeats. Limits per key (open connections across the service) and per connection (symbols): trial 1 connections × 20 symbols, standard 2 connections × 50 symbols, pro 5 connections × 200 symbols, unlimited 20 connections × 500 symbols; anonymous callers none. Opening a stream is one counted call (the minute limit applies); while open it records one usage unit per started minute, not against the minute limit (`/v1/usage` `stream`). The key is re-read every 60 s: a revoked key's streams end within that with a KEY_INVALID error. A client more than 256 KB behind is dropped with SLOW_CONSUMER. WebSocket close codes: 1008 KEY_INVALID, 1008 STREAM_LIMIT, 1013 SLOW_CONSUMER, 1011 UPSTREAM_UNAVAILABLE, 1000 normal.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/kline": {
         parameters: {
             query?: never;
@@ -130,7 +150,7 @@ export interface paths {
         };
         /**
          * Your usage and limits
-         * @description The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today and pack units left. Not counted. Calls the service admitted elsewhere (another Worker isolate) in the last 2 seconds may not show yet, and slices of the minute leased there count as used.
+         * @description The calling key's tier, today's usage units by endpoint, the current minute window, heavy calls left today, pack units left and push-quote streams (open connections, minutes). Not counted. Calls the service admitted elsewhere (another Worker isolate) in the last 2 seconds may not show yet, and slices of the minute leased there count as used.
          */
         get: operations["usage"];
         put?: never;
@@ -839,7 +859,7 @@ export interface components {
              * @description Machine code; each response of an endpoint says which apply
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_CONFLICT" | "KEY_REQUIRED" | "KEY_INVALID" | "TIER_TOO_LOW" | "IP_NOT_ALLOWED" | "PACK_EXHAUSTED" | "RATE_LIMITED" | "HEAVY_QUOTA" | "ROWS_EXHAUSTED" | "POW_DISABLED" | "DEADLINE_EXCEEDED" | "INTERNAL";
+            code: "BAD_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_CONFLICT" | "KEY_REQUIRED" | "KEY_INVALID" | "TIER_TOO_LOW" | "IP_NOT_ALLOWED" | "PACK_EXHAUSTED" | "RATE_LIMITED" | "HEAVY_QUOTA" | "ROWS_EXHAUSTED" | "STREAM_LIMIT" | "SLOW_CONSUMER" | "POW_DISABLED" | "DEADLINE_EXCEEDED" | "INTERNAL";
         };
         /**
          * @example {
@@ -1116,6 +1136,58 @@ export interface components {
             amount: string;
             /** @description Turnover rate in percent; empty for indexes, sectors, futures, forex and channels without it */
             turnover: string;
+        };
+        /** @description One event. Over SSE: `event: <event>` and `data: <data as JSON>` lines; over WebSocket: this object as one JSON text message. */
+        StreamEvent: {
+            /** @enum {string} */
+            event: "quote" | "status" | "error" | "heartbeat";
+            data: components["schemas"]["StreamQuoteEvent"] | components["schemas"]["StreamStatusEvent"] | components["schemas"]["StreamErrorEvent"] | components["schemas"]["StreamHeartbeatEvent"];
+        };
+        /** @description `quote`: /v1/quote's latest bar of one code (8 strings), sent first for every code, then whenever a field changes */
+        StreamQuoteEvent: {
+            /** @example sh600519 */
+            code: string;
+            date: string;
+            open: string;
+            last: string;
+            high: string;
+            low: string;
+            volume: string;
+            amount: string;
+            turnover: string;
+            /**
+             * @description The line's time stamp (Beijing)
+             * @example 2026-11-20 10:30:03
+             */
+            as_of: string;
+            /**
+             * @description The channel that answered (the same failover as /v1/quote)
+             * @example tencent
+             */
+            source: string;
+        };
+        /** @description `status`: the A-share market's phase, sent on connecting and at every change */
+        StreamStatusEvent: {
+            /** @enum {string} */
+            market: "cn";
+            /** @enum {string} */
+            phase: "auction" | "session" | "lunch" | "closed";
+            /**
+             * @description When the phase next changes (ISO 8601, Beijing time)
+             * @example 2026-11-20T11:30:00+08:00
+             */
+            next_change: string;
+        };
+        /** @description `error`: a code of the API's vocabulary. KEY_INVALID (key revoked), SLOW_CONSUMER and UPSTREAM_UNAVAILABLE (no quote object reachable) end the stream; BAD_REQUEST (a bad subscribe message) and UPSTREAM_UNAVAILABLE / NO_DATA of one poll do not */
+        StreamErrorEvent: {
+            /** @example SLOW_CONSUMER */
+            code: string;
+            error: string;
+        };
+        /** @description `heartbeat`: every 20 s */
+        StreamHeartbeatEvent: {
+            /** @description Service time, ISO 8601 */
+            at: string;
         };
         /**
          * @example {
@@ -1475,7 +1547,13 @@ export interface components {
          *           "used": 1,
          *           "left": 199
          *         },
-         *         "pack": null
+         *         "pack": null,
+         *         "stream": {
+         *           "open": 1,
+         *           "max_connections": 5,
+         *           "max_symbols": 200,
+         *           "minutes_today": 12
+         *         }
          *       }
          *     }
          */
@@ -1557,6 +1635,17 @@ export interface components {
                 used: number;
                 left: number;
             } | null;
+            /** @description Push quotes (GET /v1/stream) */
+            stream: {
+                /** @description Stream connections open now, across the service */
+                open: number;
+                /** @description Connections the tier allows at once */
+                max_connections: number;
+                /** @description Symbols per connection */
+                max_symbols: number;
+                /** @description Stream minutes started today, one usage unit each (the first of each stream is its opening call) */
+                minutes_today: number;
+            };
         };
         /**
          * @example {
@@ -6319,6 +6408,108 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMITED (per-minute window), HEAVY_QUOTA or ROWS_EXHAUSTED; Retry-After says when to retry; anonymous refusals carry a proof-of-work `challenge` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side; the body carries a request id, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: no answer within 15 s (whatever hung: an upstream, the store, the counters); an ok:false envelope naming the `stage` still running. Not counted; retry. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadlineExceeded"];
+                };
+            };
+        };
+    };
+    stream: {
+        parameters: {
+            query: {
+                /** @description Comma-separated A-share codes with market prefix (sh, sz, bj: stocks, indexes, ETFs, bonds); at most the tier's symbols per connection */
+                codes: string;
+                /** @description Answer form: `json`, the only one (this route has no table; `format=csv` is for the tabular routes). Any other value, or `format` given twice, is a 422. */
+                format?: "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebSocket (with `Upgrade: websocket`): each message one `StreamEvent` as JSON */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server-Sent Events (with `Accept: text/event-stream`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["StreamEvent"];
+                };
+            };
+            /** @description KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key= */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TIER_TOO_LOW, IP_NOT_ALLOWED (the key's allow-list) or PACK_EXHAUSTED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bad code, more symbols than the tier allows per connection, or neither `Accept: text/event-stream` nor `Upgrade: websocket` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            type: string;
+                            loc: string[];
+                            msg: string;
+                            input?: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description STREAM_LIMIT (as many connections open as the tier allows), or RATE_LIMITED (the opening call, per-minute window) */
             429: {
                 headers: {
                     [name: string]: unknown;

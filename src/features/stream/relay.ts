@@ -1,0 +1,301 @@
+/**
+ * The Worker side of a push-quote connection (`GET /v1/stream`, docs/architecture.md "Push
+ * quotes"): one relay per client connection. It opens one WebSocket to each shard object its codes
+ * fall in (src/features/stream/stream-shard.ts) and forwards their events to the client, as
+ * Server-Sent Events or WebSocket messages. The relay, not the shard, holds the client's
+ * connection: a shard then holds one hibernatable socket per relay, shared by every symbol of that
+ * relay, and its work per change is one message per relay whatever the client's transport; an SSE
+ * response held by the object would keep it in memory (a streaming body cannot hibernate).
+ *
+ * - **Heartbeat** every 20 s (`heartbeat` event).
+ * - **Lease and usage.** Every minute (`recheckMs`) the relay refreshes its connection's lease in
+ *   the key's KeyGuard (a lease lapses 90 s after its last refresh, so a dead relay frees its slot),
+ *   records the minutes started since, and re-reads the key: a revoked key ends the stream with a
+ *   `KEY_INVALID` error within that minute.
+ * - **Slow subscribers.** SSE bytes written but not yet taken by the client are counted; past
+ *   `slowBytes` (256 KB) the stream ends with a `SLOW_CONSUMER` error, never growing memory without bound.
+ */
+import type { KeyGuard } from '../../access/key-guard'
+import { kvKeyOf, KeyRecordSchema } from '../../access/keys'
+import { STREAM_LIMITS, type Tier } from '../../access/tiers'
+import { streamTuning } from '../../runtime/stream-tuning'
+import { shardOf, type StreamEvent } from './stream-shard'
+import { parseStreamCodes } from './codes'
+
+/** Why a relay ended, as its last event says (`null`: the client left, nothing to say). */
+export interface Ending {
+  code: 'KEY_INVALID' | 'SLOW_CONSUMER' | 'UPSTREAM_UNAVAILABLE' | 'STREAM_LIMIT'
+  error: string
+}
+
+/** The WebSocket close codes of each ending (docs/access.md "Streams"). */
+export const CLOSE_CODES: Record<Ending['code'], number> = {
+  KEY_INVALID: 1008,
+  STREAM_LIMIT: 1008,
+  SLOW_CONSUMER: 1013,
+  UPSTREAM_UNAVAILABLE: 1011,
+}
+
+/** Where the relay's events go: the SSE body or the client's WebSocket. */
+export interface Sink {
+  /** Sends one event; returns false when the client is too far behind (the relay then ends). */
+  send(event: StreamEvent): boolean
+  /** Sends the last event (if any) and closes the connection. */
+  end(last: Ending | null): void
+}
+
+export interface RelayOptions {
+  env: Env
+  keyHash: string
+  tier: Tier
+  codes: string[]
+  /** This connection's lease id in the key's KeyGuard. */
+  id: string
+  /** Service clock (the day usage is counted in). */
+  now: () => number
+}
+
+/** The KeyGuard calls of a relay, through a stub (each a promise). */
+interface StreamGuard {
+  streamRefresh(req: Parameters<KeyGuard['streamRefresh']>[0]): Promise<void>
+  streamClose(id: string): Promise<void>
+}
+
+export class Relay {
+  private readonly shards = new Map<string, { ws: WebSocket; codes: string[] }>()
+  private codes: string[]
+  /** {@link codes} for lookups. */
+  private held: Set<string>
+  private ended = false
+  private readonly timers: Array<ReturnType<typeof setInterval>> = []
+  private lastStatus = ''
+  private readonly openedAt = Date.now()
+  /** Minutes of this connection already recorded (the opening call counts the first). */
+  private minutesRecorded = 1
+  private sink!: Sink
+  private finished!: () => void
+  /**
+   * Settles once the relay has ended and given its lease back: the request keeps it in `waitUntil`,
+   * so that work still runs after the client went away (the runtime then ends the request's I/O).
+   */
+  readonly done = new Promise<void>((resolve) => (this.finished = resolve))
+
+  constructor(private readonly o: RelayOptions) {
+    this.codes = [...o.codes]
+    this.held = new Set(this.codes)
+  }
+
+  /** Connects to the shards and starts the heartbeat and the minute's recheck. */
+  start(sink: Sink): void {
+    this.sink = sink
+    this.timers.push(setInterval(() => this.deliver({ event: 'heartbeat', data: { at: new Date(this.o.now()).toISOString() } }), streamTuning.heartbeatMs))
+    this.timers.push(setInterval(() => void this.recheck(), streamTuning.recheckMs))
+    void this.route(this.codes).catch((e) => {
+      console.error('stream relay: shard connection failed', e)
+      this.end({ code: 'UPSTREAM_UNAVAILABLE', error: 'the stream could not reach its quote objects; reconnect' })
+    })
+  }
+
+  /** A client's `{"subscribe":[…]}` or `{"unsubscribe":[…]}` (WebSocket only). */
+  async message(raw: string): Promise<void> {
+    let m: { subscribe?: unknown; unsubscribe?: unknown }
+    try {
+      m = JSON.parse(raw) as typeof m
+    } catch {
+      return this.refuse('a message is JSON: {"subscribe":["sh600519"]} or {"unsubscribe":["sh600519"]}')
+    }
+    const list = m.subscribe ?? m.unsubscribe
+    if (!Array.isArray(list) || list.some((c) => typeof c !== 'string')) return this.refuse('subscribe / unsubscribe take an array of codes')
+    const parsed = parseStreamCodes(list.join(','))
+    if (parsed.errors.length) return this.refuse(parsed.errors.join('; '))
+    const next = m.subscribe !== undefined ? [...new Set([...this.codes, ...parsed.codes])] : this.codes.filter((c) => !parsed.codes.includes(c))
+    const limit = STREAM_LIMITS[this.o.tier].symbols
+    if (next.length > limit) return this.refuse(`a ${this.o.tier} connection may hold at most ${limit} symbols; this would make ${next.length}`)
+    this.codes = next
+    this.held = new Set(next)
+    await this.route(next)
+  }
+
+  /** Ends the connection once: shards closed, lease given back, the last event sent. */
+  end(last: Ending | null): void {
+    if (this.ended) return
+    this.ended = true
+    for (const t of this.timers) clearInterval(t)
+    for (const { ws } of this.shards.values()) closeQuietly(ws)
+    this.shards.clear()
+    this.sink.end(last)
+    void this.guard()
+      .streamClose(this.o.id)
+      .catch((e) => console.error('stream relay: lease not given back (it lapses by itself)', e))
+      .finally(this.finished)
+  }
+
+  private refuse(error: string): void {
+    this.deliver({ event: 'error', data: { code: 'BAD_REQUEST', error } })
+  }
+
+  /** One WebSocket per shard of `codes`: opened, told its new codes, or closed. */
+  private async route(codes: readonly string[]): Promise<void> {
+    const byShard = new Map<string, string[]>()
+    for (const c of codes) {
+      const name = shardOf(c)
+      const list = byShard.get(name)
+      if (list) list.push(c)
+      else byShard.set(name, [c])
+    }
+    for (const [name, held] of this.shards) {
+      if (byShard.has(name)) continue
+      closeQuietly(held.ws)
+      this.shards.delete(name)
+    }
+    await Promise.all(
+      [...byShard].map(async ([name, list]) => {
+        const held = this.shards.get(name)
+        if (!held) return this.open(name, list)
+        if (held.codes.join() === list.join()) return
+        held.codes = list
+        held.ws.send(JSON.stringify({ codes: list }))
+      })
+    )
+  }
+
+  private async open(name: string, codes: string[]): Promise<void> {
+    const stub = this.o.env.STREAM_SHARD.getByName(name)
+    const res = await stub.fetch(`https://stream-shard/${name}?codes=${codes.join(',')}`, { headers: { upgrade: 'websocket' } })
+    const ws = res.webSocket
+    if (!ws) throw new Error(`stream shard ${name} answered ${res.status} without a WebSocket`)
+    ws.accept()
+    if (this.ended) return closeQuietly(ws)
+    this.shards.set(name, { ws, codes })
+    ws.addEventListener('message', (e) => {
+      let events: StreamEvent[]
+      try {
+        events = JSON.parse(typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data as ArrayBuffer)) as StreamEvent[]
+      } catch {
+        return
+      }
+      for (const ev of events) this.forward(ev)
+    })
+    ws.addEventListener('close', () => {
+      // A shard that went away (a deploy, an eviction): connect again with its codes.
+      if (this.ended || this.shards.get(name)?.ws !== ws) return
+      this.shards.delete(name)
+      void this.route(this.codes).catch(() => this.end({ code: 'UPSTREAM_UNAVAILABLE', error: 'a quote object went away and could not be reached again; reconnect' }))
+    })
+  }
+
+  /** A shard's event to the client: quotes of codes still held, a status once per change (every shard sends it). */
+  private forward(ev: StreamEvent): void {
+    if (ev.event === 'quote' && !this.held.has((ev.data as { code: string }).code)) return
+    if (ev.event === 'status') {
+      const s = JSON.stringify(ev.data)
+      if (s === this.lastStatus) return
+      this.lastStatus = s
+    }
+    this.deliver(ev)
+  }
+
+  private deliver(ev: StreamEvent): void {
+    if (this.ended) return
+    if (!this.sink.send(ev)) this.end({ code: 'SLOW_CONSUMER', error: `the client fell more than ${streamTuning.slowBytes} bytes behind; the stream was closed (reconnect to resume)` })
+  }
+
+  /** The minute's work: the key re-read (revocation), the lease refreshed and the minutes started recorded. */
+  private async recheck(): Promise<void> {
+    if (this.ended) return
+    try {
+      const raw = await this.o.env.KEYS.get(kvKeyOf(this.o.keyHash), 'json')
+      const record = KeyRecordSchema.safeParse(raw)
+      if (!record.success || record.data.status !== 'active') return this.end({ code: 'KEY_INVALID', error: 'this API key has been revoked' })
+      const started = Math.floor((Date.now() - this.openedAt) / 60_000) + 1
+      const minutes = started - this.minutesRecorded
+      this.minutesRecorded = started
+      await this.guard().streamRefresh({ now: this.o.now(), id: this.o.id, minutes })
+    } catch (e) {
+      console.error('stream relay: recheck failed', e)
+    }
+  }
+
+  private guard(): StreamGuard {
+    return this.o.env.KEY_GUARD.getByName(this.o.keyHash) as unknown as StreamGuard
+  }
+}
+
+function closeQuietly(ws: WebSocket): void {
+  try {
+    ws.close(1000, 'relay closed')
+  } catch {
+    // Already closed.
+  }
+}
+
+const utf8 = new TextEncoder()
+
+/** One event as Server-Sent Events text. */
+const sseText = (ev: StreamEvent) => utf8.encode(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`)
+
+/**
+ * An SSE response body for a relay: a `TransformStream` whose unread bytes are counted. Past
+ * `slowBytes` the send fails (the relay then ends); a write the client's side refuses (it went
+ * away) ends the relay too.
+ */
+export function sseSink(relay: () => Relay): { sink: Sink; body: ReadableStream<Uint8Array> } {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  const writer = writable.getWriter()
+  let unread = 0
+  let closed = false
+  const gone = () => {
+    closed = true
+    relay().end(null)
+  }
+  const write = (bytes: Uint8Array) => {
+    unread += bytes.length
+    writer.write(bytes).then(() => void (unread -= bytes.length), gone)
+  }
+  // The client went away (its side cancelled the body): the writable side errors.
+  writer.closed.catch(() => {
+    if (!closed) gone()
+  })
+  write(utf8.encode('retry: 3000\n\n'))
+  const sink: Sink = {
+    send(ev) {
+      if (closed) return true
+      if (unread > streamTuning.slowBytes) return false
+      write(sseText(ev))
+      return true
+    },
+    end(last) {
+      if (closed) return
+      closed = true
+      if (last) writer.write(sseText({ event: 'error', data: last })).catch(() => undefined)
+      writer.close().catch(() => undefined)
+    },
+  }
+  return { sink, body: readable }
+}
+
+/** A WebSocket sink: each event one JSON text message `{"event":…,"data":…}`. */
+export function webSocketSink(server: WebSocket): Sink {
+  let closed = false
+  return {
+    send(ev) {
+      if (closed) return true
+      try {
+        server.send(JSON.stringify(ev))
+      } catch {
+        closed = true
+      }
+      return true
+    },
+    end(last) {
+      if (closed) return
+      closed = true
+      try {
+        if (last) server.send(JSON.stringify({ event: 'error', data: last }))
+        server.close(last ? CLOSE_CODES[last.code] : 1000, last?.code ?? 'closed')
+      } catch {
+        // Already closed.
+      }
+    },
+  }
+}
