@@ -88,7 +88,8 @@ describe('Eastmoney bans us', () => {
     const before = (await upstreamRequests()).eastmoney
     const { body } = await getJson(SECTOR)
     expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney' })
-    expect((await upstreamRequests()).eastmoney - before).toBe(1)
+    // The probe is one call: the day bars, then the live line laid over today (src/services/bars.ts).
+    expect((await upstreamRequests()).eastmoney - before).toBe(2)
     expect(await eastmoneyHost()).toMatchObject({ state: 'serving', backoff_until: null, backoff_step: null, last_success: '2026-11-20 10:31:50' })
   })
 })

@@ -80,7 +80,10 @@ describe('GET /v1/challenge', () => {
   it('is documented: free, cost 0, difficulty 0..24, 503 when proof-of-work is off', async () => {
     const op = (await getJson('/openapi.json')).body.paths['/v1/challenge'].get
     expect(op).toMatchObject({ 'x-min-tier': 'free', 'x-cost': 0 })
-    expect(op.parameters).toEqual([expect.objectContaining({ name: 'difficulty', schema: expect.objectContaining({ type: 'integer', minimum: 0, maximum: 24 }) })])
+    expect(op.parameters).toEqual([
+      expect.objectContaining({ name: 'difficulty', schema: expect.objectContaining({ type: 'integer', minimum: 0, maximum: 24 }) }),
+      expect.objectContaining({ name: 'format', schema: expect.objectContaining({ enum: ['json'] }) }),
+    ])
     expect(op.responses['503']).toBeTruthy()
   })
 })

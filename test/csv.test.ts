@@ -268,7 +268,7 @@ describe('format means the same on every route', () => {
       expect(accept.body.detail[0]).toMatchObject({ loc: ['header', 'accept'], msg: `Accept asks for text/csv; ${JSON_ONLY}`, input: 'text/csv' })
     }
     // format=json, and the Accept headers that never pick CSV, answer as before.
-    for (const [query, accept] of [['?format=json', 'text/csv'], ['', '*/*'], ['', 'text/html,application/xhtml+xml,*/*;q=0.8'], ['', 'application/json, text/csv;q=0.5']]) {
+    for (const [query, accept] of [['?format=json', 'text/csv'], ['', '*/*'], ['', 'text/html,application/xhtml+xml,*/*;q=0.8'], ['', 'application/json, text/csv;q=0.5'], ['', 'text/csv, application/json'], ['', 'text/csv, */*;q=0.1']]) {
       const r = await storeJson(`/v1/health${query}`, { headers: { accept } })
       expect(r.status, `${query} ${accept}`).toBe(200)
     }

@@ -15,7 +15,7 @@ import { z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from './context'
 import { columnsOf, csvText, type CsvRow } from './csv'
-import { CSV_CONTENT_TYPE, preferredFormat } from './csv-negotiate'
+import { admitsJson, CSV_CONTENT_TYPE, preferredFormat } from './csv-negotiate'
 import { queryIssue, repeatedParams, ValidationError } from './validation'
 
 /** A table of an answer: its rows, and its columns when the rows alone cannot say them (no rows, a fixed order). */
@@ -102,9 +102,8 @@ export function withJsonOnlyFormat<S>(query: S | undefined): S | typeof JsonOnly
 }
 
 /**
- * First on a route without a table: `format` other than `json`, given twice, or an `Accept` that a
- * tabular route would answer with CSV (`text/csv` weighed at least as high as JSON; `*\/*` and the
- * like never ask for it, src/http/csv-negotiate.ts) is a 422 naming `format` and its one value,
+ * First on a route without a table: `format` other than `json`, given twice, or an `Accept` that
+ * asks for CSV and admits no JSON (`text/csv` alone; src/http/csv-negotiate.ts) is a 422 naming `format` and its one value,
  * before admission, never counted. The query is parsed only when it may name `format`.
  */
 export const jsonOnly = (): MiddlewareHandler<AppEnv> => async (c, next) => {
@@ -113,7 +112,8 @@ export const jsonOnly = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const values = q >= 0 && (url.includes('format', q) || url.includes('%', q)) ? (c.req.queries('format') ?? []) : []
   if (values.length > 1) throw new ValidationError(repeatedParams({ format: values }))
   if (values.length === 1 && values[0] !== 'json') throw new ValidationError([queryIssue('format', JSON_ONLY, values[0], 'enum')])
-  if (values.length === 0 && preferredFormat(undefined, c.req.header('accept')) === 'csv') {
+  // A JSON-only route answers JSON to any Accept that admits it, even one preferring CSV; one that admits only CSV is refused.
+  if (values.length === 0 && !admitsJson(c.req.header('accept')) && preferredFormat(undefined, c.req.header('accept')) === 'csv') {
     throw new ValidationError([{ type: 'enum', loc: ['header', 'accept'], msg: `Accept asks for text/csv; ${JSON_ONLY}`, input: c.req.header('accept') ?? null }])
   }
   await next()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { preferredFormat } from './csv-negotiate'
+import { admitsJson, preferredFormat } from './csv-negotiate'
 
 describe('preferredFormat', () => {
   it('follows format= whatever the Accept header says', () => {
@@ -23,5 +23,14 @@ describe('preferredFormat', () => {
     expect(preferredFormat(undefined, 'application/json, text/csv;q=0.5')).toBe('json')
     expect(preferredFormat(undefined, 'text/csv;q=0')).toBe('json')
     expect(preferredFormat('xml', 'text/csv')).toBe('json')
+  })
+})
+
+describe('admitsJson', () => {
+  it('is true without a header, or for JSON, application/* or */* above q=0', () => {
+    for (const a of [undefined, 'application/json', 'text/csv, application/json', 'text/csv, */*;q=0.1', 'application/*']) expect(admitsJson(a), String(a)).toBe(true)
+  })
+  it('is false for text/csv alone, or JSON at q=0', () => {
+    for (const a of ['text/csv', 'text/csv, application/json;q=0', 'text/html']) expect(admitsJson(a), a).toBe(false)
   })
 })

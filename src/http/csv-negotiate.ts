@@ -34,3 +34,10 @@ export function preferredFormat(format: string | undefined, accept: string | und
   const csv = w.get('text/csv') ?? 0
   return csv > 0 && csv >= (w.get('application/json') ?? 0) ? 'csv' : 'json'
 }
+
+/** True when an `Accept` header admits a JSON answer: no header, `application/json`, `application/*` or `*\/*` with a weight above 0. */
+export function admitsJson(accept: string | undefined): boolean {
+  if (!accept) return true
+  const w = weights(accept)
+  return ['application/json', 'application/*', '*/*'].some((t) => (w.get(t) ?? 0) > 0)
+}

@@ -5,6 +5,7 @@ import { tradingDaysBetween } from '../domain/trading-calendar'
 import type { MarketDeps } from './market-deps'
 import type { SeriesRequest, SeriesResult } from './types'
 import { klinePlans, routeGroup } from '../channels/routing'
+import { ChannelError } from '../channels/errors'
 import { fetchLive } from './live-answer'
 import { overlayQuote, recentBarsOf } from './quote-series'
 
@@ -66,8 +67,13 @@ async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: Re
   const { instrument, count } = req
   const native = plans.filter((p) => !p.aggregate && p.fetch === 'day').map((p) => p.channel)
   const r = await fetchLive(services, `kline:${routeGroup(instrument.kind)}:day`, native, async (name, ctx) => {
-    const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], ctx).catch(() => new Map()), recentBarsOf(services, name, instrument, count, ctx)])
-    const quote = quotes.get(instrument.code)
+    // The bars first: a channel that fails them (a ban, a fault) is left after one request, not two.
+    const bars = await recentBarsOf(services, name, instrument, count, ctx)
+    const quote = await services.channels[name].quotes([instrument], ctx).then(
+      (quotes) => quotes.get(instrument.code),
+      // A channel with no live line for this kind of instrument still has its K-line.
+      (e) => (e instanceof ChannelError && (e.kind === 'unsupported' || e.kind === 'empty') ? undefined : Promise.reject(e))
+    )
     if (quote) return overlayQuote(bars, quote, count)
     return (await services.channels[name].kline({ instrument, period: 'day', count }, ctx)).slice(-count)
   })

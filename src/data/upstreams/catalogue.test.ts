@@ -20,6 +20,7 @@ const NOT_ENDPOINTS = [
   /^http:\/\/www\.w3\.org\//,
   /^https:\/\/pdf\.dfcfw\.com\//, // report PDFs: a link in the answer, never fetched
   /^https:\/\/x\//, // placeholder hosts of comments and examples
+  /^https:\/\/live-lines\.internal\//, // the Cache API keys of the shared lines (src/channels/line-cache.ts), never fetched
   /^http:\/\/www\.szse\.cn\/aboutus\/calendar\/$/, // the Referer SZSE's month request carries
   /^https:\/\/data\.eastmoney\.com\/report\/stock\.jshtml$/, // the Referer of the research-report list
 ]
