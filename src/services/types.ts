@@ -22,6 +22,15 @@ import type { Freshness, SharedOptions } from './shared-answers'
 import type { UpstreamStatus } from './upstream-status'
 
 export type { Attempt, RouteResult }
+export type { ChannelName }
+
+/**
+ * How one kind of data is asked of a channel: which client function, with what arguments. Built by
+ * the data-family modules of src/services/ (a route names what it asks for, `dividendPlans(inst)`),
+ * run by the facades (`services.reference.fetch`, `services.market.fetch` and `live`) with the
+ * context the channel's client needs; a route never sees a channel's client.
+ */
+export type Ask<T, C extends ChannelName = ChannelName> = (channel: C, ctx: ChannelContext) => Promise<T>
 
 /**
  * Everything a route needs from outside the request. A route gets its data through one of three
@@ -119,13 +128,13 @@ export interface MarketViews {
    * under `key` (the last good channel first, open circuits skipped); `call` gets the channel and
    * the context its client needs. Why each channel failed is in the result's `attempts`.
    */
-  fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C, ctx: ChannelContext) => Promise<T>): Promise<RouteResult<T, C>>
+  fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: Ask<T, C>): Promise<RouteResult<T, C>>
   /**
    * As {@link fetch}, for an answer that moves with the market (a quote line, a book): past the
    * request budget or during a ban, the freshest answer the isolate keeps, with `stale`
    * (src/services/live-answer.ts). `call` must use the context it is given.
    */
-  live<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C, ctx: ChannelContext) => Promise<T>): Promise<LiveResult<T, C>>
+  live<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: Ask<T, C>): Promise<LiveResult<T, C>>
   /**
    * The answer under `key` computed once per freshness window for every caller (src/services/shared-answers.ts);
    * `keep` says whether it may be kept, `opts.waitUntil` lets an expired one be served while it refreshes.
@@ -180,9 +189,10 @@ export type Body = { ok: boolean; source: string; data: unknown } & Record<strin
 export interface ReferenceData {
   /**
    * One answer through the service-wide cache, with failover over `chain`; with `stale`, the last
-   * good answer when every channel fails (src/services/reference.ts `fetchReference`).
+   * good answer when every channel fails (src/services/reference.ts `fetchReference`). `call` gets
+   * the channel and the context its client needs.
    */
-  fetch<T>(c: ReferenceRequest, key: string, chain: readonly ChannelName[], call: (channel: ChannelName) => Promise<T>, stale?: StaleOptions): Promise<ReferenceResult<T>>
+  fetch<T>(c: ReferenceRequest, key: string, chain: readonly ChannelName[], call: Ask<T>, stale?: StaleOptions): Promise<ReferenceResult<T>>
   /** Stale-if-error for a body computed on every call (src/services/reference.ts `withLastGood`). */
   withLastGood<B extends Body>(c: ReferenceRequest, stale: { cls: StaleClass; key: string }, body: B): Promise<B>
   /**
