@@ -150,6 +150,16 @@ export interface MarketViews {
   turnoverBars(instrument: Instrument, count: number, end?: string): Promise<TurnoverBarsResult>
   /** Real-time quotes of many instruments in as few requests as the channels allow. */
   liveQuotes(instruments: readonly Instrument[]): Promise<LiveQuotes>
+  /**
+   * Real-time quotes of A-share stocks in one batch, under /v1/quote's key and chain (`quote:cn`),
+   * so both show the same price; a channel that knows none of them answers an empty map.
+   */
+  stockQuotes(instruments: Instrument[]): Promise<RouteResult<Map<string, Quote>, SeriesChannelName>>
+  /**
+   * One call of one channel, outside failover and its breaker: for what an answer already found
+   * leads to (the page of each report a listing gave), whose failure the caller forgives.
+   */
+  ask<T, C extends ChannelName>(channel: C, call: Ask<T, C>): Promise<T>
   /** The whole A-share market's change distribution, shared (/v1/changedist's body). */
   changedist(opts?: SharedOptions): Promise<{ value: ChangedistBody; hit: boolean }>
   /** The whole A-share market list, shared. */
