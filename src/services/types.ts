@@ -22,7 +22,6 @@ import type { Freshness, SharedOptions } from './shared-answers'
 import type { UpstreamStatus } from './upstream-status'
 
 export type { Attempt, RouteResult }
-export type { ChannelName }
 
 /**
  * How one kind of data is asked of a channel: which client function, with what arguments. Built by
