@@ -6,7 +6,7 @@
 import type { LiveResult } from './live-answer'
 import type { Attempt, ChannelRouter, RouteResult } from '../channels/router'
 import type { RankListRow } from '../channels/tencent/rank-list-row'
-import type { Channel, ChannelContext, ChannelName, SeriesChannelName } from '../channels/types'
+import type { ChannelContext, ChannelName, SeriesChannelName } from '../channels/types'
 import type { Bar, Quote } from '../domain/bar'
 import type { CalendarTable } from '../domain/calendar-table'
 import type { ChangeDistribution } from '../domain/change-distribution'
@@ -34,8 +34,8 @@ export type Ask<T, C extends ChannelName = ChannelName> = (channel: C, ctx: Chan
 /**
  * Everything a route needs from outside the request. A route gets its data through one of three
  * facades: `market` (live views: failover over the channels, the shared answers), `reference`
- * (cached reference data, stale-if-error) and `store` (R2 reads). Below them: the channels and the
- * context they use, the clock, and how `source` is labelled. Production wires the live upstreams;
+ * (cached reference data, stale-if-error) and `store` (R2 reads). Below them: the context the
+ * channels' clients use, the clock, and how `source` is labelled. Production wires the live upstreams;
  * the emulator entry wires the emulator's fetch and clock and labels sources `emulator:<channel>`.
  */
 export interface Services {
@@ -45,9 +45,10 @@ export interface Services {
   reference: ReferenceData
   /** The R2 reads routes make: src/services/store.ts. */
   store: StoreReads
-  /** The upstream clients, by name (src/channels/). */
-  channels: Record<SeriesChannelName, Channel>
-  /** What a channel's client needs: the fetch to use and its timeout. */
+  /**
+   * What a channel's client needs: the fetch to use and its timeout. For the jobs a route runs
+   * (admin-jobs.ts); a route's own data comes through the facades, which hand it to the Asks.
+   */
   channelContext: ChannelContext
   /** Failover and breakers; routes read only whether any channel is up (/health). */
   router: Pick<ChannelRouter, 'anyAvailable'>
