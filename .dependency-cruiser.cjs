@@ -63,15 +63,24 @@ module.exports = {
     {
       name: 'routes-get-data-through-services',
       comment:
-        'A route gets its data through services.market, services.reference or services.store (src/services/index.ts): it imports no channel router, ' +
-        'no store module and none of the views behind the facades. Types and R2 key names excepted.',
+        'A route gets its data through services.market, services.reference or services.store (src/services/index.ts): it imports ' +
+        'no store module and none of the views behind the facades. Types and R2 key names excepted (channels/: routes-not-channels).',
       severity: 'error',
       from: { path: '^src/routes/' },
       to: {
-        path: '^src/channels/router\\.ts$|^src/store/|^src/services/(bars|live-quotes|market-breadth|quote-series|turnover-bars|shared-answers|market-deps)\\.ts$',
+        path: '^src/store/|^src/services/(bars|live-quotes|market-breadth|quote-series|turnover-bars|shared-answers|market-deps)\\.ts$',
         pathNot: '^src/store/keys\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
+    },
+    {
+      name: 'routes-not-channels',
+      comment:
+        'A route says what it asks for (key, chain, stale class) and gets it through services/: the facades run the Asks of the data-family modules ' +
+        '(src/services/dividends.ts, …), which alone know the channels\' clients. No module of channels/ is imported by a route, not even a type.',
+      severity: 'error',
+      from: { path: '^src/routes/' },
+      to: { path: '^src/channels/' },
     },
     {
       name: 'no-route-imports-a-route',

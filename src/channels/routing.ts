@@ -75,6 +75,3 @@ export function klinePlans(kind: InstrumentKind, period: Period): ChannelPlan[] 
 export function quoteChannels(kind: InstrumentKind): SeriesChannelName[] {
   return QUOTE_TABLE[GROUP_OF[kind]]
 }
-
-/** Every channel named anywhere in the tables (health reports on these). */
-export const ALL_CHANNELS: readonly SeriesChannelName[] = ['eastmoney', 'tencent', 'sina']

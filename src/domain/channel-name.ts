@@ -7,3 +7,6 @@ export type ChannelName = 'eastmoney' | 'tencent' | 'sina' | 'ths' | 'hkex'
  * CCASS shareholding search behind /v1/shareholder's HK sections.
  */
 export type SeriesChannelName = Exclude<ChannelName, 'ths' | 'hkex'>
+
+/** Every channel with a full client, named in the quote and K-line tables (src/channels/routing.ts): /v1/health reports on these. */
+export const ALL_CHANNELS: readonly SeriesChannelName[] = ['eastmoney', 'tencent', 'sina']

@@ -2,7 +2,6 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchBlockTrades, type BlockTrade, type BlockTradeQuery } from '../channels/eastmoney/block-trades'
 import type { Attempt } from '../services/types'
 import { addDays, beijing, weekday } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
@@ -11,6 +10,7 @@ import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
+import { blockTrades, type BlockTrade, type BlockTradeQuery } from '../services/trading-records'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { DateParam, futureDateIssue } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -105,9 +105,8 @@ type Outcome = { ok: true; trades: BlockTrade[]; date: string | null } | { ok: f
 
 /** The trades a plan asks for; `date` null only when there were none to find. */
 async function tradesOf(services: Services, plan: { inst: Instrument | null; date: string | null }): Promise<Outcome> {
-  const ctx = services.channelContext
   const ask = async (query: BlockTradeQuery) => {
-    const r = await services.market.fetch('block-trade', ['eastmoney'], () => fetchBlockTrades(ctx, query))
+    const r = await services.market.fetch('block-trade', ['eastmoney'], blockTrades(query))
     return r
   }
   const latest = lastPublished(services.now())

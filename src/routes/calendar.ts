@@ -2,13 +2,23 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchMeetingsBetween, fetchRightsIssuesBetween, type MeetingEvent, type RightsIssueEvent } from '../channels/eastmoney/calendar-corporate'
-import { fetchDisclosures, fetchDividendsBetween, fetchLockupsBetween, type DisclosureEvent, type DividendEvent, type LockupEvent } from '../channels/eastmoney/calendar'
 import { addDays, beijing } from '../domain/dates'
 import { seasonsOverlapping } from '../domain/report-seasons'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services/types'
+import {
+  disclosures,
+  dividendsBetween,
+  lockupsBetween,
+  meetingsBetween,
+  rightsIssuesBetween,
+  type DisclosureEvent,
+  type DividendEvent,
+  type LockupEvent,
+  type MeetingEvent,
+  type RightsIssueEvent,
+} from '../services/calendar-events'
 import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
 import { staleOf } from '../services/reference'
 import type { ReferenceResult } from '../services/types'
@@ -235,21 +245,20 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     const today = beijing(services.now()).date
     const start = q.date ?? today
     const end = addDays(start, WINDOW_DAYS)
-    const ctx = services.channelContext
     const tag = `from=${start}&to=${end}&limit=${q.limit}&today=${today}`
     // The last good copy of a section: by the question as asked (a blank date is "from today").
     const stale = (section: string) => ({ cls: 'calendar' as const, key: `calendar-${section}?date=${q.date ?? 'today'}&limit=${q.limit}` })
 
     const reports = seasonsOverlapping(start, end).map((s) =>
-      services.reference.fetch(c, `calendar-report?${s.period}&${tag}`, ['eastmoney'], () => fetchDisclosures(ctx, s, start, end, q.limit), stale(`report-${s.period}`))
+      services.reference.fetch(c, `calendar-report?${s.period}&${tag}`, ['eastmoney'], disclosures(s, start, end, q.limit), stale(`report-${s.period}`))
     )
     const [reportResults, dividends, ipos, lockups, meetings, rights] = await Promise.all([
       Promise.all(reports),
-      services.reference.fetch(c, `calendar-dividend?${tag}`, ['eastmoney'], () => fetchDividendsBetween(ctx, start, end, q.limit), stale('dividend')),
+      services.reference.fetch(c, `calendar-dividend?${tag}`, ['eastmoney'], dividendsBetween(start, end, q.limit), stale('dividend')),
       fetchIpoWindow(c, services, start),
-      services.reference.fetch(c, `calendar-lockup?${tag}`, ['eastmoney'], () => fetchLockupsBetween(ctx, start, end, q.limit), stale('lockup')),
-      services.reference.fetch(c, `calendar-meeting?${tag}`, ['eastmoney'], () => fetchMeetingsBetween(ctx, start, end, q.limit), stale('meeting')),
-      services.reference.fetch(c, `calendar-rights?${tag}`, ['eastmoney'], () => fetchRightsIssuesBetween(ctx, start, end, q.limit), stale('rights')),
+      services.reference.fetch(c, `calendar-lockup?${tag}`, ['eastmoney'], lockupsBetween(start, end, q.limit), stale('lockup')),
+      services.reference.fetch(c, `calendar-meeting?${tag}`, ['eastmoney'], meetingsBetween(start, end, q.limit), stale('meeting')),
+      services.reference.fetch(c, `calendar-rights?${tag}`, ['eastmoney'], rightsIssuesBetween(start, end, q.limit), stale('rights')),
     ])
 
     const rows: Rows = { financial_report: [], dividend: [], ipo: [], meeting: [], lockup_release: [], rights_issue: [] }

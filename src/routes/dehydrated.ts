@@ -1,11 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchReportList, fetchReportSummary, reportPageUrl, reportPdfUrl, type ResearchRow } from '../channels/eastmoney/reports'
 import type { Attempt } from '../services/types'
-import { quoteChannels, routeGroup } from '../channels/routing'
-import { empty } from '../channels/errors'
-import type { ChannelName } from '../channels/types'
+import { reportPageUrl, reportPdfUrl, reportSummary, researchReports, type ResearchRow } from '../services/research'
+import type { ChannelName } from '../domain/channel-name'
 import { mapLimit } from '../domain/concurrency'
 import { addDays, beijing } from '../domain/dates'
 import { keyPoints, MAX_POINT_CHARS } from '../domain/digest'
@@ -234,7 +232,6 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
       const notice = notThisMarket('dehydrated', inst)
       if (notice) return c.json(envelope(c, 'dehydrated', { ok: true, source: 'none', data: [], notice }), 200)
     }
-    const ctx = services.channelContext
     const today = beijing(services.now()).date
     const begin = addDays(today, -(inst ? DETAIL_WINDOW_DAYS : LIST_WINDOW_DAYS))
 
@@ -242,14 +239,10 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
     try {
       const key = `dehydrated:${inst?.code ?? '*'}:${limit}:${today}`
       stored = await services.reference.cached(c, key, async () => {
-        const r = await services.market.fetch('research:cn', DIGEST_CHANNELS, async () => {
-          const page = await fetchReportList(ctx, { inst, begin, end: today, pageSize: limit })
-          if (page.rows.length === 0) throw empty('eastmoney', `no research reports ${inst ? 'on ' + inst.code : 'in the market'} since ${begin}`)
-          return page.rows.slice(0, limit)
-        })
+        const r = await services.market.fetch('research:cn', DIGEST_CHANNELS, researchReports({ inst, begin, end: today, limit }))
         if (!r.ok) throw new NoDigests(r.attempts)
         // A page that cannot be read leaves that digest without key points, not the answer without digests.
-        const summaries = await mapLimit(r.value, PAGE_CONCURRENCY, (row) => fetchReportSummary(ctx, row.infoCode).catch(() => null))
+        const summaries = await mapLimit(r.value, PAGE_CONCURRENCY, (row) => services.market.ask('eastmoney', reportSummary(row.infoCode)).catch(() => null))
         const value = { digests: r.value.map((row, k) => toDigest(row, summaries[k])), channel: r.channel }
         // An answer with a digest whose page could not be read is served, not kept.
         return { value, keep: value.digests.every((d) => d.key_points !== null) }
@@ -261,7 +254,7 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
 
     // Live prices from the quote channels /v1/quote uses, so `last` is the same number.
     const codes = [...new Set(stored.digests.map((d) => d.code))].map((code) => parseSymbol(code))
-    const quotes = await services.market.fetch(`quote:${routeGroup('stock')}`, quoteChannels('stock'), (name) => services.channels[name].quotes(codes, ctx))
+    const quotes = await services.market.stockQuotes(codes)
     const lastOf = (code: string) => (quotes.ok ? (quotes.value.get(code)?.last ?? null) : null)
     const data = stored.digests.map((d) => {
       const last = lastOf(d.code)

@@ -2,14 +2,12 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchDividendPlans, planDate, type DividendPlan } from '../channels/eastmoney/dividend-plans'
-import { fetchSinaDividends } from '../channels/sina/dividends'
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
-import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services/types'
+import { dividendPlans, planDate, type DividendPlan } from '../services/dividends'
 import { oneStock } from './shared/stock-code'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -111,16 +109,12 @@ const toRow = (p: DividendPlan) => ({
 /** The channels that serve dividend plans, in order. */
 const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
-function fetchPlans(services: Services, channel: ChannelName, inst: Instrument): Promise<DividendPlan[]> {
-  return channel === 'sina' ? fetchSinaDividends(services.channelContext, inst) : fetchDividendPlans(services.channelContext, inst)
-}
-
 /** GET /v1/dividend */
 export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'dividend')
-    const r = await services.reference.fetch(c, `dividend?${inst.code}`, DIVIDEND_CHANNELS, (channel) => fetchPlans(services, channel, inst), { cls: 'dividend' })
+    const r = await services.reference.fetch(c, `dividend?${inst.code}`, DIVIDEND_CHANNELS, dividendPlans(inst), { cls: 'dividend' })
     if (!r.ok) return c.json(envelope(c, 'dividend', { ok: false, source: r.source, data: [], code: r.code, error: `${inst.code}: ${r.error}` }), 200)
     const source = r.source
     const plans = r.value

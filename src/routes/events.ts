@@ -1,12 +1,12 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchCompanyEvents, type CompanyEvent } from '../channels/eastmoney/company-events'
 import { EVENT_TAGS, TAG_OF_TYPE } from '../data/event-tags'
 import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services/types'
+import { companyEvents, type CompanyEvent } from '../services/calendar-events'
 import { oneStock } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
@@ -111,7 +111,7 @@ export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
     const inst = oneStock(c.req.valid('query').code, 'events')
     const today = beijing(services.now()).date
     const from = addDays(today, -EVENTS_DAYS_BACK)
-    const r = await services.reference.fetch(c, `events?${inst.code}&from=${from}`, ['eastmoney'], () => fetchCompanyEvents(services.channelContext, inst, from), {
+    const r = await services.reference.fetch(c, `events?${inst.code}&from=${from}`, ['eastmoney'], companyEvents(inst, from), {
       cls: 'events',
       key: `events?${inst.code}`,
     })

@@ -2,13 +2,12 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchFinance } from '../channels/eastmoney/finance'
-import { fetchSinaFinance } from '../channels/sina/finance'
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
 import { BALANCE_LINES, CASHFLOW_LINES, DEFAULT_PERIODS, INCOME_LINES, MAX_PERIODS, type StatementLine, type Statements } from '../domain/finance'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services/types'
+import { statements } from '../services/finance'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
@@ -121,10 +120,7 @@ export function registerFinance(app: OpenAPIHono<AppEnv>, services: Services) {
     const notice = notThisMarket('finance', inst)
     if (notice) return c.json(envelope(c, 'finance', { ok: true, source: 'none', data: [], notice }), 200)
 
-    const ctx = services.channelContext
-    const r = await services.market.fetch('finance:cn', FINANCE_CHANNELS, (name) =>
-      name === 'sina' ? fetchSinaFinance(ctx, inst, q.num) : fetchFinance(ctx, inst, q.num)
-    )
+    const r = await services.market.fetch('finance:cn', FINANCE_CHANNELS, statements(inst, q.num))
     if (!r.ok) return c.json(envelope(c, 'finance', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     const data: Statements = r.value
     const asOf = data.map((rows) => rows[0]?.EndDate ?? '').sort().pop()

@@ -2,11 +2,9 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchBoardDays, type BoardDay } from '../channels/eastmoney/billboard'
-import { fetchBlockTrades } from '../channels/eastmoney/block-trades'
-import { fetchMargin, type MarginDay } from '../channels/eastmoney/margin'
-import { fetchDayFlow, fetchFlowRanks, fetchTodayFlow, flowSecid, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../channels/eastmoney/money-flow'
-import type { Attempt, RouteResult } from '../services/types'
+import type { Ask, Attempt, RouteResult } from '../services/types'
+import { flowRankOf, flowRanks, moneyFlow, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../services/money-flow'
+import { blockTrades, boardDays, marginDays, type BoardDay, type MarginDay } from '../services/trading-records'
 import { addDays, beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
@@ -274,7 +272,7 @@ const marginRow = (m: MarginDay): z.infer<typeof MarginRow> => ({
  * kept: the next call tries again).
  */
 async function marketRanks(services: Services): Promise<RouteResult<FlowRanks>> {
-  const compute = () => services.market.fetch('fund:rank', ['eastmoney'], () => fetchFlowRanks(services.channelContext))
+  const compute = () => services.market.fetch('fund:rank', ['eastmoney'], flowRanks())
   return (await services.market.shared('fund:rank', 'flowRank', compute, (r) => r.ok)).value
 }
 
@@ -301,20 +299,16 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     const q = c.req.valid('query')
     const inst = stockOf(q)
     const n = q.days ?? DEFAULT_DAYS
-    const ctx = services.channelContext
     const today = beijing(services.now()).date
     const since = addDays(today, -EVENT_WINDOW_DAYS)
-    const run = <T>(slug: string, call: () => Promise<T>): Promise<RouteResult<T>> => services.market.fetch(`fund:${slug}`, ['eastmoney'], call)
+    const run = <T>(slug: string, call: Ask<T>): Promise<RouteResult<T>> => services.market.fetch(`fund:${slug}`, ['eastmoney'], call)
 
     const [flow, board, blocks, margin, ranks] = await Promise.all([
-      run('money_flow', async () => {
-        const [t, d] = await Promise.all([fetchTodayFlow(ctx, inst), fetchDayFlow(ctx, inst)])
-        return { today: t, days: d }
-      }),
-      run('top_traders', () => fetchBoardDays(ctx, inst.code, since)),
-      run('block_trades', () => fetchBlockTrades(ctx, { code: inst.code, from: since, to: today })),
+      run('money_flow', moneyFlow(inst)),
+      run('top_traders', boardDays(inst.code, since)),
+      run('block_trades', blockTrades({ code: inst.code, from: since, to: today })),
       // Margin rows are per session: ask far enough back for `n` of them.
-      run('margin', () => fetchMargin(ctx, inst.code, addDays(today, -Math.ceil(n * 1.6) - 14))),
+      run('margin', marginDays(inst.code, addDays(today, -Math.ceil(n * 1.6) - 14))),
       ranksFor(services, q.rank, (p) => c.executionCtx.waitUntil(p)),
     ])
     const source = eastmoneySource(services.sourcePrefix)
@@ -330,7 +324,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
 
     const ready = ranks === NOT_READY ? null : ranks
     const ranked = ready?.ok ? ready.value : null
-    const place = live && ranked?.ranks.get(flowSecid(inst))
+    const place = live && ranked && flowRankOf(ranked, inst)
     const rows = {
       money_flow: moneyFlowRows(live, days, n, place && ranked ? { rank: place, of: ranked.ranked } : null),
       top_traders: board.ok ? board.value.map(boardRow) : [],

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import { TIERS } from '../access/tiers'
-import { ALL_CHANNELS } from '../channels/routing'
+import { ALL_CHANNELS } from '../domain/channel-name'
 import type { AppEnv } from '../http/context'
 import { jsonOnly, JsonOnlyQuery } from '../http/csv-answer'
 import type { Services } from '../services/types'

@@ -2,8 +2,6 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchHotRank, type HotList, type HotRankEntry } from '../channels/eastmoney/hot-rank'
-import { fetchThsHotList } from '../channels/ths/hot-list'
 import type { Attempt } from '../services/types'
 import type { Quote } from '../domain/bar'
 import { beijing } from '../domain/dates'
@@ -13,6 +11,7 @@ import { recordOutcome } from '../http/envelope'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import type { Services } from '../services/types'
+import { hotRank, type HotList, type HotRankEntry } from '../services/hot-lists'
 import { sessionFigures, type SessionFigures } from '../services/session-figures'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -90,9 +89,7 @@ const LISTS: readonly HotList[] = ['cn', 'us']
 const RANKERS = { cn: ['eastmoney', 'ths'], us: ['eastmoney'] } as const satisfies Record<HotList, readonly ('eastmoney' | 'ths')[]>
 
 async function rankList(services: Services, list: HotList) {
-  return services.market.fetch(`hot-rank:${list}`, RANKERS[list], (channel) =>
-    channel === 'ths' ? fetchThsHotList(services.channelContext) : fetchHotRank(services.channelContext, list)
-  )
+  return services.market.fetch(`hot-rank:${list}`, RANKERS[list], hotRank(list))
 }
 
 /** Both lists joined with quotes, the top {@link MAX_LIMIT} rows. */

@@ -1,8 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchSurvey, type CompanySurvey } from '../channels/eastmoney/f10-business'
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
 import { CHAIN_THEME_COUNT, type ChainTheme, type ChainThemes } from '../data/industry-chains'
 import { editDistance } from '../domain/screen/suggest'
 import type { Instrument } from '../domain/instrument'
@@ -12,6 +11,7 @@ import { envelope } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import type { ReferenceRequest } from '../services/types'
+import { companySurvey, type CompanySurvey } from '../services/company-profile'
 import { notThisMarket } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -242,7 +242,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
 async function profileOf(c: ReferenceRequest, services: Services, code: string): Promise<CompanySurvey | null | undefined> {
   try {
     return await services.reference.cached(c, `chain-profile:${code}`, async () => {
-      const got = await services.market.fetch('profile:cn', PROFILE_CHANNELS, () => fetchSurvey(services.channelContext, code))
+      const got = await services.market.fetch('profile:cn', PROFILE_CHANNELS, companySurvey(code))
       if (!got.ok) throw new Error('no profile')
       return { value: got.value, keep: true }
     }, PROFILE_TTL_MS)

@@ -1,13 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchMacroGroup, groupOf, type MacroPoint } from '../channels/eastmoney/macro'
 import { MACRO_CATALOGUE, MACRO_REGIONS, macroNames, type MacroRegion, type MacroSeriesSpec } from '../data/macro-catalogue'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
+import { groupOf, macroGroup, type MacroPoint } from '../services/macro'
 import { staleOf } from '../services/reference'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -120,7 +120,7 @@ export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
           c,
           `macro?${q.region}&${group}&count=${q.count}&today=${today}`,
           ['eastmoney'],
-          async () => Object.fromEntries(await fetchMacroGroup(services.channelContext, members, q.count)),
+          macroGroup(members, q.count),
           { cls: 'macro', key: `macro?${q.region}&${group}&count=${q.count}` }
         )
         return [group, r] as const

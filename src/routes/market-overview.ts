@@ -1,11 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchIndustryBoards, type BoardRow } from '../channels/eastmoney/board-list'
-import { ChannelError } from '../channels/errors'
-import { fetchMarketMargin } from '../channels/eastmoney/margin-market'
-import { fetchMarketValuation } from '../channels/eastmoney/market-valuation'
-import { fetchUpDown, type UpDownCounts } from '../channels/eastmoney/updown'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
 import { changePct } from '../domain/change-distribution'
@@ -17,6 +12,7 @@ import { parseSymbol } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Freshness } from '../services/shared-answers'
+import { industryBoards, marketMargin, marketValuation, upDownCounts, type BoardRow, type UpDownCounts } from '../services/market-figures'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { sessionFigures, type SessionFigures } from '../services/session-figures'
@@ -428,7 +424,7 @@ function upDownData(u: UpDownCounts): OverviewData {
 
 async function updown(services: Services): Promise<OverviewBody> {
   const date = lastSettledDay(services.now())
-  const r = await services.market.fetch('updown', ['eastmoney'], () => fetchUpDown(services.channelContext, date))
+  const r = await services.market.fetch('updown', ['eastmoney'], upDownCounts(date))
   if (!r.ok) return upstreamFailureBody(r.attempts, `up/down distribution of ${date}`, null)
   return { ok: true, source: services.sourcePrefix + r.channel, data: upDownData(r.value), as_of: date }
 }
@@ -440,7 +436,7 @@ function ranking(rows: readonly BoardRow[], by: (r: BoardRow) => number | null) 
 }
 
 async function rotation(services: Services): Promise<OverviewBody> {
-  const r = await services.market.fetch('industry-boards', ['eastmoney'], () => fetchIndustryBoards(services.channelContext))
+  const r = await services.market.fetch('industry-boards', ['eastmoney'], industryBoards())
   if (!r.ok) return upstreamFailureBody(r.attempts, 'industry board list', null)
   const date = r.value.map((b) => b.date).sort().pop()!
   const now = beijing(services.now())
@@ -453,7 +449,7 @@ async function rotation(services: Services): Promise<OverviewBody> {
 }
 
 async function valuation(services: Services, c: StoreRequest): Promise<OverviewBody> {
-  const r = await services.market.fetch('market-valuation', ['eastmoney'], () => fetchMarketValuation(services.channelContext))
+  const r = await services.market.fetch('market-valuation', ['eastmoney'], marketValuation())
   if (!r.ok) return storedValuation(services, c, upstreamFailureBody(r.attempts, 'valuation list', null))
   const date = r.value.map((v) => v.date).sort().pop()!
   const { all, boards } = valuationByBoard(r.value)
@@ -485,11 +481,7 @@ const MARGIN_LOOKBACK_DAYS = 14
 
 async function margin(services: Services): Promise<OverviewBody> {
   const from = addDays(beijing(services.now()).date, -MARGIN_LOOKBACK_DAYS)
-  const r = await services.market.fetch('market-margin', ['eastmoney'], async () => {
-    const days = await fetchMarketMargin(services.channelContext, from)
-    if (days.length === 0) throw new ChannelError('empty', 'eastmoney', `no market margin figures since ${from}`)
-    return days
-  })
+  const r = await services.market.fetch('market-margin', ['eastmoney'], marketMargin(from))
   if (!r.ok) return upstreamFailureBody(r.attempts, 'market margin', null)
   const [last, prev] = r.value
   const diff = (a: number, b: number | undefined) => (b === undefined ? null : Math.round((a - b) * 100) / 100)

@@ -1,15 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchStockGet } from '../channels/eastmoney/stock-get'
-import { fetchSinaBook } from '../channels/sina/orderbook'
-import { fetchFullQuote } from '../channels/tencent/full-quote'
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, lineStatus, STATUS_TEXT, type LineStatus } from '../domain/market-phase'
 import { BOOK_LEVELS, isAuctionBook, type OrderBook } from '../domain/orderbook'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services/types'
+import { liveBook } from '../services/live-book'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { keptAnswerFields, upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -109,11 +107,7 @@ export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) 
     const notice = notThisMarket('orderbook', inst, BOOK_KINDS)
     if (notice) return c.json(envelope(c, 'orderbook', { ok: true, source: 'none', data: [], notice }), 200)
 
-    const r = await services.market.live('orderbook:cn', ORDERBOOK_CHANNELS, async (name, ctx): Promise<OrderBook> => {
-      if (name === 'tencent') return (await fetchFullQuote(ctx, inst, services.now())).book
-      if (name === 'sina') return fetchSinaBook(ctx, inst)
-      return (await fetchStockGet(ctx, inst, services.now())).book
-    })
+    const r = await services.market.live('orderbook:cn', ORDERBOOK_CHANNELS, liveBook(inst))
     if (!r.ok) return c.json(envelope(c, 'orderbook', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     const b = r.value
     const status = lineStatus({ ...b, date: b.time.slice(0, 10) }, isAuctionBook(b, b.traded), services.now())

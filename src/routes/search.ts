@@ -1,12 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchSuggest } from '../channels/eastmoney/search'
-import { SEARCH_KINDS, SEARCH_MARKETS, type SearchHit } from '../channels/search-hit'
-import { fetchSinaSuggest } from '../channels/sina/suggest'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services/types'
+import { SEARCH_KINDS, SEARCH_MARKETS, suggestions, type SearchHit } from '../services/search'
 import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
@@ -78,10 +76,7 @@ export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const { q } = c.req.valid('query')
     const plan = searchPlan(q)
-    const r = await services.reference.fetch<SearchHit[]>(c, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], (channel) =>
-      channel === 'eastmoney' ? fetchSuggest(services.channelContext, plan.keyword, UPSTREAM_COUNT) : fetchSinaSuggest(services.channelContext, plan.keyword),
-      { cls: 'search' }
-    )
+    const r = await services.reference.fetch<SearchHit[]>(c, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], suggestions(plan.keyword, UPSTREAM_COUNT), { cls: 'search' })
     if (!r.ok) return c.json(envelope(c, 'search', { ...r, data: [] as SearchHit[] }), 200)
     const data = plan.prefix ? r.value.filter((h) => h.code.startsWith(plan.prefix!)) : r.value
     if (data.length === 0) {

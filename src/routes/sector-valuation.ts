@@ -1,14 +1,12 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchBoardDividendYield, fetchBoardHistory, fetchStockBoard, findBoard, type BoardValuationDay, type ValuationBoard } from '../channels/eastmoney/sector-valuation'
-import { CHANNEL } from '../channels/eastmoney/wire'
-import { empty } from '../channels/errors'
 import { addDays, beijing } from '../domain/dates'
 import { standing } from '../domain/valuation-percentile'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services/types'
+import { boardDividendYield, boardHistory, valuationBoard, type BoardValuationDay, type ValuationBoard } from '../services/sector-valuation'
 import { oneStock } from './shared/stock-code'
 import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -126,7 +124,6 @@ const metric = (days: BoardValuationDay[], pick: Series, start: string) => {
 export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'sector-valuation', ['stock', 'sector'])
-    const ctx = services.channelContext
     const today = beijing(services.now()).date
     const since = addDays(today, -RECENT_DAYS)
     const from = yearsBefore(today, WINDOW_YEARS)
@@ -136,24 +133,15 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
 
     // A stock's board is named by its BK number, then looked up in the industry report itself: its
     // history is asked by that report's own board number.
-    const board = await services.reference.fetch<ValuationBoard>(c, `sector-valuation-board?${inst.code}&${tag}`, ['eastmoney'], async () => {
-      const bk = inst.kind === 'stock' ? (await fetchStockBoard(ctx, inst.symbol, since)).bk : inst.symbol
-      const b = await findBoard(ctx, bk, since)
-      if (!b) throw empty(CHANNEL, `the industry valuation report values no board BK${bk}`)
-      return b
-    }, { cls: 'sectorValuation', key: `sector-valuation-board?${inst.code}` })
+    const board = await services.reference.fetch<ValuationBoard>(c, `sector-valuation-board?${inst.code}&${tag}`, ['eastmoney'], valuationBoard(inst, since), { cls: 'sectorValuation', key: `sector-valuation-board?${inst.code}` })
     if (!board.ok) return fail(board)
     const b = board.value
-    const history = await services.reference.fetch(c, `sector-valuation-history?${b.boardCode}&from=${from}&${tag}`, ['eastmoney'], async () => {
-      const days = await fetchBoardHistory(ctx, b.boardCode, from)
-      if (days.length === 0) throw empty(CHANNEL, `no valuation rows of board ${b.boardCode} since ${from}`)
-      return days
-    }, { cls: 'sectorValuation', key: `sector-valuation-history?${b.boardCode}` })
+    const history = await services.reference.fetch(c, `sector-valuation-history?${b.boardCode}&from=${from}&${tag}`, ['eastmoney'], boardHistory(b.boardCode, from), { cls: 'sectorValuation', key: `sector-valuation-history?${b.boardCode}` })
     if (!history.ok) return fail(history)
     const days = history.value
     const last = days[days.length - 1]
     const start = yearsBefore(last.date, WINDOW_YEARS)
-    const dy = await services.reference.fetch(c, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], () => fetchBoardDividendYield(ctx, b.boardCode, last.date), {
+    const dy = await services.reference.fetch(c, `sector-valuation-yield?${b.boardCode}&date=${last.date}`, ['eastmoney'], boardDividendYield(b.boardCode, last.date), {
       cls: 'sectorValuation',
     })
     const data = {

@@ -3,16 +3,13 @@ import { sectionTable } from '../http/csv-answer'
 import type { Context } from 'hono'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchHkHolders, type HkHolder } from '../channels/eastmoney/hk-holders'
-import { fetchShareholders, HOLDER_COUNT_PERIODS, type Holder, type HolderCountRow, type Shareholders } from '../channels/eastmoney/shareholders'
-import { fetchSinaHolders } from '../channels/sina/holders'
-import type { ChannelName } from '../channels/types'
-import { fetchCcass, type CcassSnapshot } from '../channels/hkex/ccass'
+import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { envelope } from '../http/envelope'
 import type { Services } from '../services/types'
+import { ccassRecord, hkHolders, HOLDER_COUNT_PERIODS, shareholders, type CcassSnapshot, type HkHolder, type Holder, type HolderCountRow } from '../services/holders'
 import { oneStock } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
@@ -247,8 +244,8 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   // One CCASS search per stock per HK day (HK and Beijing share UTC+8) serves every caller; the record changes once a day.
   const day = beijing(services.now()).date
   const [hk, ccass] = await Promise.all([
-    services.reference.fetch(c, `hk-shareholder?${inst.symbol}`, ['eastmoney'], () => fetchHkHolders(services.channelContext, inst), { cls: 'shareholder' }),
-    services.reference.fetch(c, `ccass?${inst.symbol}&${day}`, ['hkex'], () => fetchCcass(services.channelContext, inst), { cls: 'shareholder', key: `ccass?${inst.symbol}` }),
+    services.reference.fetch(c, `hk-shareholder?${inst.symbol}`, ['eastmoney'], hkHolders(inst), { cls: 'shareholder' }),
+    services.reference.fetch(c, `ccass?${inst.symbol}&${day}`, ['hkex'], ccassRecord(inst), { cls: 'shareholder', key: `ccass?${inst.symbol}` }),
   ])
   const holders = hk.ok && hk.value.length ? hk.value : null
   const record = ccass.ok ? ccass.value : null
@@ -277,16 +274,12 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
 /** The channels that serve an A-share stock's shareholders, in order. */
 const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
-function fetchHolders(services: Services, channel: ChannelName, inst: Instrument): Promise<Shareholders> {
-  return channel === 'sina' ? fetchSinaHolders(services.channelContext, inst) : fetchShareholders(services.channelContext, inst)
-}
-
 /** GET /v1/shareholder */
 export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services) {
   app.openapi(route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
     if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
-    const r = await services.reference.fetch(c, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, (channel) => fetchHolders(services, channel, inst), { cls: 'shareholder' })
+    const r = await services.reference.fetch(c, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, shareholders(inst), { cls: 'shareholder' })
     if (!r.ok) return c.json(envelope(c, 'shareholder', { ok: false, source: r.source, data: EMPTY, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
     const source = r.source
     const s = r.value

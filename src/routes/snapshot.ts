@@ -1,14 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import { fetchStockGet } from '../channels/eastmoney/stock-get'
-import { fetchFullQuote } from '../channels/tencent/full-quote'
-import type { ChannelName } from '../channels/types'
+import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, STATUS_TEXT } from '../domain/market-phase'
-import { SECURITY_TYPES, type Snapshot } from '../domain/snapshot'
+import { SECURITY_TYPES } from '../domain/snapshot'
 import type { AppEnv } from '../http/context'
 import { envelope, recordOutcome } from '../http/envelope'
 import type { Services } from '../services/types'
+import { liveSnapshot } from '../services/live-book'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { keptAnswerFields, upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -121,9 +120,7 @@ export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
     const notice = notThisMarket('snapshot', inst)
     if (notice) return c.json(envelope(c, 'snapshot', { ok: true, source: 'none', data: [], notice }), 200)
 
-    const r = await services.market.live('snapshot:cn', SNAPSHOT_CHANNELS, async (name, ctx): Promise<Snapshot> =>
-      name === 'eastmoney' ? (await fetchStockGet(ctx, inst, services.now(), true)).snapshot : (await fetchFullQuote(ctx, inst, services.now())).snapshot
-    )
+    const r = await services.market.live('snapshot:cn', SNAPSHOT_CHANNELS, liveSnapshot(inst))
     if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
     const body = envelope(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time, ...(r.stale ? keptAnswerFields(r.attempts) : {}) })
     // One profile is one row (the envelope would count the book's levels).

@@ -1,6 +1,9 @@
 import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
 import { empty } from '../channels/errors'
+import type { Quote } from '../domain/bar'
+import type { RouteResult } from '../channels/router'
+import type { SeriesChannelName } from '../channels/types'
 import type { LiveQuotes } from './types'
 import { quoteChannels, routeGroup } from '../channels/routing'
 
@@ -31,4 +34,12 @@ export async function fetchLiveQuotes(services: MarketDeps, instruments: readonl
     })
   )
   return out
+}
+
+/**
+ * Real-time quotes of A-share stocks in one batch through the router under /v1/quote's key
+ * (`quote:cn`) and chain; a channel that knows none of them answers an empty map, not a failure.
+ */
+export function fetchStockQuotes(services: MarketDeps, instruments: Instrument[]): Promise<RouteResult<Map<string, Quote>, SeriesChannelName>> {
+  return services.router.run(`quote:${routeGroup('stock')}`, quoteChannels('stock'), (name) => services.channels[name].quotes(instruments, services.channelContext))
 }

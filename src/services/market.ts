@@ -1,6 +1,6 @@
 import { fetchSeries } from './bars'
 import { fetchLive } from './live-answer'
-import { fetchLiveQuotes } from './live-quotes'
+import { fetchLiveQuotes, fetchStockQuotes } from './live-quotes'
 import { sharedChangedist, sharedMarketList } from './market-breadth'
 import type { MarketDeps } from './market-deps'
 import { fetchQuoteSeries, fetchRecentBars } from './quote-series'
@@ -22,6 +22,8 @@ export function marketViews(deps: MarketDeps): MarketViews {
     series: (req) => fetchSeries(deps, req),
     turnoverBars: (instrument, count, end) => fetchTurnoverBars(deps, instrument, count, end),
     liveQuotes: (instruments) => fetchLiveQuotes(deps, instruments),
+    stockQuotes: (instruments) => fetchStockQuotes(deps, instruments),
+    ask: (channel, call) => call(channel, deps.channelContext),
     changedist: (opts) => sharedChangedist(deps, opts),
     marketList: () => sharedMarketList(deps),
   }

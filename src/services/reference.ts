@@ -2,12 +2,12 @@ import type { Attempt } from '../channels/router'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
-import type { Body, ReferenceData, ReferenceRequest, ReferenceResult, StaleFields } from './types'
+import type { Ask, Body, ReferenceData, ReferenceRequest, ReferenceResult, StaleFields } from './types'
 import { allSaidNothing, describeAttempts, upstreamFailure } from '../http/outcome'
 import type { MarketDeps } from './market-deps'
 
-/** What reference data needs of `Services`: the router, the clock, the source label and the isolate's reference cache. */
-type ReferenceDeps = Pick<MarketDeps, 'router' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
+/** What reference data needs of `Services`: the router, the channels' context, the clock, the source label and the isolate's reference cache. */
+type ReferenceDeps = Pick<MarketDeps, 'router' | 'channelContext' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
 
 /**
  * `services.reference` over the router and clock of `deps`: answers the same for every caller, kept
@@ -47,7 +47,7 @@ async function fetchReference<T>(
   services: ReferenceDeps,
   key: string,
   chain: readonly ChannelName[],
-  call: (channel: ChannelName) => Promise<T>,
+  call: Ask<T>,
   stale?: StaleOptions
 ): Promise<ReferenceResult<T>> {
   const now = services.now()
@@ -57,7 +57,7 @@ async function fetchReference<T>(
     key,
     now,
     async () => {
-      const r = await services.router.run(key.split('?')[0], chain, call)
+      const r = await services.router.run(key.split('?')[0], chain, (channel) => call(channel, services.channelContext))
       if (!r.ok) {
         failed = r.attempts
         return { value: null, keep: false }

@@ -6,7 +6,7 @@
 import type { LiveResult } from './live-answer'
 import type { Attempt, ChannelRouter, RouteResult } from '../channels/router'
 import type { RankListRow } from '../channels/tencent/rank-list-row'
-import type { Channel, ChannelContext, ChannelName, SeriesChannelName } from '../channels/types'
+import type { ChannelContext, ChannelName, SeriesChannelName } from '../channels/types'
 import type { Bar, Quote } from '../domain/bar'
 import type { CalendarTable } from '../domain/calendar-table'
 import type { ChangeDistribution } from '../domain/change-distribution'
@@ -24,10 +24,18 @@ import type { UpstreamStatus } from './upstream-status'
 export type { Attempt, RouteResult }
 
 /**
+ * How one kind of data is asked of a channel: which client function, with what arguments. Built by
+ * the data-family modules of src/services/ (a route names what it asks for, `dividendPlans(inst)`),
+ * run by the facades (`services.reference.fetch`, `services.market.fetch` and `live`) with the
+ * context the channel's client needs; a route never sees a channel's client.
+ */
+export type Ask<T, C extends ChannelName = ChannelName> = (channel: C, ctx: ChannelContext) => Promise<T>
+
+/**
  * Everything a route needs from outside the request. A route gets its data through one of three
  * facades: `market` (live views: failover over the channels, the shared answers), `reference`
- * (cached reference data, stale-if-error) and `store` (R2 reads). Below them: the channels and the
- * context they use, the clock, and how `source` is labelled. Production wires the live upstreams;
+ * (cached reference data, stale-if-error) and `store` (R2 reads). Below them: the context the
+ * channels' clients use, the clock, and how `source` is labelled. Production wires the live upstreams;
  * the emulator entry wires the emulator's fetch and clock and labels sources `emulator:<channel>`.
  */
 export interface Services {
@@ -37,9 +45,10 @@ export interface Services {
   reference: ReferenceData
   /** The R2 reads routes make: src/services/store.ts. */
   store: StoreReads
-  /** The upstream clients, by name (src/channels/). */
-  channels: Record<SeriesChannelName, Channel>
-  /** What a channel's client needs: the fetch to use and its timeout. */
+  /**
+   * What a channel's client needs: the fetch to use and its timeout. For the jobs a route runs
+   * (admin-jobs.ts); a route's own data comes through the facades, which hand it to the Asks.
+   */
   channelContext: ChannelContext
   /** Failover and breakers; routes read only whether any channel is up (/health). */
   router: Pick<ChannelRouter, 'anyAvailable'>
@@ -120,13 +129,13 @@ export interface MarketViews {
    * under `key` (the last good channel first, open circuits skipped); `call` gets the channel and
    * the context its client needs. Why each channel failed is in the result's `attempts`.
    */
-  fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C, ctx: ChannelContext) => Promise<T>): Promise<RouteResult<T, C>>
+  fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: Ask<T, C>): Promise<RouteResult<T, C>>
   /**
    * As {@link fetch}, for an answer that moves with the market (a quote line, a book): past the
    * request budget or during a ban, the freshest answer the isolate keeps, with `stale`
    * (src/services/live-answer.ts). `call` must use the context it is given.
    */
-  live<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C, ctx: ChannelContext) => Promise<T>): Promise<LiveResult<T, C>>
+  live<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: Ask<T, C>): Promise<LiveResult<T, C>>
   /**
    * The answer under `key` computed once per freshness window for every caller (src/services/shared-answers.ts);
    * `keep` says whether it may be kept, `opts.waitUntil` lets an expired one be served while it refreshes.
@@ -142,6 +151,16 @@ export interface MarketViews {
   turnoverBars(instrument: Instrument, count: number, end?: string): Promise<TurnoverBarsResult>
   /** Real-time quotes of many instruments in as few requests as the channels allow. */
   liveQuotes(instruments: readonly Instrument[]): Promise<LiveQuotes>
+  /**
+   * Real-time quotes of A-share stocks in one batch, under /v1/quote's key and chain (`quote:cn`),
+   * so both show the same price; a channel that knows none of them answers an empty map.
+   */
+  stockQuotes(instruments: Instrument[]): Promise<RouteResult<Map<string, Quote>, SeriesChannelName>>
+  /**
+   * One call of one channel, outside failover and its breaker: for what an answer already found
+   * leads to (the page of each report a listing gave), whose failure the caller forgives.
+   */
+  ask<T, C extends ChannelName>(channel: C, call: Ask<T, C>): Promise<T>
   /** The whole A-share market's change distribution, shared (/v1/changedist's body). */
   changedist(opts?: SharedOptions): Promise<{ value: ChangedistBody; hit: boolean }>
   /** The whole A-share market list, shared. */
@@ -181,9 +200,10 @@ export type Body = { ok: boolean; source: string; data: unknown } & Record<strin
 export interface ReferenceData {
   /**
    * One answer through the service-wide cache, with failover over `chain`; with `stale`, the last
-   * good answer when every channel fails (src/services/reference.ts `fetchReference`).
+   * good answer when every channel fails (src/services/reference.ts `fetchReference`). `call` gets
+   * the channel and the context its client needs.
    */
-  fetch<T>(c: ReferenceRequest, key: string, chain: readonly ChannelName[], call: (channel: ChannelName) => Promise<T>, stale?: StaleOptions): Promise<ReferenceResult<T>>
+  fetch<T>(c: ReferenceRequest, key: string, chain: readonly ChannelName[], call: Ask<T>, stale?: StaleOptions): Promise<ReferenceResult<T>>
   /** Stale-if-error for a body computed on every call (src/services/reference.ts `withLastGood`). */
   withLastGood<B extends Body>(c: ReferenceRequest, stale: { cls: StaleClass; key: string }, body: B): Promise<B>
   /**

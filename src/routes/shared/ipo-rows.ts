@@ -3,9 +3,9 @@
  * window's IPOs through the shared reference cache.
  */
 import { z } from '@hono/zod-openapi'
-import { fetchIpos, type Ipo } from '../../channels/eastmoney/ipo'
 import { addDays, beijing, dayNumber } from '../../domain/dates'
 import type { Services } from '../../services/types'
+import { ipos, type Ipo } from '../../services/calendar-events'
 import type { ReferenceRequest } from '../../services/types'
 
 const IPO_EVENTS = ['subscription', 'allotment', 'payment', 'listing'] as const
@@ -75,7 +75,7 @@ export function fetchIpoWindow(c: ReferenceRequest, services: Services, start: s
   const today = beijing(services.now()).date
   const earliest = addDays(today, -90)
   const from = addDays(start < earliest ? start : earliest, -LEAD_DAYS)
-  return services.reference.fetch<Ipo[]>(c, `ipo?from=${from}&today=${today}`, ['eastmoney'], () => fetchIpos(services.channelContext, from), {
+  return services.reference.fetch<Ipo[]>(c, `ipo?from=${from}&today=${today}`, ['eastmoney'], ipos(from), {
     cls: 'ipo',
     // Windows move with the day: the last good copy is the newest window asked from as far back.
     key: `ipo?back=${dayNumber(today) - dayNumber(from)}`,

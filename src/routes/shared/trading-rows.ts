@@ -3,7 +3,7 @@
  * the descriptions, so the two endpoints print the same block trade the same way.
  */
 import { z } from '@hono/zod-openapi'
-import type { BlockTrade } from '../../channels/eastmoney/block-trades'
+import type { BlockTrade } from '../../services/trading-records'
 
 /** How far back the board appearances and block trades reach. */
 export const EVENT_WINDOW_DAYS = 365
