@@ -15,7 +15,7 @@ function appWithCountingRoute() {
       return Number(v)
     }),
   })
-  const route = guardedRoute({ group: 'free', minTier: 'free', cost: 0, counted: false }, {
+  const route = guardedRoute({ group: 'open', minTier: 'free', cost: 0, counted: false }, {
     method: 'get',
     path: '/v1/count',
     request: { query: Query },

@@ -60,7 +60,7 @@ export function admit(
     // The query is validated before admission. A value no tier may use is a 422
     // naming it for every caller, never a 401 or 403 asking for a key or a tier that would not help.
     const query = opts.validate && !remembered ? await validateForEveryTier(c, opts.validate) : undefined
-    if (key === null && p.group === 'pro') {
+    if (key === null && p.group === 'keyed') {
       throw new ApiError('KEY_REQUIRED', 'an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>)', {
         min_tier: p.minTier,
       })

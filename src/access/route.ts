@@ -15,8 +15,8 @@ const errorBody = (description: string) => ({ description, content: { 'applicati
 function accessErrors(policy: AccessPolicy) {
   return {
     400: errorBody('KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key='),
-    401: errorBody(policy.group === 'pro' ? 'KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header)' : 'KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key)'),
-    ...(policy.counted || policy.group === 'pro' || policy.minTier !== 'free'
+    401: errorBody(policy.group === 'keyed' ? 'KEY_REQUIRED (no key) or KEY_INVALID (unknown or revoked key, or a malformed Authorization header)' : 'KEY_INVALID: an unknown or revoked key, or a malformed Authorization header (`Bearer` without exactly one key)'),
+    ...(policy.counted || policy.group === 'keyed' || policy.minTier !== 'free'
       ? { 403: errorBody('TIER_TOO_LOW, IP_NOT_ALLOWED (the key\'s allow-list) or PACK_EXHAUSTED') }
       : {}),
     ...(policy.counted ? { 429: errorBody('RATE_LIMITED (per-minute window), HEAVY_QUOTA or ROWS_EXHAUSTED; Retry-After says when to retry; anonymous refusals carry a proof-of-work `challenge`') } : {}),
@@ -57,7 +57,7 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
     request: { ...config.request, query },
     // Every route takes `format`, so every route may answer 422 (its own description kept when it has one).
     responses: { ...accessErrors(policy), 422: COMMON_ERRORS[422], ...config.responses, ...(csv ? { 200: withCsv200(config.responses[200], csv) } : {}) },
-    security: policy.group === 'free' ? FREE_SECURITY : KEY_SECURITY,
+    security: policy.group === 'open' ? FREE_SECURITY : KEY_SECURITY,
     'x-min-tier': policy.minTier,
     'x-cost': policy.cost,
     ...(policy.excludeTiers?.length ? { 'x-excluded-tiers': policy.excludeTiers } : {}),

@@ -58,7 +58,11 @@ export const tierRank = (t: Tier): number => TIERS.indexOf(t)
 
 /** What an endpoint requires and costs; routes declare one of these and the docs show it. */
 export interface AccessPolicy {
-  group: 'free' | 'pro'
+  /**
+   * Who may call: `open`, anyone (anonymous callers are served as tier `free`: the published
+   * contract's "free group"); `keyed`, only a caller with a key (its "pro group").
+   */
+  group: 'open' | 'keyed'
   minTier: Tier
   /** Tiers refused even though they rank above minTier's predecessor (kline-full refuses trial). */
   excludeTiers?: Tier[]

@@ -22,7 +22,7 @@ import { clock } from './control'
 import { market } from './market'
 
 /** `/__bench/admitted-copy`'s admission: a counted call of cost 1 that any key may make, as /v1/quote's. */
-const ADMITTED_COPY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const ADMITTED_COPY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
 /** Adds the `/__bench/*` routes to the emulator's app. */
 export function registerBenchRoutes(app: Hono<AppEnv>): void {

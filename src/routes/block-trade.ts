@@ -18,7 +18,7 @@ import { upstreamFailure } from '../http/outcome'
 import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
 /** Who may call it and what it costs. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** Block trades are reported after the close: a session's list is complete from this Beijing minute (15:30). */
 const PUBLISHED_MINUTE = 15 * 60 + 30

@@ -74,7 +74,7 @@ const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributi
 })
 
 /** Who may call it and what it costs. */
-const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

@@ -15,7 +15,7 @@ import { chipBars } from '../features/technical/chip-bars'
 import { upstreamFailure } from '../http/outcome'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** Daily bars the distribution is built over: the window akshare asks Eastmoney for (upstreams.md §5.15). */
 const CHIP_WINDOW = 210

@@ -12,7 +12,7 @@ import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** How far back events are listed (scheduled ones ahead come as the upstream lists them). */
 const EVENTS_DAYS_BACK = 365

@@ -18,7 +18,7 @@ import { describeAttempts, upstreamFailure } from '../http/outcome'
 import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
 /** Who may call it and what it costs. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 const DEFAULT_DAYS = 20
 /**

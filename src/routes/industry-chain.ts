@@ -16,7 +16,7 @@ import { notThisMarket } from './shared/stock-code'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it (pro group, trial and above). */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** Longest `topic` worth comparing with theme names. */
 const MAX_TOPIC = 40

@@ -11,7 +11,7 @@ import type { Context } from 'hono'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 /** Unlimited tier; calls are rate-limited like any other but cost no usage units. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'unlimited', cost: 0, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'unlimited', cost: 0, counted: true }
 
 const AllowListSchema = z
   .object({

@@ -21,7 +21,7 @@ import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: standard and above, trial excluded. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One A-share stock with its sh, sz or bj prefix', example: 'sh600519' }),

@@ -51,7 +51,7 @@ const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi(
 })
 
 /** Who may call it and what it costs. */
-const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
 /**
  * Minute periods require tier standard or above (and so a key). Only for codes that have
@@ -59,7 +59,7 @@ const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted:
  */
 const minuteNeedsStandard = (c: Context<AppEnv>): Partial<AccessPolicy> | undefined => {
   const p = c.req.query('period')
-  return p && (MINUTE_PERIODS as readonly string[]).includes(p) ? { group: 'pro', minTier: 'standard' } : undefined
+  return p && (MINUTE_PERIODS as readonly string[]).includes(p) ? { group: 'keyed', minTier: 'standard' } : undefined
 }
 
 const route = guardedRoute(POLICY, {

@@ -13,7 +13,7 @@ import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 const CATALOGUE_TEXT = MACRO_REGIONS.map((r) => `**${r}**: ${MACRO_CATALOGUE[r].map((s) => `\`${s.name}\` (${s.title}; ${s.unit}; ${s.frequency})`).join(', ')}`).join('. ')
 

@@ -21,7 +21,7 @@ import { DateParam } from './shared/schemas'
 import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro and unlimited, 500 units and one heavy call each. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 500, heavy: true, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 500, heavy: true, counted: true }
 
 const Query = z.object({
   date: DateParam('date')

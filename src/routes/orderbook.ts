@@ -13,7 +13,7 @@ import { keptAnswerFields, upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (pro group, trial and above). */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({
   code: StockCodeParam.openapi({ description: 'One A-share stock, ETF or convertible bond with its sh, sz or bj prefix (one code per call)', example: 'sh600519' }),

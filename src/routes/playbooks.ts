@@ -13,7 +13,7 @@ import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
  * Pro tier and above. A static library between job runs with "no heavy quota": an
  * ordinary counted call of cost 1 (not 0: it is still data a key draws on), never heavy.
  */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 1, counted: true }
 
 const IDS = PLAYBOOKS.map((p) => p.id) as [string, ...string[]]
 

@@ -55,7 +55,7 @@ function planQuote(q: z.output<typeof QuoteQuery>, tier: Tier): { instruments: I
 }
 
 /** Who may call it and what it costs. */
-const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

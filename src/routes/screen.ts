@@ -70,7 +70,7 @@ const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ descr
   })
 
 /** Who may call it and what it costs: pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 const marketsOf = (m: Partial<Record<ScreenMarket, unknown>>) => Object.keys(m).join(', ')
 

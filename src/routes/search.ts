@@ -9,7 +9,7 @@ import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** Rows asked of the upstream; a code's prefix may then narrow them. */
 const UPSTREAM_COUNT = 20

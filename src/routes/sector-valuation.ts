@@ -12,7 +12,7 @@ import { staleOf } from '../services/reference'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** The percentile window: five years of daily rows back from the data date. */
 const WINDOW_YEARS = 5

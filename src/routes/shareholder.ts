@@ -15,7 +15,7 @@ import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 /** The A-share sections, in order. */
 const A_SHARE_SECTIONS = [

@@ -13,7 +13,7 @@ import { keptAnswerFields, upstreamFailure } from '../http/outcome'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 1, counted: true }
 
 const Query = z.object({ code: StockCodeParam })
 

@@ -48,7 +48,7 @@ const limitsText = TIERS.filter((t) => t !== 'free')
   .join(', ')
 
 /** Opening a stream is one counted call; its minutes are usage, outside the minute limit (docs/access.md "Streams"). */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 const wantsWebSocket = (c: Context<AppEnv>) => c.req.header('upgrade')?.toLowerCase() === 'websocket'
 const wantsSse = (c: Context<AppEnv>) => (c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream')

@@ -31,7 +31,7 @@ import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from
 import { JsonBytes } from '../http/json-bytes'
 
 /** Pro and above; billed one unit per symbol returned, so the reservation is adjusted at settle. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'pro', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 1, counted: true }
 
 /** Symbols computed from the channels at once (HK, US, indexes, ETFs: not in the precomputed table). */
 const ON_THE_FLY_CONCURRENCY = 6

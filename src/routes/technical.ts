@@ -13,7 +13,7 @@ import { technicalOfOne } from '../features/technical/one-row'
 import { EXAMPLE_ROW, SUPPORTED, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
 
 const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One code with its market prefix: A-share stock, index or ETF, HK, US stock or index', example: 'sh600519' }),

@@ -98,7 +98,7 @@ const TradeCalendarResponse = envelopeSchema(
   })
 
 /** Who may call it and what it costs (free tier, but counted in usage and rate limits). */
-const POLICY: AccessPolicy = { group: 'free', minTier: 'free', cost: 1, counted: true }
+const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
 const route = guardedRoute(POLICY, {
   method: 'get',

@@ -7,7 +7,7 @@ import { envelope } from '../http/envelope'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 /** Any key may read its own usage; reading it costs nothing and is not counted. */
-const POLICY: AccessPolicy = { group: 'pro', minTier: 'trial', cost: 0, counted: false }
+const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 0, counted: false }
 
 const Window = z.object({
   limit: z.number().int().openapi({ description: 'Calls allowed per minute' }),
