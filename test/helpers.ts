@@ -62,7 +62,7 @@ async function send(method: string, path: string, body?: unknown) {
 /** A Friday 10:30 in Beijing: inside the morning session of a trading day. */
 export const SESSION_CLOCK = '2026-11-20T10:30:00+08:00'
 
-/** Fresh emulator (no faults, fixed clock) and fresh router memory. */
+/** Fresh emulator (no faults, fixed clock) and fresh failover memory. */
 export async function resetWorld(clock: string = SESSION_CLOCK) {
   defaultKey = await makeKey('unlimited')
   await send('POST', '/__emulator/reset')

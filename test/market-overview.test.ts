@@ -251,7 +251,7 @@ describe('GET /v1/market-overview', () => {
     }
     const lines = histories.flatMap((h) => stagedDayRows(h, '2026-11-19', '2026-11-19')).map((l) => l.slice(11))
     await writeDayTables(env.STORE, '2026-11-19', collectRows(lines).values(), {}, Date.parse('2026-11-20T10:30:00+08:00'))
-    await resetWorld() // the shared answer above was a failure and is not kept; start from a fresh router
+    await resetWorld() // the shared answer above was a failure and is not kept; start from a fresh failover
     const { body } = await getJson('/v1/market-overview?type=technical')
     expect(body).toMatchObject({ ok: true, source: 'store', as_of: '2026-11-19', data: { type: 'technical', date: '2026-11-19' } })
     const batch = (await getJson(`/v1/technical-batch?date=2026-11-19&codes=${histories.map((h) => h.code).join(',')}`)).body

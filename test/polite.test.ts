@@ -62,7 +62,7 @@ describe('polite at scale', () => {
     expect((await paths())['push2.eastmoney.com/api/qt/stock/get']).toBe(1)
   })
 
-  it('keeps within a host budget: past it the router serves from the next channel, and the next minute opens it again', async () => {
+  it('keeps within a host budget: past it the failover serves from the next channel, and the next minute opens it again', async () => {
     // A day K-line is two Eastmoney requests (the past bars and the live ulist.np line): two calls' worth.
     await call('/__emulator/budgets', { method: 'PUT', body: JSON.stringify({ eastmoney: 4 }), headers: { 'content-type': 'application/json' } })
     try {
@@ -76,7 +76,7 @@ describe('polite at scale', () => {
       expect(status.hosts.find((h: { channel: string }) => h.channel === 'eastmoney')).toMatchObject({ budget_per_minute: 4, budget_used_this_minute: 4 })
       expect(status.hosts.find((h: { channel: string }) => h.channel === 'tencent')).toMatchObject({ budget_per_minute: null, budget_used_this_minute: null })
       await setClock(new Date(Date.parse(SESSION_CLOCK) + 60_000).toISOString())
-      // The router keeps to the channel that answered for a while; forget that, and the new minute's budget lets Eastmoney answer.
+      // The failover keeps to the channel that answered for a while; forget that, and the new minute's budget lets Eastmoney answer.
       await call('/__emulator/router', { method: 'DELETE' })
       expect((await getJson(`/v1/kline?code=${stocks[5]}&period=day&count=5`)).body.source).toBe('emulator:eastmoney')
     } finally {

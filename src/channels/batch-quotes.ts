@@ -18,7 +18,7 @@ export interface BatchQuoteOptions {
  * Real-time quotes from a feed that takes many codes per request (Tencent `qt`, Sina `hq`): maps
  * instruments to upstream codes (deduplicated), splits them into batches fetched a few at a time,
  * and merges the answers keyed by canonical code. Instruments the feed has no code for are absent;
- * when none is servable the channel is `unsupported`, so the router moves on without a request.
+ * when none is servable the channel is `unsupported`, so the failover moves on without a request.
  */
 export async function batchQuotes(instruments: Instrument[], opts: BatchQuoteOptions): Promise<Map<string, Quote>> {
   const wanted = new Map<string, Instrument>()

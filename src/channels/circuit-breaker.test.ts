@@ -34,7 +34,7 @@ describe('CircuitBreaker after a ban', () => {
     expect(b.banned()).toEqual({ step: 1, until: 30_000 })
     at(29_999)
     expect(b.allow()).toBe(false)
-    expect(b.probe()).toBe(false) // the router's once-a-second shortcut does not apply
+    expect(b.probe()).toBe(false) // the failover's once-a-second shortcut does not apply
     at(30_000)
     expect(b.state()).toBe('half-open')
     expect(b.allow()).toBe(true)

@@ -33,13 +33,13 @@ const PROBE_INTERVAL_MS = 1_000
 
 /**
  * A per-channel circuit breaker. After `threshold` consecutive failures the circuit opens and
- * the router skips the channel; once `cooldownMs` has passed one trial call is let through
+ * the failover skips the channel; once `cooldownMs` has passed one trial call is let through
  * (half-open): success closes the circuit, failure opens it for another cooldown.
  *
  * A ban ({@link ban}) opens it at once and backs off instead: the circuit stays open for the step
  * ({@link BanBackoff}), then lets exactly one probe through; a failed probe starts the next, doubled
  * step, a successful one closes the circuit and forgets the steps. While it backs off, neither the
- * router's {@link probe} shortcut nor the cooldown's trial applies, so the host sees at most one
+ * failover's {@link probe} shortcut nor the cooldown's trial applies, so the host sees at most one
  * request of ours per step; and the outcome of a call sent before the ban (still in flight when it
  * came) counts for nothing.
  */

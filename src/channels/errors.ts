@@ -1,5 +1,5 @@
 /**
- * Typed channel failures. The router moves to the next channel on any of them; the kind is
+ * Typed channel failures. The failover moves to the next channel on any of them; the kind is
  * reported so a user (and the circuit breaker) can tell a slow upstream from a broken parser.
  * `banned` is a host refusing us for our volume (src/channels/ban.ts): its breaker opens at once
  * and backs off (src/channels/circuit-breaker.ts).

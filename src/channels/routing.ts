@@ -19,7 +19,7 @@ const GROUP_OF: Record<InstrumentKind, KindGroup> = {
   sector: 'sector', hk: 'hk', us: 'us', 'us-index': 'us-index', future: 'future', forex: 'forex',
 }
 
-/** The route key the router remembers its last good channel under. */
+/** The route key the failover remembers its last good channel under. */
 export const routeGroup = (kind: InstrumentKind): KindGroup => GROUP_OF[kind]
 
 const native = (channel: SeriesChannelName, fetch: NativePeriod): ChannelPlan => ({ channel, fetch })

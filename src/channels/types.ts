@@ -9,7 +9,7 @@ export type { ChannelName, SeriesChannelName }
 
 /** What a channel needs from the outside world; injected so tests and the emulator can stand in. */
 export interface ChannelContext {
-  /** The upstream fetch: global `fetch` in production, the emulator's router under the emulator. */
+  /** The upstream fetch: global `fetch` in production, the emulator's request router under the emulator. */
   fetch: typeof fetch
   /** Per-request timeout in milliseconds. */
   timeoutMs: number

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../channels/failover'
 import { allSaidNothing, describeAttempts, FailureCodeSchema, upstreamFailure, upstreamFailureBody } from './outcome'
 
 const empty: Attempt = { channel: 'eastmoney', kind: 'empty', message: 'eastmoney: no rows' }

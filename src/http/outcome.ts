@@ -4,7 +4,7 @@
  * answered into that code and its `error` text.
  */
 import { z } from '@hono/zod-openapi'
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../channels/failover'
 
 /** Every `code` an `ok:false` envelope can carry. None of them is counted. */
 const FAILURE_CODES = [

@@ -1,7 +1,7 @@
 import type { Bar } from '../domain/bar'
 import type { Instrument, InstrumentKind } from '../domain/instrument'
 import { toBarRow, type BarRow } from './format'
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../channels/failover'
 import { allSaidNothing, describeAttempts } from './outcome'
 
 export type SymbolOutcome =

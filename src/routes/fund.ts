@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
 import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
-import type { Ask, Attempt, RouteResult } from '../services/types'
+import type { Ask, Attempt, FailoverResult } from '../services/types'
 import { flowRankOf, flowRanks, moneyFlow, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../services/money-flow'
 import { blockTrades, boardDays, marginDays, type BoardDay, type MarginDay } from '../services/trading-records'
 import { addDays, beijing } from '../domain/dates'
@@ -271,7 +271,7 @@ const marginRow = (m: MarginDay): z.infer<typeof MarginRow> => ({
  * upstream requests, so it runs once per freshness window for every caller (a failed walk is not
  * kept: the next call tries again).
  */
-async function marketRanks(services: Services): Promise<RouteResult<FlowRanks>> {
+async function marketRanks(services: Services): Promise<FailoverResult<FlowRanks>> {
   const compute = () => services.market.fetch('fund:rank', ['eastmoney'], flowRanks())
   return (await services.market.shared('fund:rank', 'flowRank', compute, (r) => r.ok)).value
 }
@@ -280,7 +280,7 @@ async function marketRanks(services: Services): Promise<RouteResult<FlowRanks>> 
 const NOT_READY = Symbol('not ready')
 
 /** The ranks as `rank` asks: none, waited for, or whatever is ready within {@link RANK_WAIT_MS}. */
-function ranksFor(services: Services, rank: 'true' | 'false' | undefined, waitUntil: (p: Promise<unknown>) => void): Promise<RouteResult<FlowRanks> | typeof NOT_READY> | null {
+function ranksFor(services: Services, rank: 'true' | 'false' | undefined, waitUntil: (p: Promise<unknown>) => void): Promise<FailoverResult<FlowRanks> | typeof NOT_READY> | null {
   if (rank === 'false') return null
   const ranks = marketRanks(services)
   if (rank === 'true') return ranks
@@ -301,7 +301,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     const n = q.days ?? DEFAULT_DAYS
     const today = beijing(services.now()).date
     const since = addDays(today, -EVENT_WINDOW_DAYS)
-    const run = <T>(slug: string, call: Ask<T>): Promise<RouteResult<T>> => services.market.fetch(`fund:${slug}`, ['eastmoney'], call)
+    const run = <T>(slug: string, call: Ask<T>): Promise<FailoverResult<T>> => services.market.fetch(`fund:${slug}`, ['eastmoney'], call)
 
     const [flow, board, blocks, margin, ranks] = await Promise.all([
       run('money_flow', moneyFlow(inst)),

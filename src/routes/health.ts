@@ -46,7 +46,7 @@ export function registerHealth(app: OpenAPIHono<AppEnv>, services: Services) {
       {
         ok: true,
         uptime_s: Math.floor((Date.now() - services.startedAt) / 1000),
-        data_ready: services.router.anyAvailable(ALL_CHANNELS),
+        data_ready: services.failover.anyAvailable(ALL_CHANNELS),
         tiers: [...TIERS],
         upstream: services.simulated ? ('emulator' as const) : ('live' as const),
       },

@@ -18,7 +18,7 @@ import { overlayQuote, recentBarsOf } from './quote-series'
 const LIVE_DAY_MAX_COUNT = 120
 
 /**
- * Fetches one instrument's K-line through the router: the channel table decides the order, each
+ * Fetches one instrument's K-line through the failover: the channel table decides the order, each
  * channel fetches its native period (aggregating season/year/m120 where needed), minute bars are
  * clipped to the minute window, and the newest `count` bars are kept.
  */
@@ -40,7 +40,7 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
   const plans = klinePlans(instrument.kind, period)
   if (period === 'day' && start === undefined && req.end === undefined && count <= LIVE_DAY_MAX_COUNT) return liveDaySeries(services, req, plans)
   const key = `kline:${routeGroup(instrument.kind)}:${minute ? 'minute' : 'day'}`
-  const r = await services.router.run(key, plans.map((p) => p.channel), async (name) => {
+  const r = await services.failover.run(key, plans.map((p) => p.channel), async (name) => {
     const plan = plans.find((p) => p.channel === name)!
     const want = plan.aggregate ? sourceCount(count, plan.aggregate) : count
     let bars = await services.channels[name].kline(

@@ -4,7 +4,7 @@ import { HostBudgets } from '../channels/budget/host-budget'
 import { LinePool } from '../channels/live-lines'
 import { HostHealth } from '../channels/host-health'
 import { RecentBarsCache } from '../channels/recent-bars'
-import { DEFAULT_ROUTER_OPTIONS, ChannelRouter } from '../channels/router'
+import { DEFAULT_FAILOVER_OPTIONS, Failover } from '../channels/failover'
 import { sina } from '../channels/sina/index'
 import { tencent } from '../channels/tencent/index'
 import { IsolateCaches } from '../runtime/isolate-caches'
@@ -61,7 +61,7 @@ export const locationLines = (namespace?: string): LineCache => new CacheApiLine
 
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
-  const router = new ChannelRouter({ ...DEFAULT_ROUTER_OPTIONS, now })
+  const failover = new Failover({ ...DEFAULT_FAILOVER_OPTIONS, now })
   const hostHealth = new HostHealth(now)
   const recentBars = new RecentBarsCache()
   const lines = new LinePool(now)
@@ -74,7 +74,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines, budgets, now, health: hostHealth },
-    router,
+    failover,
     recentBars,
     sharedAnswers,
     now,
@@ -92,15 +92,15 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     caches,
     upstreamStatus: () =>
       upstreamStatus({
-        breaker: (c) => router.breaker(c),
-        routes: () => router.routes(),
-        serving: (key, chain) => router.serving(key, chain),
+        breaker: (c) => failover.breaker(c),
+        routes: () => failover.routes(),
+        serving: (key, chain) => failover.serving(key, chain),
         counts: (c) => hostHealth.counts(c),
         budget: (c) => (Number.isFinite(budgets.limitOf(c)) ? budgets.limitOf(c) : null),
         now: now(),
       }),
     reset: () => {
-      router.reset()
+      failover.reset()
       hostHealth.clear()
       recentBars.clear()
       lines.clear()

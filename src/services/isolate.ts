@@ -1,8 +1,8 @@
 /**
- * The isolate's `Services`, for code the Worker's router does not call: the Durable Objects of the
+ * The isolate's `Services`, for code the Worker's routes do not call: the Durable Objects of the
  * same script (src/features/stream/stream-shard.ts). Each entry (src/index.ts live, src/emulator/worker.ts
  * offline) builds its `Services` once per isolate and sets it here, so an object polls through the
- * same channels, line pool, router and budgets as the isolate's routes, and production never
+ * same channels, line pool, failover and budgets as the isolate's routes, and production never
  * imports the emulator.
  */
 import type { Services } from './types'

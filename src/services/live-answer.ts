@@ -1,11 +1,11 @@
-import type { Attempt, RouteResult } from '../channels/router'
+import type { Attempt, FailoverResult } from '../channels/failover'
 import type { ChannelContext, ChannelName } from '../channels/types'
 import type { MarketDeps } from './market-deps'
 
-/** A live answer: the router's result, with `stale` when it was served from kept answers. */
+/** A live answer: the failover's result, with `stale` when it was served from kept answers. */
 export type LiveResult<T, C extends ChannelName = ChannelName> =
-  | (Extract<RouteResult<T, C>, { ok: true }> & { stale?: true })
-  | Extract<RouteResult<T, C>, { ok: false }>
+  | (Extract<FailoverResult<T, C>, { ok: true }> & { stale?: true })
+  | Extract<FailoverResult<T, C>, { ok: false }>
 
 /** Failures after which kept answers are served: our budget for the host is spent, or the host bans us. */
 const HELD_BACK: ReadonlySet<Attempt['kind']> = new Set(['over_budget', 'banned'])
@@ -14,19 +14,19 @@ const HELD_BACK: ReadonlySet<Attempt['kind']> = new Set(['over_budget', 'banned'
 const heldBack = (attempts: readonly Attempt[]): boolean => attempts.some((a) => HELD_BACK.has(a.kind))
 
 /**
- * A live answer (quote lines, books, snapshots) through the router, and past the budget the
+ * A live answer (quote lines, books, snapshots) through the failover, and past the budget the
  * freshest answer kept: when no channel answered and some were held back by the request budget or
  * a ban, each channel of `chain` is asked again in order with a context that sends nothing
  * (`keptOnly`, src/channels/live-lines.ts), and the first kept answer is served with `stale`. Its
  * own time stamp says how old it is; the route's `as_of` carries it.
  */
 export async function fetchLive<T, C extends ChannelName>(
-  deps: Pick<MarketDeps, 'router' | 'channelContext'>,
+  deps: Pick<MarketDeps, 'failover' | 'channelContext'>,
   key: string,
   chain: readonly C[],
   call: (channel: C, ctx: ChannelContext) => Promise<T>
 ): Promise<LiveResult<T, C>> {
-  const r = await deps.router.run(key, chain, (channel) => call(channel, deps.channelContext))
+  const r = await deps.failover.run(key, chain, (channel) => call(channel, deps.channelContext))
   if (r.ok || !heldBack(r.attempts)) return r
   const kept: ChannelContext = { ...deps.channelContext, keptOnly: true }
   for (const channel of chain) {

@@ -30,7 +30,7 @@ const MARKET_LIST_CHAIN = ['eastmoney', 'tencent'] as const
 export async function sharedMarketList(services: MarketDeps) {
   const { value } = await services.sharedAnswers.answer(
     'market-list', 'changedist', services.now(),
-    () => services.router.run('market-list', MARKET_LIST_CHAIN, (channel): Promise<ListRow[]> => {
+    () => services.failover.run('market-list', MARKET_LIST_CHAIN, (channel): Promise<ListRow[]> => {
       const ctx = services.channelContext
       // The rank list has no date: its rows are the latest session's (today's from the 09:25 match).
       if (channel === 'tencent') return fetchRankListMarket(ctx, latestSession(services.now()))

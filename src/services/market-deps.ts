@@ -1,17 +1,17 @@
 import type { RecentBarsCache } from '../channels/recent-bars'
-import type { ChannelRouter } from '../channels/router'
+import type { Failover } from '../channels/failover'
 import type { Channel, ChannelContext, SeriesChannelName } from '../channels/types'
 import type { SharedAnswers } from './shared-answers'
 
 /**
- * What the market views need of `Services`: the channels and their context, the router (failover
+ * What the market views need of `Services`: the channels and their context, the failover (its order
  * and breakers), the isolate's market caches and the clock. Narrow on purpose: the views are wired
  * into `Services` (src/services/index.ts) and must not import it back.
  */
 export interface MarketDeps {
   channels: Record<SeriesChannelName, Channel>
   channelContext: ChannelContext
-  router: ChannelRouter
+  failover: Failover
   /** Past daily bars /v1/quote reuses for a minute (this isolate only). */
   recentBars: RecentBarsCache
   /** Market-level answers computed once per freshness window for every caller (this isolate only). */

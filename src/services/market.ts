@@ -9,12 +9,12 @@ import type { MarketViews } from './types'
 
 /**
  * `services.market` over `deps`: every answer a route asks of the upstreams while the market
- * moves, through the router (failover in the channel table's order, breakers) and, for answers
+ * moves, through the failover (in the channel table's order, breakers) and, for answers
  * the same for every caller, the isolate's shared cache. The shape is `MarketViews` (src/services/types.ts).
  */
 export function marketViews(deps: MarketDeps): MarketViews {
   return {
-    fetch: (key, chain, call) => deps.router.run(key, chain, (channel) => call(channel, deps.channelContext)),
+    fetch: (key, chain, call) => deps.failover.run(key, chain, (channel) => call(channel, deps.channelContext)),
     live: (key, chain, call) => fetchLive(deps, key, chain, call),
     shared: (key, freshness, compute, keep, opts) => deps.sharedAnswers.answer(key, freshness, deps.now(), compute, keep, opts),
     quoteSeries: (instrument, count) => fetchQuoteSeries(deps, instrument, count),

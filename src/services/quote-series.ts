@@ -6,7 +6,7 @@ import { ChannelError, empty } from '../channels/errors'
 import { fetchLive } from './live-answer'
 import type { QuoteResult } from './types'
 import { quoteChannels, routeGroup } from '../channels/routing'
-import type { RouteResult } from '../channels/router'
+import type { FailoverResult } from '../channels/failover'
 import type { SeriesChannelName } from '../domain/channel-name'
 
 /**
@@ -62,6 +62,6 @@ export function recentBarsOf(services: MarketDeps, name: SeriesChannelName, inst
  * The newest `count` daily bars alone, through the same channels and cache as /v1/quote's series:
  * for a view that already has the live quote and needs only the sessions behind it.
  */
-export async function fetchRecentBars(services: MarketDeps, instrument: Instrument, count: number): Promise<RouteResult<Bar[]>> {
-  return services.router.run(`bars:${routeGroup(instrument.kind)}`, quoteChannels(instrument.kind), (name) => recentBarsOf(services, name, instrument, count))
+export async function fetchRecentBars(services: MarketDeps, instrument: Instrument, count: number): Promise<FailoverResult<Bar[]>> {
+  return services.failover.run(`bars:${routeGroup(instrument.kind)}`, quoteChannels(instrument.kind), (name) => recentBarsOf(services, name, instrument, count))
 }

@@ -1,4 +1,4 @@
-import type { Attempt } from '../channels/router'
+import type { Attempt } from '../channels/failover'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
@@ -6,11 +6,11 @@ import type { Ask, Body, ReferenceData, ReferenceRequest, ReferenceResult, Stale
 import { allSaidNothing, describeAttempts, upstreamFailure } from '../http/outcome'
 import type { MarketDeps } from './market-deps'
 
-/** What reference data needs of `Services`: the router, the channels' context, the clock, the source label and the isolate's reference cache. */
-type ReferenceDeps = Pick<MarketDeps, 'router' | 'channelContext' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
+/** What reference data needs of `Services`: the failover, the channels' context, the clock, the source label and the isolate's reference cache. */
+type ReferenceDeps = Pick<MarketDeps, 'failover' | 'channelContext' | 'now' | 'sourcePrefix'> & { referenceCache: ReferenceCache }
 
 /**
- * `services.reference` over the router and clock of `deps`: answers the same for every caller, kept
+ * `services.reference` over the failover and clock of `deps`: answers the same for every caller, kept
  * for hours in this isolate and in KV, with stale-if-error (src/store/reference-cache.ts). The
  * shape is `ReferenceData` (src/services/types.ts).
  */
@@ -37,7 +37,7 @@ function staleFields(at: number, now: number, failure: string): StaleFields {
 
 /**
  * One reference answer through the service-wide cache: on a miss, the channels of `chain` in turn
- * (the router's failover and breakers), and the first answer is kept for every caller. `key` must
+ * (the failover's order and breakers), and the first answer is kept for every caller. `key` must
  * name everything the answer depends on (resolved dates included). Failures are not cached. With
  * `stale`, when every channel fails (not when they all say "nothing") the last good answer is
  * served within its class's limit (src/store/reference-cache.ts `STALE_IF_ERROR`), with `stale`.
@@ -57,7 +57,7 @@ async function fetchReference<T>(
     key,
     now,
     async () => {
-      const r = await services.router.run(key.split('?')[0], chain, (channel) => call(channel, services.channelContext))
+      const r = await services.failover.run(key.split('?')[0], chain, (channel) => call(channel, services.channelContext))
       if (!r.ok) {
         failed = r.attempts
         return { value: null, keep: false }

@@ -7,11 +7,11 @@ import { klinePlans, routeGroup } from '../channels/routing'
 /**
  * The newest `count` qfq daily bars up to `end` (inclusive; default: today), oldest first, from the
  * first day-K-line channel whose every bar carries a turnover rate. A channel that leaves it out
- * is `unsupported` here (never a turnover of 0), so the router moves on.
+ * is `unsupported` here (never a turnover of 0), so the failover moves on.
  */
 export async function fetchTurnoverBars(services: MarketDeps, instrument: Instrument, count: number, end?: string): Promise<TurnoverBarsResult> {
   const channels = klinePlans(instrument.kind, 'day').map((p) => p.channel)
-  const r = await services.router.run(`kline:${routeGroup(instrument.kind)}:day`, channels, async (name) => {
+  const r = await services.failover.run(`kline:${routeGroup(instrument.kind)}:day`, channels, async (name) => {
     const bars = await services.channels[name].kline({ instrument, period: 'day', count, end }, services.channelContext)
     const missing = bars.find((b) => b.turnover === null)
     if (missing) throw unsupported(name, `no turnover rate for ${instrument.code} on ${missing.date}`)

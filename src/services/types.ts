@@ -4,7 +4,7 @@
  * on what it may ask, not on everything behind the answer: src/services/index.ts builds it.
  */
 import type { LiveResult } from './live-answer'
-import type { Attempt, ChannelRouter, RouteResult } from '../channels/router'
+import type { Attempt, Failover, FailoverResult } from '../channels/failover'
 import type { RankListRow } from '../channels/tencent/rank-list-row'
 import type { ChannelContext, ChannelName, SeriesChannelName } from '../channels/types'
 import type { Bar, Quote } from '../domain/bar'
@@ -21,7 +21,7 @@ import type { IsolateCaches } from '../runtime/isolate-caches'
 import type { Freshness, SharedOptions } from './shared-answers'
 import type { UpstreamStatus } from './upstream-status'
 
-export type { Attempt, RouteResult }
+export type { Attempt, FailoverResult }
 
 /**
  * How one kind of data is asked of a channel: which client function, with what arguments. Built by
@@ -51,7 +51,7 @@ export interface Services {
    */
   channelContext: ChannelContext
   /** Failover and breakers; routes read only whether any channel is up (/health). */
-  router: Pick<ChannelRouter, 'anyAvailable'>
+  failover: Pick<Failover, 'anyAvailable'>
   now: () => number
   /** Prepended to the channel name in `source`: '' live, 'emulator:' under the emulator. */
   sourcePrefix: string
@@ -120,16 +120,16 @@ export type ChangedistBody = { ok: boolean; source: string; data: ChangedistData
 
 /**
  * Live market views (`services.market`): every answer a route asks of the upstreams while the
- * market moves, through the router (failover in the channel table's order, breakers) and, for
+ * market moves, through the failover (in the channel table's order, breakers) and, for
  * answers the same for every caller, the isolate's shared cache.
  */
 export interface MarketViews {
   /**
-   * One live answer from the first channel of `chain` that gives one, tried in the router's order
+   * One live answer from the first channel of `chain` that gives one, tried in the failover's order
    * under `key` (the last good channel first, open circuits skipped); `call` gets the channel and
    * the context its client needs. Why each channel failed is in the result's `attempts`.
    */
-  fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: Ask<T, C>): Promise<RouteResult<T, C>>
+  fetch<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: Ask<T, C>): Promise<FailoverResult<T, C>>
   /**
    * As {@link fetch}, for an answer that moves with the market (a quote line, a book): past the
    * request budget or during a ban, the freshest answer the isolate keeps, with `stale`
@@ -144,7 +144,7 @@ export interface MarketViews {
   /** /v1/quote's series of one instrument: the live quote over the recent daily bars, from one channel. */
   quoteSeries(instrument: Instrument, count: number): Promise<QuoteResult>
   /** The newest `count` daily bars alone, through /v1/quote's channels and bar cache: for a view that has the live quote already. */
-  recentBars(instrument: Instrument, count: number): Promise<RouteResult<Bar[]>>
+  recentBars(instrument: Instrument, count: number): Promise<FailoverResult<Bar[]>>
   /** One instrument's K-line of any period (src/services/bars.ts). */
   series(req: SeriesRequest): Promise<SeriesResult>
   /** The newest `count` daily bars up to `end`, from a channel that gives every bar's turnover rate (/v1/chip). */
@@ -155,7 +155,7 @@ export interface MarketViews {
    * Real-time quotes of A-share stocks in one batch, under /v1/quote's key and chain (`quote:cn`),
    * so both show the same price; a channel that knows none of them answers an empty map.
    */
-  stockQuotes(instruments: Instrument[]): Promise<RouteResult<Map<string, Quote>, SeriesChannelName>>
+  stockQuotes(instruments: Instrument[]): Promise<FailoverResult<Map<string, Quote>, SeriesChannelName>>
   /**
    * One call of one channel, outside failover and its breaker: for what an answer already found
    * leads to (the page of each report a listing gave), whose failure the caller forgives.
@@ -164,7 +164,7 @@ export interface MarketViews {
   /** The whole A-share market's change distribution, shared (/v1/changedist's body). */
   changedist(opts?: SharedOptions): Promise<{ value: ChangedistBody; hit: boolean }>
   /** The whole A-share market list, shared. */
-  marketList(): Promise<RouteResult<ListRow[], 'eastmoney' | 'tencent'>>
+  marketList(): Promise<FailoverResult<ListRow[], 'eastmoney' | 'tencent'>>
 }
 
 // ---- services.reference ----

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { banned, httpError } from '../channels/errors'
 import { HostHealth } from '../channels/host-health'
-import { ChannelRouter } from '../channels/router'
+import { Failover } from '../channels/failover'
 import type { ChannelName } from '../channels/types'
 import { upstreamStatus } from './upstream-status'
 
@@ -10,11 +10,11 @@ const T0 = Date.parse('2026-11-20T02:30:00Z') // 10:30 in Beijing
 function setup() {
   let t = T0
   const now = () => t
-  const router = new ChannelRouter({ breaker: { threshold: 2, cooldownMs: 30_000, ban: { baseMs: 30_000, capMs: 1_800_000, jitter: 0 } }, stickyMs: 300_000, now })
+  const failover = new Failover({ breaker: { threshold: 2, cooldownMs: 30_000, ban: { baseMs: 30_000, capMs: 1_800_000, jitter: 0 } }, stickyMs: 300_000, now })
   const health = new HostHealth(now)
   const status = () =>
-    upstreamStatus({ breaker: (c) => router.breaker(c), routes: () => router.routes(), serving: (k, chain) => router.serving(k, chain), counts: (c) => health.counts(c), budget: () => null, now: now() })
-  return { router, health, status, at: (ms: number) => (t = T0 + ms) }
+    upstreamStatus({ breaker: (c) => failover.breaker(c), routes: () => failover.routes(), serving: (k, chain) => failover.serving(k, chain), counts: (c) => health.counts(c), budget: () => null, now: now() })
+  return { failover, health, status, at: (ms: number) => (t = T0 + ms) }
 }
 
 const fail = (kind: 'banned' | 'http') => async (c: ChannelName): Promise<string> => {
@@ -35,11 +35,11 @@ describe('upstreamStatus', () => {
   })
 
   it('shows a ban backing off until its step ends, then probing, and the families served around it', async () => {
-    const { router, health, status, at } = setup()
+    const { failover, health, status, at } = setup()
     health.request('eastmoney')
     health.failure('eastmoney')
-    await router.run('kline:cn:day', ['eastmoney', 'tencent', 'sina'], fail('banned'))
-    await router.run('fund:flow', ['eastmoney'], fail('banned'))
+    await failover.run('kline:cn:day', ['eastmoney', 'tencent', 'sina'], fail('banned'))
+    await failover.run('fund:flow', ['eastmoney'], fail('banned'))
     let s = status()
     expect(s.hosts[0]).toMatchObject({ channel: 'eastmoney', state: 'backing_off', backoff_until: '2026-11-20 10:30:30', backoff_step: 1, requests_this_minute: 1, error_rate: { requests: 1, failures: 1 } })
     expect(s.families.find((f) => f.key === 'kline:cn:day')!.channel).toBe('tencent')
@@ -51,8 +51,8 @@ describe('upstreamStatus', () => {
   })
 
   it('shows an ordinary open circuit backing off for its cooldown, without a step', async () => {
-    const { router, status } = setup()
-    for (let i = 0; i < 2; i++) await router.run(`quote:hk${i}`, ['eastmoney', 'tencent'], fail('http'))
+    const { failover, status } = setup()
+    for (let i = 0; i < 2; i++) await failover.run(`quote:hk${i}`, ['eastmoney', 'tencent'], fail('http'))
     expect(status().hosts[0]).toMatchObject({ state: 'backing_off', backoff_until: '2026-11-20 10:30:30', backoff_step: null })
   })
 })

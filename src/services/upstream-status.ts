@@ -21,7 +21,7 @@ interface HostStatus {
   error_rate: { minutes: number; requests: number; failures: number }
 }
 
-/** Which channel a data family (a router key) is served from now. */
+/** Which channel a data family (a failover key) is served from now. */
 interface FamilyStatus {
   key: string
   chain: ChannelName[]
@@ -34,7 +34,7 @@ export interface UpstreamStatus {
   families: FamilyStatus[]
 }
 
-/** What the status is read from: the router's breakers and order, and the isolate's host counters. */
+/** What the status is read from: the failover's breakers and order, and the isolate's host counters. */
 export interface StatusSources {
   breaker(channel: ChannelName): { state(): BreakerState; banned(): BackoffView | null; cooldownUntil(): number | null }
   routes(): Array<{ key: string; chain: readonly ChannelName[] }>
@@ -46,7 +46,7 @@ export interface StatusSources {
 }
 
 /**
- * The families listed even before a call has run them (the router's keys for /v1/quote and
+ * The families listed even before a call has run them (the failover's keys for /v1/quote and
  * /v1/kline, src/services/quote-series.ts and bars.ts), in the channel table's order.
  */
 const FAMILIES: ReadonlyArray<{ key: string; chain: readonly ChannelName[] }> = [
@@ -90,7 +90,7 @@ function hostStatus(src: StatusSources, channel: ChannelName): HostStatus {
 
 /**
  * The state of every upstream host (breaker, ban backoff, this isolate's traffic) and the channel
- * each data family is served from now: the listed {@link FAMILIES}, then every other router key
+ * each data family is served from now: the listed {@link FAMILIES}, then every other failover key
  * seen, by key. Everything is this isolate's view (src/channels/host-health.ts).
  */
 export function upstreamStatus(src: StatusSources): UpstreamStatus {

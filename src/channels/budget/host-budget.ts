@@ -4,7 +4,7 @@
  * `HostBudget` Durable Object per family. An isolate leases a slice of the minute from it, as
  * keyed admission leases a key's minute from KeyGuard, and spends the slice without asking again;
  * a slice is counted when granted, so the ceiling holds across isolates. A request beyond it is
- * not sent: the channel fails with `over_budget`, and the router moves to the next channel.
+ * not sent: the channel fails with `over_budget`, and the failover moves to the next channel.
  */
 import { UPSTREAM_BUDGETS } from '../../data/upstream-budgets'
 import type { ChannelName } from '../../domain/channel-name'

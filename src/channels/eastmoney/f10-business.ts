@@ -110,7 +110,7 @@ const SURVEY_COLUMNS = ['ORG_PROFILE', 'BUSINESS_SCOPE', 'EM2016'] as const
  * f10-survey-600000.json, f10-orginfo-002475.json). The older `CompanySurveyAjax` sent `jbzl`
  * as an object with pinyin keys (`gsjj` 公司简介, `jyfw` 经营范围, `sshy` 所属行业, as three
  * public clients' tests keep it): read as ours it would look like a company without texts, so a
- * row with none of our columns is `malformed` and the router moves on.
+ * row with none of our columns is `malformed` and the failover moves on.
  */
 export function parseSurvey(raw: string): CompanySurvey | null {
   const body = parseJsonObject(CHANNEL, raw, 'company survey')

@@ -139,7 +139,7 @@ describe('parseKline', () => {
 
   // rc 102 is what the host says to a request it does not serve (an unknown klt, a market it has
   // no bars for, a refused caller: test/fixtures/push2/SOURCE.md); "no data" there would hide bars
-  // that exist, so the call fails and the router asks the next channel.
+  // that exist, so the call fails and the failover asks the next channel.
   it.each([
     ['rc 102, data null', '{"rc":102,"rt":1,"lt":1,"full":1,"data":null}'],
     ['rc 102 with data', `{"rc":102,"data":{"klines":[${JSON.stringify(D1)}]}}`],

@@ -2,7 +2,7 @@
  * One A-share instrument's five-level book from Sina's quote line (`hq.sinajs.cn/list=sh600519`,
  * upstreams.md §1.2.1): fields 10–19 are bid volume/price pairs (volume **before** price, in
  * shares), 20–29 the asks; 3 last, 2 previous close, 30 date, 31 time, 32 status (`00`; `03`
- * suspended). An empty line (an unknown code) is `empty`, and the router asks the next channel.
+ * suspended). An empty line (an unknown code) is `empty`, and the failover asks the next channel.
  * Before the first trade of a session the line prints its last price as 0.000 or the previous
  * close (read as the previous close), and in the opening auction bid (6) = ask (7) = the
  * indicative price (taken as `last`), bid1 = ask1 its matched volume (fixtures in test/fixtures/sina).

@@ -9,7 +9,7 @@ import type { Bar, Quote } from '../../domain/bar'
 import { factors, roundPrice } from '../../domain/adjust'
 import type { Instrument } from '../../domain/instrument'
 import type { QuoteResult, Services, StoreRequest } from '../../services/types'
-import type { Attempt } from '../../channels/router'
+import type { Attempt } from '../../channels/failover'
 import { dateNum, numDate } from '../../store/history'
 import type { History } from '../../store/shapes'
 

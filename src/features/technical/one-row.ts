@@ -7,7 +7,7 @@
  * series is fetched first (the quote and the channel's last 10 day bars, from one channel), so the
  * channel, the quote and the failures are those of the whole-history computation.
  */
-import type { Attempt } from '../../channels/router'
+import type { Attempt } from '../../channels/failover'
 import type { QuoteResult, Services, StoreRequest } from '../../services/types'
 import type { Quote } from '../../domain/bar'
 import { beijing } from '../../domain/dates'

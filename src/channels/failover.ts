@@ -9,18 +9,18 @@ export interface Attempt {
   message: string
 }
 
-export type RouteResult<T, C extends ChannelName = ChannelName> =
+export type FailoverResult<T, C extends ChannelName = ChannelName> =
   | { ok: true; value: T; channel: C; attempts: Attempt[] }
   | { ok: false; attempts: Attempt[] }
 
-export interface RouterOptions {
+export interface FailoverOptions {
   breaker: BreakerOptions
   /** How long a failover sticks: the last good channel is tried first for this long. */
   stickyMs: number
   now: () => number
 }
 
-export const DEFAULT_ROUTER_OPTIONS: Omit<RouterOptions, 'now'> = {
+export const DEFAULT_FAILOVER_OPTIONS: Omit<FailoverOptions, 'now'> = {
   breaker: { threshold: 3, cooldownMs: 30_000, ban: DEFAULT_BAN_BACKOFF },
   stickyMs: 5 * 60_000,
 }
@@ -28,8 +28,8 @@ export const DEFAULT_ROUTER_OPTIONS: Omit<RouterOptions, 'now'> = {
 /** Why a banned channel was skipped: the rest of its backoff step, or its probe already out. */
 const backingOff = (leftMs: number): string => (leftMs > 0 ? `backing off for another ${Math.ceil(leftMs / 1000)} s` : 'backing off, its probe is out')
 
-/** One route key the router has run, with the channels it may ask, in the table's order. */
-export interface SeenRoute {
+/** One route key the failover has run, with the channels it may ask, in the table's order. */
+export interface SeenFamily {
   key: string
   chain: readonly ChannelName[]
 }
@@ -43,13 +43,13 @@ export interface SeenRoute {
  * a banned channel is left out of every shortcut that would ask an open circuit anyway: its host
  * sees one probe per backoff step, and a call it was skipped for lists it as `banned`.
  */
-export class ChannelRouter {
+export class Failover {
   private readonly breakers = new Map<ChannelName, CircuitBreaker>()
   private readonly lastGood = new Map<string, { channel: ChannelName; at: number }>()
   /** Every route key run, with its chain (the last one given): what /v1/status's families are read from. */
   private readonly seen = new Map<string, readonly ChannelName[]>()
 
-  constructor(private readonly opts: RouterOptions) {}
+  constructor(private readonly opts: FailoverOptions) {}
 
   breaker(channel: ChannelName): CircuitBreaker {
     let b = this.breakers.get(channel)
@@ -73,7 +73,7 @@ export class ChannelRouter {
   }
 
   /** Every route key run so far, with its chain. */
-  routes(): SeenRoute[] {
+  routes(): SeenFamily[] {
     return [...this.seen].map(([key, chain]) => ({ key, chain }))
   }
 
@@ -97,7 +97,7 @@ export class ChannelRouter {
     return [first, ...chain.filter((c) => c !== first)]
   }
 
-  async run<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C) => Promise<T>): Promise<RouteResult<T, C>> {
+  async run<T, C extends ChannelName = ChannelName>(key: string, chain: readonly C[], call: (channel: C) => Promise<T>): Promise<FailoverResult<T, C>> {
     const attempts: Attempt[] = []
     if (this.seen.get(key) !== chain) this.seen.set(key, chain)
     const ordered = this.order(key, chain)
@@ -140,7 +140,7 @@ export class ChannelRouter {
     channel: C,
     call: (channel: C) => Promise<T>,
     attempts: Attempt[]
-  ): Promise<RouteResult<T, C> | null> {
+  ): Promise<FailoverResult<T, C> | null> {
     const b = this.breaker(channel)
     try {
       const value = await call(channel)

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { banned, empty, httpError, timeout } from './errors'
-import { ChannelRouter } from './router'
+import { Failover } from './failover'
 import type { ChannelName } from './types'
 
 function setup() {
   let t = 0
-  const router = new ChannelRouter({ breaker: { threshold: 2, cooldownMs: 1000 }, stickyMs: 5000, now: () => t })
-  return { router, advance: (ms: number) => (t += ms) }
+  const failover = new Failover({ breaker: { threshold: 2, cooldownMs: 1000 }, stickyMs: 5000, now: () => t })
+  return { failover, advance: (ms: number) => (t += ms) }
 }
 
 const CHAIN: ChannelName[] = ['eastmoney', 'tencent', 'sina']
 
-describe('ChannelRouter', () => {
+describe('Failover', () => {
   it('answers from the first channel that works and names it', async () => {
-    const { router } = setup()
-    const r = await router.run('k', CHAIN, async (c) => {
+    const { failover } = setup()
+    const r = await failover.run('k', CHAIN, async (c) => {
       if (c === 'eastmoney') throw timeout(c, 10)
       return c
     })
@@ -23,8 +23,8 @@ describe('ChannelRouter', () => {
   })
 
   it('is ok:false with every attempt listed when all fail', async () => {
-    const { router } = setup()
-    const r = await router.run('k', CHAIN, async (c) => {
+    const { failover } = setup()
+    const r = await failover.run('k', CHAIN, async (c) => {
       throw httpError(c, 502)
     })
     expect(r.ok).toBe(false)
@@ -32,71 +32,71 @@ describe('ChannelRouter', () => {
   })
 
   it('treats a thrown non-channel error as malformed, not a crash', async () => {
-    const { router } = setup()
-    const r = await router.run('k', ['eastmoney'], async () => {
+    const { failover } = setup()
+    const r = await failover.run('k', ['eastmoney'], async () => {
       throw new TypeError('x is undefined')
     })
     expect(r).toMatchObject({ ok: false, attempts: [{ kind: 'malformed' }] })
   })
 
   it('opens the circuit after consecutive failures, skips the channel, then lets one trial through', async () => {
-    const { router, advance } = setup()
+    const { failover, advance } = setup()
     const calls: string[] = []
     const failEastmoney = async (c: ChannelName) => {
       calls.push(c)
       if (c === 'eastmoney') throw httpError(c, 502)
       return c
     }
-    await router.run('a', CHAIN, failEastmoney)
-    await router.run('b', CHAIN, failEastmoney)
-    expect(router.breaker('eastmoney').state()).toBe('open')
+    await failover.run('a', CHAIN, failEastmoney)
+    await failover.run('b', CHAIN, failEastmoney)
+    expect(failover.breaker('eastmoney').state()).toBe('open')
     calls.length = 0
-    const r = await router.run('c', CHAIN, failEastmoney)
+    const r = await failover.run('c', CHAIN, failEastmoney)
     expect(calls).toEqual(['tencent'])
     expect(r.attempts[0]).toMatchObject({ channel: 'eastmoney', kind: 'skipped' })
     advance(1000)
-    expect(router.breaker('eastmoney').state()).toBe('half-open')
+    expect(failover.breaker('eastmoney').state()).toBe('half-open')
     calls.length = 0
-    await router.run('d', CHAIN, async (c) => (calls.push(c), c))
+    await failover.run('d', CHAIN, async (c) => (calls.push(c), c))
     expect(calls).toEqual(['eastmoney'])
-    expect(router.breaker('eastmoney').state()).toBe('closed')
+    expect(failover.breaker('eastmoney').state()).toBe('closed')
   })
 
   it('does not trip the breaker on empty answers (an unknown symbol is not an outage)', async () => {
-    const { router } = setup()
+    const { failover } = setup()
     for (let i = 0; i < 5; i++) {
-      await router.run('k' + i, ['eastmoney'], async (c) => {
+      await failover.run('k' + i, ['eastmoney'], async (c) => {
         throw empty(c)
       })
     }
-    expect(router.breaker('eastmoney').state()).toBe('closed')
+    expect(failover.breaker('eastmoney').state()).toBe('closed')
   })
 
   it('remembers the last good channel for a while, then goes back to the table order', async () => {
-    const { router, advance } = setup()
-    await router.run('k', CHAIN, async (c) => {
+    const { failover, advance } = setup()
+    await failover.run('k', CHAIN, async (c) => {
       if (c === 'eastmoney') throw timeout(c, 10)
       return c
     })
     const calls: string[] = []
-    await router.run('k', CHAIN, async (c) => (calls.push(c), c))
+    await failover.run('k', CHAIN, async (c) => (calls.push(c), c))
     expect(calls).toEqual(['tencent'])
     advance(5001)
     calls.length = 0
-    await router.run('k', CHAIN, async (c) => (calls.push(c), c))
+    await failover.run('k', CHAIN, async (c) => (calls.push(c), c))
     expect(calls).toEqual(['eastmoney'])
   })
 
   it('still asks when every circuit is open rather than refusing outright', async () => {
-    const { router } = setup()
-    for (let i = 0; i < 2; i++) await router.run('k', ['sina'], async (c) => Promise.reject(httpError(c, 500)))
-    expect(router.anyAvailable(['sina'])).toBe(false)
-    const r = await router.run('k', ['sina'], async (c) => c)
+    const { failover } = setup()
+    for (let i = 0; i < 2; i++) await failover.run('k', ['sina'], async (c) => Promise.reject(httpError(c, 500)))
+    expect(failover.anyAvailable(['sina'])).toBe(false)
+    const r = await failover.run('k', ['sina'], async (c) => c)
     expect(r).toMatchObject({ ok: true, channel: 'sina' })
   })
 
   it('probes the circuit that opened first when the channels left have nothing, at most once a second', async () => {
-    const { router, advance } = setup()
+    const { failover, advance } = setup()
     const down = new Set<ChannelName>(['eastmoney', 'tencent'])
     const calls: string[] = []
     const call = async (c: ChannelName) => {
@@ -106,42 +106,42 @@ describe('ChannelRouter', () => {
       return c
     }
     // Eastmoney opens first, then Tencent.
-    for (let i = 0; i < 2; i++) await router.run('q' + i, ['eastmoney'], call)
+    for (let i = 0; i < 2; i++) await failover.run('q' + i, ['eastmoney'], call)
     advance(100)
-    for (let i = 0; i < 2; i++) await router.run('q' + i, ['tencent'], call)
-    expect([router.breaker('eastmoney').state(), router.breaker('tencent').state()]).toEqual(['open', 'open'])
+    for (let i = 0; i < 2; i++) await failover.run('q' + i, ['tencent'], call)
+    expect([failover.breaker('eastmoney').state(), failover.breaker('tencent').state()]).toEqual(['open', 'open'])
     down.clear() // both come back
     calls.length = 0
-    const r = await router.run('quote', CHAIN, call)
+    const r = await failover.run('quote', CHAIN, call)
     expect(calls).toEqual(['sina', 'eastmoney'])
     expect(r).toMatchObject({ ok: true, channel: 'eastmoney' })
-    expect(router.breaker('eastmoney').state()).toBe('closed')
+    expect(failover.breaker('eastmoney').state()).toBe('closed')
 
     // A channel still down is probed at most once a second, not once per call.
     down.add('tencent')
     down.add('eastmoney')
     advance(1_000)
-    for (let i = 0; i < 2; i++) await router.run('x' + i, ['eastmoney'], call)
+    for (let i = 0; i < 2; i++) await failover.run('x' + i, ['eastmoney'], call)
     calls.length = 0
-    await router.run('quote', ['eastmoney', 'sina'], call)
-    await router.run('quote', ['eastmoney', 'sina'], call)
+    await failover.run('quote', ['eastmoney', 'sina'], call)
+    await failover.run('quote', ['eastmoney', 'sina'], call)
     expect(calls).toEqual(['sina', 'eastmoney', 'sina'])
     advance(500)
     calls.length = 0
-    await router.run('quote', ['eastmoney', 'sina'], call)
+    await failover.run('quote', ['eastmoney', 'sina'], call)
     expect(calls).toEqual(['sina'])
   })
 })
 
-describe('ChannelRouter with a banned channel', () => {
+describe('Failover with a banned channel', () => {
   function banSetup() {
     let t = 0
-    const router = new ChannelRouter({ breaker: { threshold: 3, cooldownMs: 1000, ban: { baseMs: 30_000, capMs: 120_000, jitter: 0 } }, stickyMs: 5000, now: () => t })
-    return { router, at: (ms: number) => (t = ms) }
+    const failover = new Failover({ breaker: { threshold: 3, cooldownMs: 1000, ban: { baseMs: 30_000, capMs: 120_000, jitter: 0 } }, stickyMs: 5000, now: () => t })
+    return { failover, at: (ms: number) => (t = ms) }
   }
 
   it('fails over at once, asks the banned host once per backoff step and never through the probe shortcut', async () => {
-    const { router, at } = banSetup()
+    const { failover, at } = banSetup()
     let bannedHost = true
     const calls: string[] = []
     const call = async (c: ChannelName) => {
@@ -150,16 +150,16 @@ describe('ChannelRouter with a banned channel', () => {
       if (c === 'sina') throw empty(c)
       return c
     }
-    const first = await router.run('kline:cn:day', ['eastmoney', 'tencent'], call)
+    const first = await failover.run('kline:cn:day', ['eastmoney', 'tencent'], call)
     expect(first).toMatchObject({ ok: true, channel: 'tencent', attempts: [{ channel: 'eastmoney', kind: 'banned' }] })
-    expect(router.backoff('eastmoney')).toEqual({ step: 1, until: 30_000 })
+    expect(failover.backoff('eastmoney')).toEqual({ step: 1, until: 30_000 })
     // Eastmoney alone, or with a channel that has nothing: no call reaches it within the step.
     calls.length = 0
     for (let s = 1; s < 30; s++) {
       at(s * 1000)
-      const alone = await router.run('kline:sector:day', ['eastmoney'], call)
+      const alone = await failover.run('kline:sector:day', ['eastmoney'], call)
       expect(alone).toMatchObject({ ok: false, attempts: [{ channel: 'eastmoney', kind: 'banned', message: expect.stringContaining('backing off') }] })
-      await router.run('quote:x', ['eastmoney', 'sina'], call)
+      await failover.run('quote:x', ['eastmoney', 'sina'], call)
     }
     expect(calls.filter((c) => c === 'eastmoney')).toEqual([])
     // The step ends: one probe (still banned), then the doubled step.
@@ -167,20 +167,20 @@ describe('ChannelRouter with a banned channel', () => {
     calls.length = 0
     let release = () => {}
     const held = new Promise<void>((r) => (release = r))
-    const probe = router.run('a', ['eastmoney'], async (c) => (await held, call(c)))
-    expect(await router.run('b', ['eastmoney'], call)).toMatchObject({ ok: false, attempts: [{ kind: 'banned', message: 'eastmoney: banned: backing off, its probe is out' }] })
+    const probe = failover.run('a', ['eastmoney'], async (c) => (await held, call(c)))
+    expect(await failover.run('b', ['eastmoney'], call)).toMatchObject({ ok: false, attempts: [{ kind: 'banned', message: 'eastmoney: banned: backing off, its probe is out' }] })
     release()
     await probe
     expect(calls).toEqual(['eastmoney'])
-    expect(router.backoff('eastmoney')).toEqual({ step: 2, until: 90_000 })
+    expect(failover.backoff('eastmoney')).toEqual({ step: 2, until: 90_000 })
     // The ban is lifted; the next probe, at the end of the step, closes the breaker.
     bannedHost = false
     at(89_999)
-    expect((await router.run('a', ['eastmoney'], call)).ok).toBe(false)
+    expect((await failover.run('a', ['eastmoney'], call)).ok).toBe(false)
     at(90_000)
-    expect(await router.run('a', ['eastmoney'], call)).toMatchObject({ ok: true, channel: 'eastmoney' })
-    expect(router.backoff('eastmoney')).toBeNull()
-    expect(router.serving('kline:cn:day', ['eastmoney', 'tencent'])).toBe('eastmoney') // the failover no longer sticks (5 s)
-    expect(router.routes().map((r) => r.key)).toEqual(['kline:cn:day', 'kline:sector:day', 'quote:x', 'a', 'b'])
+    expect(await failover.run('a', ['eastmoney'], call)).toMatchObject({ ok: true, channel: 'eastmoney' })
+    expect(failover.backoff('eastmoney')).toBeNull()
+    expect(failover.serving('kline:cn:day', ['eastmoney', 'tencent'])).toBe('eastmoney') // the failover no longer sticks (5 s)
+    expect(failover.routes().map((r) => r.key)).toEqual(['kline:cn:day', 'kline:sector:day', 'quote:x', 'a', 'b'])
   })
 })
