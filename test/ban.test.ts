@@ -11,7 +11,7 @@ import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
  */
 const T0 = Date.parse('2026-11-20T10:30:00+08:00')
 const KLINE = '/v1/kline?code=sh600519&period=day&count=5'
-/** A sector's K-line: Eastmoney is its only channel (src/channels/routing.ts). */
+/** A sector's K-line: Eastmoney is its only channel (src/channels/channel-tables.ts). */
 const SECTOR = '/v1/kline?code=pt0477&period=day&count=5'
 
 async function clockAt(ms: number): Promise<void> {

@@ -28,7 +28,7 @@ export const DEFAULT_FAILOVER_OPTIONS: Omit<FailoverOptions, 'now'> = {
 /** Why a banned channel was skipped: the rest of its backoff step, or its probe already out. */
 const backingOff = (leftMs: number): string => (leftMs > 0 ? `backing off for another ${Math.ceil(leftMs / 1000)} s` : 'backing off, its probe is out')
 
-/** One route key the failover has run, with the channels it may ask, in the table's order. */
+/** One family key the failover has run, with the channels it may ask, in the table's order. */
 export interface SeenFamily {
   key: string
   chain: readonly ChannelName[]
@@ -36,7 +36,7 @@ export interface SeenFamily {
 
 /**
  * Tries channels in order until one answers. Skips a channel whose circuit is open, moves on
- * after any typed failure, and remembers the last good channel per route key so that a failover
+ * after any typed failure, and remembers the last good channel per family key so that a failover
  * sticks for a while instead of hammering a broken upstream on every call. "Empty" and
  * "unsupported" answers say nothing about a channel's health and do not trip its breaker. A
  * `banned` failure opens the breaker at once with a backoff (src/channels/circuit-breaker.ts), and
@@ -46,7 +46,7 @@ export interface SeenFamily {
 export class Failover {
   private readonly breakers = new Map<ChannelName, CircuitBreaker>()
   private readonly lastGood = new Map<string, { channel: ChannelName; at: number }>()
-  /** Every route key run, with its chain (the last one given): what /v1/status's families are read from. */
+  /** Every family key run, with its chain (the last one given): what /v1/status's families are read from. */
   private readonly seen = new Map<string, readonly ChannelName[]>()
 
   constructor(private readonly opts: FailoverOptions) {}
@@ -72,7 +72,7 @@ export class Failover {
     return this.breakers.get(channel)?.banned() ?? null
   }
 
-  /** Every route key run so far, with its chain. */
+  /** Every family key run so far, with its chain. */
   routes(): SeenFamily[] {
     return [...this.seen].map(([key, chain]) => ({ key, chain }))
   }

@@ -8,5 +8,5 @@ export type ChannelName = 'eastmoney' | 'tencent' | 'sina' | 'ths' | 'hkex'
  */
 export type SeriesChannelName = Exclude<ChannelName, 'ths' | 'hkex'>
 
-/** Every channel with a full client, named in the quote and K-line tables (src/channels/routing.ts): /v1/health reports on these. */
+/** Every channel with a full client, named in the quote and K-line tables (src/channels/channel-tables.ts): /v1/health reports on these. */
 export const ALL_CHANNELS: readonly SeriesChannelName[] = ['eastmoney', 'tencent', 'sina']

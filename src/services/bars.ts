@@ -4,7 +4,7 @@ import { isMinutePeriod } from '../domain/period'
 import { tradingDaysBetween } from '../domain/trading-calendar'
 import type { MarketDeps } from './market-deps'
 import type { SeriesRequest, SeriesResult } from './types'
-import { klinePlans, routeGroup } from '../channels/routing'
+import { klinePlans, kindGroup } from '../channels/channel-tables'
 import { ChannelError } from '../channels/errors'
 import { fetchLive } from './live-answer'
 import { overlayQuote, recentBarsOf } from './quote-series'
@@ -39,7 +39,7 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
 
   const plans = klinePlans(instrument.kind, period)
   if (period === 'day' && start === undefined && req.end === undefined && count <= LIVE_DAY_MAX_COUNT) return liveDaySeries(services, req, plans)
-  const key = `kline:${routeGroup(instrument.kind)}:${minute ? 'minute' : 'day'}`
+  const key = `kline:${kindGroup(instrument.kind)}:${minute ? 'minute' : 'day'}`
   const r = await services.failover.run(key, plans.map((p) => p.channel), async (name) => {
     const plan = plans.find((p) => p.channel === name)!
     const want = plan.aggregate ? sourceCount(count, plan.aggregate) : count
@@ -66,7 +66,7 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
 async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: ReturnType<typeof klinePlans>): Promise<SeriesResult> {
   const { instrument, count } = req
   const native = plans.filter((p) => !p.aggregate && p.fetch === 'day').map((p) => p.channel)
-  const r = await fetchLive(services, `kline:${routeGroup(instrument.kind)}:day`, native, async (name, ctx) => {
+  const r = await fetchLive(services, `kline:${kindGroup(instrument.kind)}:day`, native, async (name, ctx) => {
     // The bars first: a channel that fails them (a ban, a fault) is left after one request, not two.
     const bars = await recentBarsOf(services, name, instrument, count, ctx)
     const quote = await services.channels[name].quotes([instrument], ctx).then(

@@ -5,7 +5,7 @@ import type { Quote } from '../domain/bar'
 import type { FailoverResult } from '../channels/failover'
 import type { SeriesChannelName } from '../channels/types'
 import type { LiveQuotes } from './types'
-import { quoteChannels, routeGroup } from '../channels/routing'
+import { quoteChannels, kindGroup } from '../channels/channel-tables'
 
 /**
  * Real-time quotes of many instruments in as few requests as the channels allow: one batch per
@@ -15,7 +15,7 @@ import { quoteChannels, routeGroup } from '../channels/routing'
 export async function fetchLiveQuotes(services: MarketDeps, instruments: readonly Instrument[]): Promise<LiveQuotes> {
   const groups = new Map<string, Instrument[]>()
   for (const i of instruments) {
-    const g = routeGroup(i.kind)
+    const g = kindGroup(i.kind)
     const list = groups.get(g)
     if (list) list.push(i)
     else groups.set(g, [i])
@@ -41,5 +41,5 @@ export async function fetchLiveQuotes(services: MarketDeps, instruments: readonl
  * (`quote:cn`) and chain; a channel that knows none of them answers an empty map, not a failure.
  */
 export function fetchStockQuotes(services: MarketDeps, instruments: Instrument[]): Promise<FailoverResult<Map<string, Quote>, SeriesChannelName>> {
-  return services.failover.run(`quote:${routeGroup('stock')}`, quoteChannels('stock'), (name) => services.channels[name].quotes(instruments, services.channelContext))
+  return services.failover.run(`quote:${kindGroup('stock')}`, quoteChannels('stock'), (name) => services.channels[name].quotes(instruments, services.channelContext))
 }

@@ -5,7 +5,7 @@ import type { RecentBarsCache } from '../channels/recent-bars'
 import { ChannelError, empty } from '../channels/errors'
 import { fetchLive } from './live-answer'
 import type { QuoteResult } from './types'
-import { quoteChannels, routeGroup } from '../channels/routing'
+import { quoteChannels, kindGroup } from '../channels/channel-tables'
 import type { FailoverResult } from '../channels/failover'
 import type { SeriesChannelName } from '../domain/channel-name'
 
@@ -35,7 +35,7 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
  * bars may come from the isolate's {@link RecentBarsCache}; the real-time half never does.
  */
 export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number): Promise<QuoteResult> {
-  const key = `quote:${routeGroup(instrument.kind)}`
+  const key = `quote:${kindGroup(instrument.kind)}`
   const r = await fetchLive(services, key, quoteChannels(instrument.kind), async (name, ctx) => {
     const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], ctx), recentBarsOf(services, name, instrument, count, ctx)])
     const quote = quotes.get(instrument.code)
@@ -63,5 +63,5 @@ export function recentBarsOf(services: MarketDeps, name: SeriesChannelName, inst
  * for a view that already has the live quote and needs only the sessions behind it.
  */
 export async function fetchRecentBars(services: MarketDeps, instrument: Instrument, count: number): Promise<FailoverResult<Bar[]>> {
-  return services.failover.run(`bars:${routeGroup(instrument.kind)}`, quoteChannels(instrument.kind), (name) => recentBarsOf(services, name, instrument, count))
+  return services.failover.run(`bars:${kindGroup(instrument.kind)}`, quoteChannels(instrument.kind), (name) => recentBarsOf(services, name, instrument, count))
 }

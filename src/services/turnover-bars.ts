@@ -2,7 +2,7 @@ import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
 import { unsupported } from '../channels/errors'
 import type { TurnoverBar, TurnoverBarsResult } from './types'
-import { klinePlans, routeGroup } from '../channels/routing'
+import { klinePlans, kindGroup } from '../channels/channel-tables'
 
 /**
  * The newest `count` qfq daily bars up to `end` (inclusive; default: today), oldest first, from the
@@ -11,7 +11,7 @@ import { klinePlans, routeGroup } from '../channels/routing'
  */
 export async function fetchTurnoverBars(services: MarketDeps, instrument: Instrument, count: number, end?: string): Promise<TurnoverBarsResult> {
   const channels = klinePlans(instrument.kind, 'day').map((p) => p.channel)
-  const r = await services.failover.run(`kline:${routeGroup(instrument.kind)}:day`, channels, async (name) => {
+  const r = await services.failover.run(`kline:${kindGroup(instrument.kind)}:day`, channels, async (name) => {
     const bars = await services.channels[name].kline({ instrument, period: 'day', count, end }, services.channelContext)
     const missing = bars.find((b) => b.turnover === null)
     if (missing) throw unsupported(name, `no turnover rate for ${instrument.code} on ${missing.date}`)

@@ -1,6 +1,6 @@
 import type { BreakerState, BackoffView } from '../channels/circuit-breaker'
 import { HEALTH_MINUTES, HOSTS, type HostCounts } from '../channels/host-health'
-import { klinePlans, quoteChannels } from '../channels/routing'
+import { klinePlans, quoteChannels } from '../channels/channel-tables'
 import type { ChannelName } from '../channels/types'
 import { beijing } from '../domain/dates'
 

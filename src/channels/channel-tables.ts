@@ -19,8 +19,8 @@ const GROUP_OF: Record<InstrumentKind, KindGroup> = {
   sector: 'sector', hk: 'hk', us: 'us', 'us-index': 'us-index', future: 'future', forex: 'forex',
 }
 
-/** The route key the failover remembers its last good channel under. */
-export const routeGroup = (kind: InstrumentKind): KindGroup => GROUP_OF[kind]
+/** The family key the failover remembers its last good channel under. */
+export const kindGroup = (kind: InstrumentKind): KindGroup => GROUP_OF[kind]
 
 const native = (channel: SeriesChannelName, fetch: NativePeriod): ChannelPlan => ({ channel, fetch })
 const MINUTES = ['m1', 'm5', 'm15', 'm30', 'm60'] as const
