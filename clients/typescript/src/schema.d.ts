@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * K-line bars
-         * @description Exactly 8 string columns per bar, newest first. Day/week/month/season/year prices are forward-adjusted (qfq; do not adjust again); minute bars are unadjusted and cover about the last month (from the first day of the previous calendar month; HK/US about five trading days); outside that window the result is empty with a `notice`. Several codes: `data` maps each code to its bars.
+         * @description Exactly 8 string columns per bar, newest first. Day/week/month/season/year prices are forward-adjusted (qfq; do not adjust again); minute bars are unadjusted and cover about the last month (from the first day of the previous calendar month; HK/US about five trading days); outside that window the result is empty with a `notice`. Several codes: `data` maps each code to its bars. Day bars without start/end (up to 120) are /v1/quote's: the past bars may be reused for up to ten minutes, never from another day, and today's bar is the channel's live line, shared for at most 3 s while the A-share market moves; past the service's request budget for the hosts, or while they ban it (GET /v1/status), the last answer kept is served with `stale` (at most 15 minutes old).
          */
         get: operations["kline"];
         put?: never;
