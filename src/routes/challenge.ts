@@ -3,7 +3,7 @@ import { issueChallenge, POW, powSecret } from '../access/pow'
 import { guardedRoute } from '../access/route'
 import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
@@ -83,6 +83,6 @@ export function registerChallenge(app: OpenAPIHono<AppEnv>, services: Services) 
     const data = await issueChallenge(secret, c.get('clientIp'), c.req.valid('query').difficulty ?? 0, services.now())
     // Bound to one IP and one moment: no cache may share it.
     c.header('Cache-Control', 'no-store')
-    return c.json(envelope(c, 'challenge', { ok: true, source: 'service', data }), 200)
+    return answer(c, 'challenge', { ok: true, source: 'service', data })
   })
 }

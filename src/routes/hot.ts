@@ -7,7 +7,6 @@ import type { Quote } from '../domain/bar'
 import { beijing } from '../domain/dates'
 import type { InstrumentKind } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { recordOutcome } from '../http/envelope'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import type { Services } from '../services/types'
@@ -162,7 +161,7 @@ export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
     const { value } = await services.market.shared('hot', 'hot', () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     // The shared answer's rows are serialised once per limit (src/http/shared-envelope.ts).
-    recordOutcome(c, { ok: value.ok, rows: Math.min(value.data.length, limit) })
-    return sharedEnvelopeAnswer(c, 'hot', value.ok, value, String(limit), () => ({ ...value, data: value.data.slice(0, limit) }))
+    const outcome = { ok: value.ok, rows: Math.min(value.data.length, limit) }
+    return sharedEnvelopeAnswer(c, 'hot', outcome, value, String(limit), () => ({ ...value, data: value.data.slice(0, limit) }))
   })
 }

@@ -8,7 +8,7 @@ import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services/types'
@@ -100,6 +100,6 @@ export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
-    return c.json(envelope(c, 'kline', seriesBody(outcomes, services.sourcePrefix)), 200)
+    return answer(c, 'kline', seriesBody(outcomes, services.sourcePrefix))
   })
 }

@@ -10,7 +10,7 @@ import { latestSession } from '../domain/market-phase'
 import { lastSettledDay } from '../domain/settled-day'
 import { parseSymbol } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Freshness } from '../services/shared-answers'
 import { industryBoards, marketMargin, marketValuation, upDownCounts, type BoardRow, type UpDownCounts } from '../services/market-figures'
 import { queryIssue, ValidationError } from '../http/validation'
@@ -526,9 +526,7 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     })
     // Daily types stand in with their last good answer when every upstream fails; intraday ones never do.
     const value = FRESHNESS[type] === 'overviewDaily' ? await services.reference.withLastGood(c, { cls: 'overviewDaily', key: `overview:${type}` }, fresh) : fresh
-    const body = envelope(c, 'market-overview', value)
     // One answer is one row (the envelope would count the arrays inside it).
-    recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })
-    return c.json(body, 200)
+    return answer(c, 'market-overview', value, { rows: value.ok ? 1 : 0 })
   })
 }

@@ -3,7 +3,7 @@ import { guardedRoute } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook } from '../data/playbooks'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { StoredEvidence } from '../store/shapes'
 import type { Services } from '../services/types'
@@ -194,8 +194,8 @@ export function registerPlaybooks(app: OpenAPIHono<AppEnv>, services: Services) 
     const data = list.map((p) => ({ ...p, evidence: ev?.playbooks[p.id] ?? null }))
     if (!ev) {
       const notice = 'evidence not computed yet: the backtest job runs once the history is built (npm run backfill) and after each close'
-      return c.json(envelope(c, 'playbooks', { ok: true, source: 'none', data, backtest: null, notice }), 200)
+      return answer(c, 'playbooks', { ok: true, source: 'none', data, backtest: null, notice })
     }
-    return c.json(envelope(c, 'playbooks', { ok: true, source: 'store', data, backtest: backtestInfo(ev), as_of: ev.through }), 200)
+    return answer(c, 'playbooks', { ok: true, source: 'store', data, backtest: backtestInfo(ev), as_of: ev.through })
   })
 }

@@ -7,7 +7,7 @@ import type { Instrument } from '../domain/instrument'
 import { mapLimit } from '../domain/concurrency'
 import { parseCodes } from '../domain/kline-rules'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
@@ -90,6 +90,6 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
       const asOf = r.quote.time ? `${r.quote.date} ${r.quote.time}` : r.quote.date
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
-    return c.json(envelope(c, 'quote', seriesBody(outcomes, services.sourcePrefix)), 200)
+    return answer(c, 'quote', seriesBody(outcomes, services.sourcePrefix))
   })
 }

@@ -8,7 +8,8 @@ import type { CalendarTable } from '../domain/calendar-table'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { during } from '../runtime/request-scope'
-import { envelope, recordOutcome, type Envelope } from '../http/envelope'
+import { answer } from '../http/answer'
+import type { Envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import type { Services } from '../services/types'
 import { DateParam, IntParam } from './shared/schemas'
@@ -191,10 +192,8 @@ export function registerTradeCalendar(app: OpenAPIHono<AppEnv>, services: Servic
   app.openapi(route, async (c) => {
     const plan = planOr422(planCalendar(c.req.valid('query'), beijing(services.now()).date))
     const body = calendarBody(plan, await during('store', services.store.calendar(c)), services.sourcePrefix)
-    // envelope() types its extras loosely; they are exactly `body`'s.
-    const answer = envelope(c, 'trade-calendar', body) as Envelope<string> & typeof body
     // `data` is text, so tell admission the row count ourselves (anonymous callers have a daily row cap).
-    recordOutcome(c, { ok: body.ok, rows: body.structured.length })
-    return c.json(answer, 200)
+    // answer() types its extras loosely; they are exactly `body`'s.
+    return answer(c, 'trade-calendar', body, { rows: body.structured.length }) as unknown as ReturnType<typeof c.json<Envelope<string> & typeof body, 200>>
   })
 }
