@@ -4,7 +4,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi'
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app'
-import { guardedRoute } from '../src/access/route'
+import { guardedRoute, openapiGuarded } from '../src/access/route'
 import { KEY_LEASES } from '../src/access/key-lease'
 import { answer } from '../src/http/answer'
 import type { AppEnv } from '../src/http/context'
@@ -22,8 +22,8 @@ function appWith(simulated: boolean): OpenAPIHono<AppEnv> {
   const services = simulated ? emulatorServices : createServices({ fetch: () => Promise.reject(new Error('no upstream')), simulated: false, budgets: {} })
   services.caches.of(KEY_LEASES).reportAfter(0)
   const app = createApp(services)
-  app.openapi(routeAt('/v1/answered-rows'), (c) => answer(c, 'answered-rows', { ok: true, source: 'test', data: [1, 2, 3] }))
-  app.openapi(routeAt('/v1/unanswered-rows'), (c) => c.json({ ok: true, data: [1, 2, 3] }, 200))
+  openapiGuarded(app, routeAt('/v1/answered-rows'), (c) => answer(c, 'answered-rows', { ok: true, source: 'test', data: [1, 2, 3] }))
+  openapiGuarded(app, routeAt('/v1/unanswered-rows'), (c) => c.json({ ok: true, data: [1, 2, 3] }, 200))
   return app
 }
 

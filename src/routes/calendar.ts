@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import { seasonsOverlapping } from '../domain/report-seasons'
@@ -240,7 +240,7 @@ const byDate = <T extends { date: string; code: string }>(rows: T[]) => rows.sor
 
 /** GET /v1/calendar */
 export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const today = beijing(services.now()).date
     const start = q.date ?? today

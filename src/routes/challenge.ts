@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { issueChallenge, POW, powSecret } from '../access/pow'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -77,7 +77,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/challenge */
 export function registerChallenge(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const secret = powSecret(c.env, services.simulated)
     if (!secret) return c.json({ error: 'proof-of-work is not enabled on this server; use an API key for a higher limit', code: 'POW_DISABLED' }, 503)
     const data = await issueChallenge(secret, c.get('clientIp'), c.req.valid('query').difficulty ?? 0, services.now())

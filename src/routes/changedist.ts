@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
@@ -97,7 +97,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/changedist */
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { value } = await services.market.changedist({ waitUntil: (p) => c.executionCtx.waitUntil(p) })
     // One answer is one row (the envelope would count the arrays inside it).
     // The shared answer is serialised once (src/http/shared-envelope.ts).

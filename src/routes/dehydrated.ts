@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import { reportPageUrl, reportPdfUrl, reportSummary, researchReports, type ResearchRow } from '../services/research'
@@ -226,7 +226,7 @@ function consensusOf(code: string, digests: ReadonlyArray<z.infer<typeof Digest>
 
 /** GET /v1/dehydrated */
 export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { mode, inst, limit } = plan(c.req.valid('query'))
     if (inst) {
       const notice = notThisMarket('dehydrated', inst)

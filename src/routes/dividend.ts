@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
@@ -111,7 +111,7 @@ const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/dividend */
 export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'dividend')
     const r = await services.reference.fetch(c, `dividend?${inst.code}`, DIVIDEND_CHANNELS, dividendPlans(inst), { cls: 'dividend' })

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { EVENT_TAGS, TAG_OF_TYPE } from '../data/event-tags'
 import { addDays, beijing } from '../domain/dates'
@@ -107,7 +107,7 @@ function tagStates(events: readonly CompanyEvent[]) {
 
 /** GET /v1/events */
 export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'events')
     const today = beijing(services.now()).date
     const from = addDays(today, -EVENTS_DAYS_BACK)

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Ask, Attempt, RouteResult } from '../services/types'
 import { flowRankOf, flowRanks, moneyFlow, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../services/money-flow'
@@ -295,7 +295,7 @@ const clockOf = (unix: number) => new Date((unix + 8 * 3600) * 1000).toISOString
 
 /** GET /v1/fund */
 export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = stockOf(q)
     const n = q.days ?? DEFAULT_DAYS

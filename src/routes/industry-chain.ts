@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { CHAIN_THEME_COUNT, type ChainTheme, type ChainThemes } from '../data/industry-chains'
@@ -196,7 +196,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/industry-chain */
 export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const p = plan(c.req.valid('query'), await services.store.chainThemes(c))
     if (p.mode === 'stock') {
       const notice = notThisMarket('industry-chain', p.inst)

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { canonicalIp } from '../access/ip'
 import { ALLOW_LIST_MAX, type KeyGuard } from '../access/key-guard'
 import { KEY_LEASES } from '../access/key-lease'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -109,14 +109,14 @@ function parseAllowList(raw: string, caller: string): { ips: string[]; kept: boo
 
 /** GET, POST and DELETE /v1/ip-whitelist: read, replace and clear a key's allow-list. */
 export function registerIpWhitelist(app: OpenAPIHono<AppEnv>) {
-  app.openapi(getRoute, async (c) => allowListAnswer(c, await guardOf(c).allowList()))
-  app.openapi(postRoute, async (c) => {
+  openapiGuarded(app, getRoute, async (c) => allowListAnswer(c, await guardOf(c).allowList()))
+  openapiGuarded(app, postRoute, async (c) => {
     const { ips, kept } = parseAllowList(c.req.valid('query').ips, callerIp(c))
     const list = await guardOf(c).replaceAllowList(ips)
     c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, list)
     return allowListAnswer(c, list, kept)
   })
-  app.openapi(deleteRoute, async (c) => {
+  openapiGuarded(app, deleteRoute, async (c) => {
     await guardOf(c).clearAllowList()
     c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, [])
     return allowListAnswer(c, [])

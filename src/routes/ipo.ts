@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
@@ -63,7 +63,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/ipo */
 export function registerIpo(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { days } = c.req.valid('query')
     const today = beijing(services.now()).date
     const window = { start: addDays(today, -days), end: addDays(today, days) }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { FQ_MODES } from '../domain/adjust'
@@ -113,7 +113,7 @@ async function noHistoryReason(services: Services, c: StoreRequest, code: string
 
 /** GET /v1/kline-full */
 export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const code = checkQuery(q).code
 

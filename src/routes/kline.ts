@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { callerCaps, type AccessPolicy } from '../access/tiers'
 import { mapLimit } from '../domain/concurrency'
 import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
@@ -93,7 +93,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const plan = planOr422(planKline(c.req.valid('query'), callerCaps(c.get('tier'))))
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.series({ ...plan, instrument })

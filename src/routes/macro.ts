@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { MACRO_CATALOGUE, MACRO_REGIONS, macroNames, type MacroRegion, type MacroSeriesSpec } from '../data/macro-catalogue'
 import { beijing } from '../domain/dates'
@@ -107,7 +107,7 @@ const toPoint = (p: MacroPoint) => ({ period: p.period, value: p.value, release_
 
 /** GET /v1/macro */
 export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const specs = macroSpecs(q.region, q.names)
     const today = beijing(services.now()).date

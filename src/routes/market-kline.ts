@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { Prefetch } from '../access/guard-options'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { beijing } from '../domain/dates'
@@ -127,7 +127,7 @@ function checkDate(date: string, today: string, latest: string): void {
 
 /** GET /v1/market-kline */
 export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const today = beijing(services.now()).date
     const latest = previousTradingDay(today)
     const date = c.req.valid('query').date ?? latest

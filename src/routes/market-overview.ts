@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
@@ -517,7 +517,7 @@ const COMPUTE: Record<OverviewType, (s: Services, c: StoreRequest) => Promise<Ov
 
 /** GET /v1/market-overview */
 export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, lineStatus, STATUS_TEXT, type LineStatus } from '../domain/market-phase'
@@ -102,7 +102,7 @@ function emptyBookNotice(status: LineStatus): string {
 
 /** GET /v1/orderbook */
 export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneCode(c.req.valid('query').code)
     const notice = notThisMarket('orderbook', inst, BOOK_KINDS)
     if (notice) return answer(c, 'orderbook', { ok: true, source: 'none', data: [], notice })

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook } from '../data/playbooks'
 import type { AppEnv } from '../http/context'
@@ -188,7 +188,7 @@ function backtestInfo(e: StoredEvidence) {
 
 /** GET /v1/playbooks */
 export function registerPlaybooks(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const list = selected(c.req.valid('query'))
     const ev = await services.store.playbookEvidence(c)
     const data = list.map((p) => ({ ...p, evidence: ev?.playbooks[p.id] ?? null }))

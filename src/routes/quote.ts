@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { callerCaps, type AccessPolicy, type Tier } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
 import { mapLimit } from '../domain/concurrency'
@@ -81,7 +81,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/quote */
 export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { instruments, count } = planQuote(c.req.valid('query'), c.get('tier'))
 
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {

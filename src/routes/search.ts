@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -73,7 +73,7 @@ function searchPlan(q: string): { keyword: string; prefix?: string } {
 
 /** GET /v1/search */
 export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { q } = c.req.valid('query')
     const plan = searchPlan(q)
     const r = await services.reference.fetch<SearchHit[]>(c, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], suggestions(plan.keyword, UPSTREAM_COUNT), { cls: 'search' })

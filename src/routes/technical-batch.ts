@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { TIER_LIMITS, type AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { mapLimit } from '../domain/concurrency'
@@ -299,7 +299,7 @@ const ANSWER_HEADERS = { 'content-type': 'application/json; charset=UTF-8' }
 
 /** GET /v1/technical-batch */
 export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const codes = splitCodes(q.codes)
     const today = beijing(services.now()).date

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
@@ -58,7 +58,7 @@ function instrumentOf(code: string): Instrument {
 
 /** GET /v1/technical */
 export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = instrumentOf(c.req.valid('query').code)
     const r = await technicalOfOne(services, c, inst)
     if (!r.ok) {
