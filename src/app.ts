@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { requestId } from 'hono/request-id'
-import { registerGuardedWithoutSecondParse } from './access/route'
 import { apiHeaders } from './http/cache-headers'
 import { publicCors } from './http/cors'
 import { deadlineContext, withDeadline } from './http/deadline'
@@ -63,8 +62,6 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     },
   })
 
-  // Admission parses a guarded route's query once, for itself and the handler.
-  registerGuardedWithoutSecondParse(app)
   app.use('*', requestId())
   app.use('*', deadlineContext())
   app.use('*', requestContext(services))

@@ -3,7 +3,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi'
 import { describe, expect, it } from 'vitest'
 import type { AppEnv } from '../src/http/context'
 import { onError } from '../src/http/errors'
-import { guardedRoute, registerGuardedWithoutSecondParse } from '../src/access/route'
+import { guardedRoute, openapiGuarded } from '../src/access/route'
 import { getJson } from './helpers'
 
 /** An uncounted free route whose query schema counts its parses. */
@@ -22,12 +22,11 @@ function appWithCountingRoute() {
     responses: { 200: { description: 'the parsed n', content: { 'application/json': { schema: z.object({ n: z.number() }) } } } },
   })
   const app = new OpenAPIHono<AppEnv>()
-  registerGuardedWithoutSecondParse(app)
   app.use('*', async (c, next) => {
     c.set('tier', 'free')
     await next()
   })
-  app.openapi(route, (c) => c.json({ n: c.req.valid('query').n }, 200))
+  openapiGuarded(app, route, (c) => c.json({ n: c.req.valid('query').n }, 200))
   app.onError(onError)
   return { app, parses }
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { anonMemoryHit } from '../http/anon-cache'
+import { settledOutcome } from '../http/answer'
 import { ApiError } from '../http/api-error'
 import { DEADLINE_CODE } from '../http/deadline'
 import type { AppEnv } from '../http/context'
@@ -25,7 +26,8 @@ import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
  * key, or a slice of the key's minute it leased to this isolate (src/access/key-lease.ts);
  * AnonGuard shard per IP — (403 IP not allowed or pack exhausted, 429 limits with Retry-After and,
  * for anonymous callers, a fresh proof-of-work challenge), run the handler, then settle in
- * `waitUntil`: a call that ended ok:false (or never produced an envelope, e.g. a 422) is refunded.
+ * `waitUntil` from the outcome its answer carries (src/http/answer.ts): a call that ended ok:false
+ * (or never produced an envelope, e.g. a 422) is refunded.
  * A route's `prefetch` starts after the tier check, beside the Durable Object request, and is
  * cancelled when the call is refused; an anonymous answer already in isolate memory is admitted
  * together with its rows, and for an address with a proof-of-work its shard may lease further such
@@ -95,11 +97,12 @@ export function admit(
     }
     markStage('handler')
     await next()
-    const outcome = c.get('outcome')
-    // 101: a stream's WebSocket (GET /v1/stream), admitted like a 200.
-    const ok = outcome?.ok === true && (c.res.status === 200 || c.res.status === 101)
-    const settling = held.end(ok, outcome?.rows ?? 0, outcome?.units)
+    // From the outcome the answer carries (src/http/answer.ts); 101: a stream's WebSocket
+    // (GET /v1/stream), admitted like a 200.
+    const { outcome, ok, missing } = settledOutcome(c)
+    const settling = held.end(ok, outcome.rows, outcome.units)
     if (settling) c.executionCtx.waitUntil(settling.catch((e) => console.error('settle failed', e)))
+    if (missing) throw missing
   }
 }
 

@@ -69,23 +69,25 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
   return route
 }
 
-/** The routes made by {@link guardedRoute}: admission validates their query. */
+/** The routes made by {@link guardedRoute}: admission validates their query ({@link openapiGuarded}). */
 const GUARDED = new WeakSet<object>()
 
 /**
- * Registers guarded routes on `app` without the query validator `app.openapi` adds for
- * `request.query`: admission has already parsed the query with the same schema (before it counts
- * the call, src/access/admit.ts) and handed the result to `c.req.valid('query')`, so parsing it
- * again was wasted work on every call. The OpenAPI document is registered from the route as before.
+ * Registers a route made by {@link guardedRoute} on `app`, in place of `app.openapi`: without the
+ * query validator `app.openapi` adds for `request.query`, since admission has already parsed the
+ * query with the same schema (before it counts the call, src/access/admit.ts) and handed the result
+ * to `c.req.valid('query')`; parsing it again was wasted work on every call. The OpenAPI document
+ * is registered from the route, query included, as `app.openapi` would.
  */
-export function registerGuardedWithoutSecondParse(app: OpenAPIHono<AppEnv>): void {
-  const openapi = app.openapi
-  app.openapi = ((route: RouteConfig & { hide?: boolean }, handler: never, hook?: never) => {
-    if (!GUARDED.has(route) || !route.request?.query) return openapi(route, handler, hook)
-    const { middleware: _middleware, hide, ...documented } = route
-    if (!hide) app.openAPIRegistry.registerPath(documented)
-    return openapi({ ...route, hide: true, request: { ...route.request, query: undefined } }, handler, hook)
-  }) as typeof app.openapi
+export function openapiGuarded<R extends RouteConfig>(app: OpenAPIHono<AppEnv>, route: R, handler: Parameters<typeof app.openapi<R>>[1]): void {
+  if (!GUARDED.has(route)) throw new Error(`${route.method.toUpperCase()} ${route.path} was not made by guardedRoute: register it with app.openapi`)
+  if (!route.request?.query) {
+    app.openapi(route, handler)
+    return
+  }
+  const { middleware: _middleware, hide, ...documented } = route as R & { hide?: boolean }
+  if (!hide) app.openAPIRegistry.registerPath(documented)
+  app.openapi({ ...route, hide: true, request: { ...route.request, query: undefined } }, handler as never)
 }
 
 /**

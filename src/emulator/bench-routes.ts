@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/context'
 import { admit } from '../access/admit'
 import { KEY_LEASES, REPORT_MS } from '../access/key-lease'
 import type { AccessPolicy } from '../access/tiers'
-import { recordOutcome } from '../http/envelope'
+import { answerBody } from '../http/answer'
 import { LIVE_ITEMS } from '../features/technical/live-items'
 import { marketDayRows, marketSource } from '../jobs/testing'
 import { buildHistory } from '../jobs/build-history'
@@ -109,10 +109,9 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
     await replayUpstream(c, slot)
     const copy = copies.get(slot)
     // Counted as the route's call is; an empty slot is refunded, as an ok:false answer would be.
-    recordOutcome(c, { ok: copy !== undefined, rows: copy ? 1 : 0 })
     if (!copy) return c.json({ ok: false, error: `no copy in slot ${slot}` }, 404)
     // Admission has set the rate headers; the copy's own would only be written over them.
-    return c.body(copy.bytes, 200, copy.admittedHeaders)
+    return answerBody(c, copy.bytes, { ok: true, rows: 1 }, copy.admittedHeaders)
   })
   // `npm run bench`, /v1/market-kline: the day blob it stores (every emulator stock's bar of `date`),
   // and the baseline that streams the same R2 object with no envelope, checks or admission.

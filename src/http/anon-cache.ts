@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv, CachedAnswer } from './context'
 import { during } from '../runtime/request-scope'
-import { countRows, recordOutcome } from './envelope'
+import { answerBody, answeredOutcome } from './answer'
+import { countRows } from './envelope'
 import { cacheKind } from '../runtime/isolate-caches'
 
 /** The longest key KV takes. */
@@ -113,14 +114,13 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     }
   }
   if (hit) {
-    recordOutcome(c, { ok: hit.ok, rows: hit.rows })
     const elapsed = Math.max(0, Math.round(performance.now() - c.get('startedAt')))
     c.header('X-Cache', 'HIT')
     c.header('Cache-Control', publicFor(c))
-    return c.body(`${hit.head}${elapsed}${hit.tail},"cached":true}`, 200, { 'content-type': 'application/json' })
+    return answerBody(c, `${hit.head}${elapsed}${hit.tail},"cached":true}`, { ok: hit.ok, rows: hit.rows }, { 'content-type': 'application/json' })
   }
   await next()
-  if (c.res.status === 200 && c.get('outcome')?.ok) {
+  if (c.res.status === 200 && answeredOutcome(c)?.ok) {
     const text = await c.res.clone().text()
     memoryOf(c).remember(key, prepare(text))
     c.header('X-Cache', 'MISS')

@@ -25,8 +25,6 @@ interface RequestVars {
   prefetched?: { key: string; object: Promise<R2ObjectBody | null> }
   /** The form of the answer a tabular route was asked for (src/http/csv-answer.ts); unset elsewhere. */
   answerFormat?: 'json' | 'csv'
-  /** What the handler answered, for settling the admission (refund on ok:false, anonymous rows). */
-  outcome?: Outcome
 }
 
 /**
@@ -44,7 +42,7 @@ export interface CachedAnswer {
   tail: string
 }
 
-/** The part of an answer that billing cares about. */
+/** The part of an answer that billing cares about, attached to it by src/http/answer.ts. */
 export interface Outcome {
   ok: boolean
   /** Data rows returned (bars, calendar rows, stocks); anonymous callers have a daily row cap. */

@@ -13,6 +13,7 @@
  */
 import { z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
+import { answeredOutcome } from './answer'
 import type { AppEnv } from './context'
 import { columnsOf, csvText, type CsvRow } from './csv'
 import { admitsJson, CSV_CONTENT_TYPE, preferredFormat } from './csv-negotiate'
@@ -167,7 +168,7 @@ export function csvCheck(c: Context<AppEnv>, query: Record<string, unknown>, tab
 export const csvAnswer = (table: CsvTable): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next()
   const res = c.res
-  if (!wantsCsv(c) || res.status !== 200 || c.get('outcome')?.ok !== true || !res.headers.get('content-type')?.startsWith('application/json')) return
+  if (!wantsCsv(c) || res.status !== 200 || answeredOutcome(c)?.ok !== true || !res.headers.get('content-type')?.startsWith('application/json')) return
   const body = JSON.parse(await res.clone().text()) as { ok?: unknown }
   if (body.ok !== true) return
   const section = c.req.query('section')

@@ -4,7 +4,8 @@
  * whole answer (its memory stays flat in the table's size).
  */
 import type { Context } from 'hono'
-import type { AppEnv } from './context'
+import { answerBody } from './answer'
+import type { AppEnv, Outcome } from './context'
 import { csvHeader, csvLine, type CsvRow } from './csv'
 import { CSV_CONTENT_TYPE } from './csv-negotiate'
 
@@ -83,6 +84,6 @@ export function jsonArrayToCsv(columns: readonly string[]): TransformStream<stri
 }
 
 /** A 200 answer whose body is the CSV stream; through `c.body`, so the headers set before the handler (rate limits, request id) stay. */
-export function csvStreamResponse(c: Context<AppEnv>, body: ReadableStream<Uint8Array>): Response {
-  return c.body(body, 200, { 'content-type': CSV_CONTENT_TYPE })
+export function csvStreamResponse(c: Context<AppEnv>, body: ReadableStream<Uint8Array>, outcome: Outcome): Response {
+  return answerBody(c, body, outcome, { 'content-type': CSV_CONTENT_TYPE })
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { Tier } from '../access/tiers'
-import type { AppEnv, Outcome } from './context'
+import type { AppEnv } from './context'
 import type { FailureCode } from './outcome'
 
 /** The fields every data endpoint answers with (docs/api-guide.md, "Answers, errors and the deadline"). */
@@ -18,11 +18,11 @@ export interface Envelope<T> {
 
 /**
  * Builds the envelope for a data endpoint. Extra fields (`as_of`, `error`, counters) follow the
- * standard ones. `elapsed_ms` is measured from the start of the request pipeline.
+ * standard ones. `elapsed_ms` is measured from the start of the request pipeline. It carries no
+ * outcome: a route answers through src/http/answer.ts (`answer` wraps this), which attaches it.
  */
 export function envelope<T>(c: Context<AppEnv>, endpoint: string, body: EnvelopeBody<T>): Envelope<T> {
   const { ok, source, data, ...extra } = body
-  recordOutcome(c, { ok, rows: countRows(data) })
   return {
     ok,
     endpoint,
@@ -63,12 +63,11 @@ export function envelopeHead(c: Context<AppEnv>, endpoint: string, ok: boolean):
 
 /**
  * The UTF-8 bytes of `JSON.stringify(envelope(c, endpoint, {...body, data}))` where `data` is the
- * JSON bytes the route wrote itself (`rows` of them): for a large array, its own writer makes them
- * faster than `JSON.stringify` of row objects. Records the outcome as {@link envelope} does.
+ * JSON bytes the route wrote itself: for a large array, its own writer makes them
+ * faster than `JSON.stringify` of row objects. The route answers it with `answerBody` (src/http/answer.ts).
  */
-export function envelopeWithDataBytes(c: Context<AppEnv>, endpoint: string, body: { ok: boolean; source: string } & Record<string, unknown>, data: Uint8Array, rows: number): Uint8Array<ArrayBuffer> {
+export function envelopeWithDataBytes(c: Context<AppEnv>, endpoint: string, body: { ok: boolean; source: string } & Record<string, unknown>, data: Uint8Array): Uint8Array<ArrayBuffer> {
   const { ok, source, ...extra } = body
-  recordOutcome(c, { ok, rows })
   const rest = JSON.stringify(extra)
   const head = utf8.encode(`${envelopeHead(c, endpoint, ok)}"source":${JSON.stringify(source)},"data":`)
   const tail = utf8.encode(rest === '{}' ? '}' : `,${rest.slice(1)}`)
@@ -80,11 +79,6 @@ export function envelopeWithDataBytes(c: Context<AppEnv>, endpoint: string, body
 }
 
 const utf8 = new TextEncoder()
-
-/** Tells the admission stage how the call ended; handlers that stream their own body call it. */
-export function recordOutcome(c: Context<AppEnv>, outcome: Outcome): void {
-  c.set('outcome', outcome)
-}
 
 /** Rows in a payload: an array's length, or the sum over a map of arrays (several symbols). */
 export function countRows(data: unknown): number {

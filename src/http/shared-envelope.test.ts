@@ -18,7 +18,7 @@ function appFor(answer: EnvelopeBody, made: { count: number }, caches = new Isol
   app.get('/json', (c) => c.json(envelope(c, 'hot', { ...answer, data: (answer.data as unknown[]).slice(0, Number(c.req.query('limit'))) }), 200))
   app.get('/shared', (c) => {
     const limit = Number(c.req.query('limit'))
-    return sharedEnvelopeAnswer(c, 'hot', answer.ok, answer, String(limit), () => {
+    return sharedEnvelopeAnswer(c, 'hot', { ok: answer.ok, rows: 0 }, answer, String(limit), () => {
       made.count++
       return { ...answer, data: (answer.data as unknown[]).slice(0, limit) }
     })

@@ -10,7 +10,8 @@
  */
 import type { Context } from 'hono'
 import { cacheKind } from '../runtime/isolate-caches'
-import type { AppEnv } from './context'
+import { answerBody } from './answer'
+import type { AppEnv, Outcome } from './context'
 import { envelopeHead, envelopeTail, type EnvelopeBody } from './envelope'
 
 /** The tails of shared answers, by answer (held weakly: an answer replaced in the shared cache takes its texts with it) and variant. */
@@ -37,16 +38,16 @@ export const SHARED_ENVELOPES = cacheKind('envelope texts of shared answers', ()
 /**
  * The JSON answer `c.json(envelope(c, endpoint, body()), 200)` would give for a shared `answer`,
  * with the text after `elapsed_ms` made once per answer and `variant` (which names what `body`
- * picks from the answer, e.g. a limit). The caller records the call's outcome (`recordOutcome`).
+ * picks from the answer, e.g. a limit), carrying the call's `outcome` (src/http/answer.ts).
  */
-export function sharedEnvelopeAnswer(c: Context<AppEnv>, endpoint: string, ok: boolean, answer: object, variant: string, body: () => EnvelopeBody): Response {
+export function sharedEnvelopeAnswer(c: Context<AppEnv>, endpoint: string, outcome: Outcome, answer: object, variant: string, body: () => EnvelopeBody): Response {
   const tail = c.get('services').caches.of(SHARED_ENVELOPES).tail(answer, variant, body)
   // The head is ASCII (its fields are numbers, booleans and our own names): one byte a character.
-  const head = envelopeHead(c, endpoint, ok)
+  const head = envelopeHead(c, endpoint, outcome.ok)
   const bytes = new Uint8Array(head.length + tail.length)
   utf8.encodeInto(head, bytes)
   bytes.set(tail, head.length)
-  return c.body(bytes, 200, JSON_CONTENT)
+  return answerBody(c, bytes, outcome, JSON_CONTENT)
 }
 
 const utf8 = new TextEncoder()

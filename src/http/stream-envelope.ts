@@ -4,7 +4,8 @@
  * memory, so the worker's footprint does not grow with the document (a whole market's day).
  */
 import type { Context } from 'hono'
-import type { AppEnv } from './context'
+import { answerBody } from './answer'
+import type { AppEnv, Outcome } from './context'
 import type { Envelope } from './envelope'
 
 /**
@@ -12,7 +13,7 @@ import type { Envelope } from './envelope'
  * now, before the body streams. The length is known up front (head + object size + 1), so the
  * response carries a Content-Length.
  */
-export function streamEnvelope(c: Context<AppEnv>, head: Omit<Envelope<unknown>, 'data' | 'elapsed_ms'>, body: R2ObjectBody): Response {
+export function streamEnvelope(c: Context<AppEnv>, head: Omit<Envelope<unknown>, 'data' | 'elapsed_ms'>, body: R2ObjectBody, outcome: Outcome): Response {
   const { ok, endpoint, tier, source, ...extra } = head
   const fields = { ok, endpoint, tier, elapsed_ms: Math.max(0, Math.round(performance.now() - c.get('startedAt'))), source, ...extra }
   const enc = new TextEncoder()
@@ -35,5 +36,5 @@ export function streamEnvelope(c: Context<AppEnv>, head: Omit<Envelope<unknown>,
     // No execution context (an in-process call): the stream is driven by its reader anyway.
   }
   // Through c.body so the headers middleware set before the handler (rate limits, request id) stay.
-  return c.body(readable, 200, { 'content-type': 'application/json; charset=utf-8' })
+  return answerBody(c, readable, outcome, { 'content-type': 'application/json; charset=utf-8' })
 }

@@ -1,13 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import { addDays, beijing, weekday } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import { isTradingDay, previousTradingDay, tradingDayOnOrBefore } from '../domain/trading-calendar'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
 import { blockTrades, type BlockTrade, type BlockTradeQuery } from '../services/trading-records'
@@ -131,7 +131,7 @@ async function tradesOf(services: Services, plan: { inst: Instrument | null; dat
 }
 
 /** The envelope body for a plan: the trades, or why there are none. */
-async function answer(services: Services, plan: { inst: Instrument | null; date: string | null }) {
+async function blockTradeBody(services: Services, plan: { inst: Instrument | null; date: string | null }) {
   const source = eastmoneySource(services.sourcePrefix)
   const out = await tradesOf(services, plan)
   if (!out.ok) return { ok: false, source, data: [] as BlockTradeRow[], ...upstreamFailure(out.attempts) }
@@ -146,9 +146,9 @@ async function answer(services: Services, plan: { inst: Instrument | null; date:
 
 /** GET /v1/block-trade */
 export function registerBlockTrade(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const plan = planOf(c.req.valid('query'), services.now())
-    const body = await services.reference.withLastGood(c, { cls: 'blockTrade', key: `block-trade?code=${plan.inst?.code ?? ''}&date=${plan.date ?? ''}` }, await answer(services, plan))
-    return c.json(envelope(c, 'block-trade', body), 200)
+    const body = await services.reference.withLastGood(c, { cls: 'blockTrade', key: `block-trade?code=${plan.inst?.code ?? ''}&date=${plan.date ?? ''}` }, await blockTradeBody(services, plan))
+    return answer(c, 'block-trade', body)
   })
 }

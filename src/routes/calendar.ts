@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import { seasonsOverlapping } from '../domain/report-seasons'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import {
   disclosures,
@@ -240,7 +240,7 @@ const byDate = <T extends { date: string; code: string }>(rows: T[]) => rows.sor
 
 /** GET /v1/calendar */
 export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const today = beijing(services.now()).date
     const start = q.date ?? today
@@ -302,27 +302,30 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
     if (good.length === 0) {
       const failed = results.filter((r): r is Extract<ReferenceResult<unknown>, { ok: false }> => !r.ok)
       const code = failed.every((r) => r.code === 'NO_DATA') ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'
-      return c.json(envelope(c, 'calendar', { ok: false, source: 'none', data, window, code, error: failed.map((r) => r.error).join('; '), errors }), 200)
+      return answer(c, 'calendar', { ok: false, source: 'none', data, window, code, error: failed.map((r) => r.error).join('; '), errors })
     }
     const total = SECTIONS.reduce((n, s) => n + rows[s.slug].length, 0)
     if (total === 0) {
       // Every channel answered, and none had anything: "returned nothing" (a month of the
       // whole market never lacks every kind of event), not an answer to count.
       const error = `no event of any kind between ${start} and ${end} from ${[...sources].join(', ')}` + (Object.keys(errors).length ? `; ${Object.values(errors).join('; ')}` : '')
-      return c.json(envelope(c, 'calendar', { ok: false, source: 'none', data, window, code: 'NO_DATA', error, ...(Object.keys(errors).length ? { errors } : {}) }), 200)
+      return answer(c, 'calendar', { ok: false, source: 'none', data, window, code: 'NO_DATA', error, ...(Object.keys(errors).length ? { errors } : {}) })
     }
     const asOf = good.map((r) => r.as_of).sort()[0]
-    const answer = envelope(c, 'calendar', {
-      ok: true,
-      source: sources.size === 1 ? [...sources][0] : 'multi',
-      data,
-      as_of: asOf,
-      window,
-      ...staleOf(results, notice),
-      ...(Object.keys(errors).length ? { errors } : {}),
-    })
     // `data` is sectioned: tell admission the row count itself.
-    recordOutcome(c, { ok: true, rows: total })
-    return c.json(answer, 200)
+    return answer(
+      c,
+      'calendar',
+      {
+        ok: true,
+        source: sources.size === 1 ? [...sources][0] : 'multi',
+        data,
+        as_of: asOf,
+        window,
+        ...staleOf(results, notice),
+        ...(Object.keys(errors).length ? { errors } : {}),
+      },
+      { rows: total }
+    )
   })
 }

@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { issueChallenge, POW, powSecret } from '../access/pow'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
@@ -77,12 +77,12 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/challenge */
 export function registerChallenge(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const secret = powSecret(c.env, services.simulated)
     if (!secret) return c.json({ error: 'proof-of-work is not enabled on this server; use an API key for a higher limit', code: 'POW_DISABLED' }, 503)
     const data = await issueChallenge(secret, c.get('clientIp'), c.req.valid('query').difficulty ?? 0, services.now())
     // Bound to one IP and one moment: no cache may share it.
     c.header('Cache-Control', 'no-store')
-    return c.json(envelope(c, 'challenge', { ok: true, source: 'service', data }), 200)
+    return answer(c, 'challenge', { ok: true, source: 'service', data })
   })
 }

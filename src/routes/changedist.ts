@@ -1,9 +1,8 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
-import { recordOutcome } from '../http/envelope'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -98,11 +97,10 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/changedist */
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { value } = await services.market.changedist({ waitUntil: (p) => c.executionCtx.waitUntil(p) })
     // One answer is one row (the envelope would count the arrays inside it).
-    recordOutcome(c, { ok: value.ok, rows: value.ok ? 1 : 0 })
     // The shared answer is serialised once (src/http/shared-envelope.ts).
-    return sharedEnvelopeAnswer(c, 'changedist', value.ok, value, '', () => value)
+    return sharedEnvelopeAnswer(c, 'changedist', { ok: value.ok, rows: value.ok ? 1 : 0 }, value, '', () => value)
   })
 }

@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHIP_BUCKETS, chipDistribution } from '../domain/chip'
 import { beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
@@ -115,20 +115,20 @@ const r6 = (v: number) => Math.round(v * 1e6) / 1e6
 
 /** GET /v1/chip */
 export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = checkQuery(q, beijing(services.now()).date)
     const r = await chipBars(services, c, inst, CHIP_WINDOW, q.date)
     if (!r.ok || r.bars.length === 0) {
       const failure = r.ok ? { code: 'NO_DATA' as const, error: `${inst.code}: no daily bars up to ${q.date}` } : upstreamFailure(r.attempts, inst.code)
-      return c.json(envelope(c, 'chip', { ok: false, source: 'none', data: {}, ...failure }), 200)
+      return answer(c, 'chip', { ok: false, source: 'none', data: {}, ...failure })
     }
     const x = chipDistribution(r.bars)
     const source = r.channel ? services.sourcePrefix + r.channel : 'store'
     if (x.distribution.every((b) => b.share === 0)) {
       // No turnover in the whole window (a long suspension): there is no distribution to speak of.
       const error = `${inst.code}: no turnover in the ${r.bars.length} bars up to ${x.date}`
-      return c.json(envelope(c, 'chip', { ok: false, source, history: r.history, data: {}, code: 'NO_DATA', error }), 200)
+      return answer(c, 'chip', { ok: false, source, history: r.history, data: {}, code: 'NO_DATA', error })
     }
     const data = {
       code: inst.code,
@@ -146,6 +146,6 @@ export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
       first_date: r.bars[0].date,
       distribution: x.distribution.map((b) => ({ price: b.price, share: r6(b.share) })),
     }
-    return c.json(envelope(c, 'chip', { ok: true, source, history: r.history, data, as_of: x.date }), 200)
+    return answer(c, 'chip', { ok: true, source, history: r.history, data, as_of: x.date })
   })
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import { reportPageUrl, reportPdfUrl, reportSummary, researchReports, type ResearchRow } from '../services/research'
@@ -10,7 +10,7 @@ import { keyPoints, MAX_POINT_CHARS } from '../domain/digest'
 import type { Instrument } from '../domain/instrument'
 import { parseSymbol, SymbolError } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { notThisMarket } from './shared/stock-code'
@@ -226,11 +226,11 @@ function consensusOf(code: string, digests: ReadonlyArray<z.infer<typeof Digest>
 
 /** GET /v1/dehydrated */
 export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { mode, inst, limit } = plan(c.req.valid('query'))
     if (inst) {
       const notice = notThisMarket('dehydrated', inst)
-      if (notice) return c.json(envelope(c, 'dehydrated', { ok: true, source: 'none', data: [], notice }), 200)
+      if (notice) return answer(c, 'dehydrated', { ok: true, source: 'none', data: [], notice })
     }
     const today = beijing(services.now()).date
     const begin = addDays(today, -(inst ? DETAIL_WINDOW_DAYS : LIST_WINDOW_DAYS))
@@ -249,7 +249,7 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
       }, DIGEST_TTL_MS)
     } catch (e) {
       if (!(e instanceof NoDigests)) throw e
-      return c.json(envelope(c, 'dehydrated', { ok: false, source: 'none', data: [], ...upstreamFailure(e.attempts, inst?.code ?? 'research') }), 200)
+      return answer(c, 'dehydrated', { ok: false, source: 'none', data: [], ...upstreamFailure(e.attempts, inst?.code ?? 'research') })
     }
 
     // Live prices from the quote channels /v1/quote uses, so `last` is the same number.
@@ -261,16 +261,13 @@ export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services)
       return { ...d, last, upside_pct: upside(d.target_price, last) }
     })
     const notice = quotes.ok ? undefined : 'no quote could be had: last and upside_pct are null'
-    return c.json(
-      envelope(c, 'dehydrated', {
-        ok: true,
-        source: services.sourcePrefix + stored.channel,
-        data,
-        as_of: data[0].date,
-        ...(mode === 'detail' && inst ? { consensus: consensusOf(inst.code, data, lastOf(inst.code)) } : {}),
-        ...(notice ? { notice } : {}),
-      }),
-      200
-    )
+    return answer(c, 'dehydrated', {
+      ok: true,
+      source: services.sourcePrefix + stored.channel,
+      data,
+      as_of: data[0].date,
+      ...(mode === 'detail' && inst ? { consensus: consensusOf(inst.code, data, lastOf(inst.code)) } : {}),
+      ...(notice ? { notice } : {}),
+    })
   })
 }

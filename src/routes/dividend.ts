@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { dividendPlans, planDate, type DividendPlan } from '../services/dividends'
 import { oneStock } from './shared/stock-code'
@@ -111,20 +111,20 @@ const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/dividend */
 export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'dividend')
     const r = await services.reference.fetch(c, `dividend?${inst.code}`, DIVIDEND_CHANNELS, dividendPlans(inst), { cls: 'dividend' })
-    if (!r.ok) return c.json(envelope(c, 'dividend', { ok: false, source: r.source, data: [], code: r.code, error: `${inst.code}: ${r.error}` }), 200)
+    if (!r.ok) return answer(c, 'dividend', { ok: false, source: r.source, data: [], code: r.code, error: `${inst.code}: ${r.error}` })
     const source = r.source
     const plans = r.value
     if (plans.length === 0) {
-      return c.json(envelope(c, 'dividend', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: the upstream knows no dividend plan of this stock` }), 200)
+      return answer(c, 'dividend', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: the upstream knows no dividend plan of this stock` })
     }
     const today = beijing(services.now()).date
     const from = windowStart(today, q.years)
     const data = plans.filter((p) => planDate(p) >= from).map(toRow)
     const notice = data.length === 0 ? `no plan of ${inst.code} since ${from}; the latest is of ${planDate(plans[0])}` : undefined
-    return c.json(envelope(c, 'dividend', { ok: true, source, data, as_of: today, ...staleOf([r], notice) }), 200)
+    return answer(c, 'dividend', { ok: true, source, data, as_of: today, ...staleOf([r], notice) })
   })
 }

@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { EVENT_TAGS, TAG_OF_TYPE } from '../data/event-tags'
 import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { companyEvents, type CompanyEvent } from '../services/calendar-events'
 import { oneStock } from './shared/stock-code'
@@ -107,7 +107,7 @@ function tagStates(events: readonly CompanyEvent[]) {
 
 /** GET /v1/events */
 export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'events')
     const today = beijing(services.now()).date
     const from = addDays(today, -EVENTS_DAYS_BACK)
@@ -117,18 +117,18 @@ export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
     })
     if (!r.ok && r.code === 'UPSTREAM_UNAVAILABLE') {
       const data = { from, events: [], tags: tagStates([]).map((t) => ({ ...t, applies: null })) }
-      return c.json(envelope(c, 'events', { ok: false, source: 'none', data, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${r.error}` }), 200)
+      return answer(c, 'events', { ok: false, source: 'none', data, code: 'UPSTREAM_UNAVAILABLE', error: `${inst.code}: ${r.error}` })
     }
     const source = r.source
     const found = r.ok ? r.value : []
     if (found.length === 0) {
       // Every listed stock publishes periodic reports: a calendar with nothing at all does not know the stock.
       const data = { from, events: [], tags: tagStates([]).map((t) => ({ ...t, applies: null })) }
-      return c.json(envelope(c, 'events', { ok: false, source, data, code: 'NO_DATA', error: `${inst.code}: the upstream has no event of this stock since ${from}` }), 200)
+      return answer(c, 'events', { ok: false, source, data, code: 'NO_DATA', error: `${inst.code}: the upstream has no event of this stock since ${from}` })
     }
     const events = found.map((e) => ({ date: e.date, tag: TAG_OF_TYPE.get(e.type) ?? null, title: e.type, detail: e.content }))
     // A stale copy keeps its own window (`from`), which says how far back it reaches.
     const data = { from: r.ok && r.stale ? addDays(r.stale.as_of.slice(0, 10), -EVENTS_DAYS_BACK) : from, events, tags: tagStates(found) }
-    return c.json(envelope(c, 'events', { ok: true, source, data, as_of: today, ...staleOf([r]) }), 200)
+    return answer(c, 'events', { ok: true, source, data, as_of: today, ...staleOf([r]) })
   })
 }

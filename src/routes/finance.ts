@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { BALANCE_LINES, CASHFLOW_LINES, DEFAULT_PERIODS, INCOME_LINES, MAX_PERIODS, type StatementLine, type Statements } from '../domain/finance'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { statements } from '../services/finance'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
@@ -114,16 +114,16 @@ const FINANCE_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/finance */
 export function registerFinance(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneCode(q.code)
     const notice = notThisMarket('finance', inst)
-    if (notice) return c.json(envelope(c, 'finance', { ok: true, source: 'none', data: [], notice }), 200)
+    if (notice) return answer(c, 'finance', { ok: true, source: 'none', data: [], notice })
 
     const r = await services.market.fetch('finance:cn', FINANCE_CHANNELS, statements(inst, q.num))
-    if (!r.ok) return c.json(envelope(c, 'finance', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
+    if (!r.ok) return answer(c, 'finance', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) })
     const data: Statements = r.value
     const asOf = data.map((rows) => rows[0]?.EndDate ?? '').sort().pop()
-    return c.json(envelope(c, 'finance', { ok: true, source: services.sourcePrefix + r.channel, data, ...(asOf ? { as_of: asOf } : {}) }), 200)
+    return answer(c, 'finance', { ok: true, source: services.sourcePrefix + r.channel, data, ...(asOf ? { as_of: asOf } : {}) })
   })
 }

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Ask, Attempt, FailoverResult } from '../services/types'
 import { flowRankOf, flowRanks, moneyFlow, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../services/money-flow'
@@ -8,7 +8,7 @@ import { blockTrades, boardDays, marginDays, type BoardDay, type MarginDay } fro
 import { addDays, beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
@@ -295,7 +295,7 @@ const clockOf = (unix: number) => new Date((unix + 8 * 3600) * 1000).toISOString
 
 /** GET /v1/fund */
 export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = stockOf(q)
     const n = q.days ?? DEFAULT_DAYS
@@ -315,11 +315,11 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     // The last good answer stands in while it holds the latest complete session (STALE_IF_ERROR.fundFlow).
     const lastGood = <B extends { ok: boolean; source: string; data: unknown }>(body: B) => services.reference.withLastGood(c, { cls: 'fundFlow', key: `fund?${inst.code}&days=${n}` }, body)
     if (!flow.ok) {
-      return c.json(envelope(c, 'fund', await lastGood({ ok: false, source, data: null, ...upstreamFailure(flow.attempts) })), 200)
+      return answer(c, 'fund', await lastGood({ ok: false, source, data: null, ...upstreamFailure(flow.attempts) }))
     }
     const { today: live, days } = flow.value
     if (!live && days.length === 0) {
-      return c.json(envelope(c, 'fund', { ok: false, source, data: null, code: 'NO_DATA', error: `no money flow for ${inst.code}: not a listed A-share stock, or it has not traded` }), 200)
+      return answer(c, 'fund', { ok: false, source, data: null, code: 'NO_DATA', error: `no money flow for ${inst.code}: not a listed A-share stock, or it has not traded` })
     }
 
     const ready = ranks === NOT_READY ? null : ranks
@@ -342,20 +342,17 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
     ]
     const asOf = live ? `${live.date} ${clockOf(live.time)}` : rows.money_flow[0]?.date
     const tables = FUND_SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: rows[s.slug] }))
-    return c.json(
-      envelope(
-        c,
-        'fund',
-        await lastGood({
-          ok: true,
-          source,
-          data: { code: inst.code, tables, data: rows },
-          ...(asOf ? { as_of: asOf } : {}),
-          ...(Object.keys(errors).length ? { errors } : {}),
-          ...(notices.length ? { notice: notices.join('; ') } : {}),
-        })
-      ),
-      200
+    return answer(
+      c,
+      'fund',
+      await lastGood({
+        ok: true,
+        source,
+        data: { code: inst.code, tables, data: rows },
+        ...(asOf ? { as_of: asOf } : {}),
+        ...(Object.keys(errors).length ? { errors } : {}),
+        ...(notices.length ? { notice: notices.join('; ') } : {}),
+      })
     )
   })
 }

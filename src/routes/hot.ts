@@ -1,13 +1,12 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import type { Quote } from '../domain/bar'
 import { beijing } from '../domain/dates'
 import type { InstrumentKind } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { recordOutcome } from '../http/envelope'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import type { Services } from '../services/types'
@@ -158,11 +157,11 @@ function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source
 
 /** GET /v1/hot */
 export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
     const { value } = await services.market.shared('hot', 'hot', () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     // The shared answer's rows are serialised once per limit (src/http/shared-envelope.ts).
-    recordOutcome(c, { ok: value.ok, rows: Math.min(value.data.length, limit) })
-    return sharedEnvelopeAnswer(c, 'hot', value.ok, value, String(limit), () => ({ ...value, data: value.data.slice(0, limit) }))
+    const outcome = { ok: value.ok, rows: Math.min(value.data.length, limit) }
+    return sharedEnvelopeAnswer(c, 'hot', outcome, value, String(limit), () => ({ ...value, data: value.data.slice(0, limit) }))
   })
 }

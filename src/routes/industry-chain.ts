@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { CHAIN_THEME_COUNT, type ChainTheme, type ChainThemes } from '../data/industry-chains'
@@ -7,7 +7,7 @@ import { editDistance } from '../domain/screen/suggest'
 import type { Instrument } from '../domain/instrument'
 import { parseSymbol, SymbolError } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import type { ReferenceRequest } from '../services/types'
@@ -196,15 +196,15 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/industry-chain */
 export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const p = plan(c.req.valid('query'), await services.store.chainThemes(c))
     if (p.mode === 'stock') {
       const notice = notThisMarket('industry-chain', p.inst)
-      if (notice) return c.json(envelope(c, 'industry-chain', { ok: true, source: 'none', mode: 'stock' as const, data: { code: p.inst.code, name: null, business: null, business_scope: null, chains: [] }, notice }), 200)
+      if (notice) return answer(c, 'industry-chain', { ok: true, source: 'none', mode: 'stock' as const, data: { code: p.inst.code, name: null, business: null, business_scope: null, chains: [] }, notice })
     }
     const doc = await services.store.chainMembers(c)
     if (!doc) {
-      return c.json(envelope(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: 'industry-chain members are not built yet: the scheduled job (or POST /__jobs/industry-chain) has not run' }), 200)
+      return answer(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: 'industry-chain members are not built yet: the scheduled job (or POST /__jobs/industry-chain) has not run' })
     }
     const meta = { source: 'store', as_of: doc.computed_at, complete: doc.complete, coverage: doc.coverage }
     const nameOf = (code: string) => doc.names[code] ?? ''
@@ -217,14 +217,14 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
         positions: Object.fromEntries(POSITIONS.map((pos) => [pos, t.nodes.filter((n) => n.position === pos).length])) as Record<(typeof POSITIONS)[number], number>,
         stocks: new Set(t.nodes.flatMap((n) => n.members.map((m) => m.code))).size,
       }))
-      return c.json(envelope(c, 'industry-chain', { ok: true, ...meta, mode: 'list' as const, data }), 200)
+      return answer(c, 'industry-chain', { ok: true, ...meta, mode: 'list' as const, data })
     }
 
     if (p.mode === 'graph') {
       const t = doc.themes.find((x) => x.id === p.theme.id)
-      if (!t) return c.json(envelope(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: `theme ${p.theme.name} is not in the built members yet; the next job run adds it` }), 200)
+      if (!t) return answer(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: `theme ${p.theme.name} is not in the built members yet; the next job run adds it` })
       const nodes = t.nodes.map(({ members: ms, ...n }) => ({ ...n, stocks: ms.map((m) => ({ code: m.code, name: nameOf(m.code), relevance: m.relevance, via: m.via })) }))
-      return c.json(envelope(c, 'industry-chain', { ok: true, ...meta, mode: 'graph' as const, data: { id: t.id, name: t.name, nodes, edges: t.edges } }), 200)
+      return answer(c, 'industry-chain', { ok: true, ...meta, mode: 'graph' as const, data: { id: t.id, name: t.name, nodes, edges: t.edges } })
     }
 
     const code = p.inst.code
@@ -234,7 +234,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
     const survey = await profileOf(c, services, code)
     const data = { code, name: doc.names[code] || null, business: survey?.profile ?? null, business_scope: survey?.scope ?? null, chains }
     const notice = survey === undefined ? 'the company profile could not be had: business is null' : undefined
-    return c.json(envelope(c, 'industry-chain', { ok: true, ...meta, mode: 'stock' as const, data, ...(notice ? { notice } : {}) }), 200)
+    return answer(c, 'industry-chain', { ok: true, ...meta, mode: 'stock' as const, data, ...(notice ? { notice } : {}) })
   })
 }
 

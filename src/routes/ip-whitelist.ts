@@ -2,10 +2,10 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { canonicalIp } from '../access/ip'
 import { ALLOW_LIST_MAX, type KeyGuard } from '../access/key-guard'
 import { KEY_LEASES } from '../access/key-lease'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Context } from 'hono'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
@@ -81,9 +81,9 @@ const deleteRoute = guardedRoute(POLICY, {
 const guardOf = (c: Context<AppEnv>) => c.env.KEY_GUARD.getByName(c.get('keyHash')!) as DurableObjectStub<KeyGuard>
 const callerIp = (c: Context<AppEnv>) => canonicalIp(c.get('clientIp')) ?? c.get('clientIp')
 
-function answer(c: Context<AppEnv>, ips: string[], kept = false) {
+function allowListAnswer(c: Context<AppEnv>, ips: string[], kept = false) {
   const data = { ips, count: ips.length, max: ALLOW_LIST_MAX, caller_ip: callerIp(c), caller_ip_kept: kept }
-  return c.json(envelope(c, 'ip-whitelist', { ok: true, source: 'service', data }), 200)
+  return answer(c, 'ip-whitelist', { ok: true, source: 'service', data })
 }
 
 /** Parses `ips`: every entry a valid address (each bad one named), at most 50 with the caller's own. */
@@ -109,16 +109,16 @@ function parseAllowList(raw: string, caller: string): { ips: string[]; kept: boo
 
 /** GET, POST and DELETE /v1/ip-whitelist: read, replace and clear a key's allow-list. */
 export function registerIpWhitelist(app: OpenAPIHono<AppEnv>) {
-  app.openapi(getRoute, async (c) => answer(c, await guardOf(c).allowList()))
-  app.openapi(postRoute, async (c) => {
+  openapiGuarded(app, getRoute, async (c) => allowListAnswer(c, await guardOf(c).allowList()))
+  openapiGuarded(app, postRoute, async (c) => {
     const { ips, kept } = parseAllowList(c.req.valid('query').ips, callerIp(c))
     const list = await guardOf(c).replaceAllowList(ips)
     c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, list)
-    return answer(c, list, kept)
+    return allowListAnswer(c, list, kept)
   })
-  app.openapi(deleteRoute, async (c) => {
+  openapiGuarded(app, deleteRoute, async (c) => {
     await guardOf(c).clearAllowList()
     c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, [])
-    return answer(c, [])
+    return allowListAnswer(c, [])
   })
 }

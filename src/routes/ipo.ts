@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { staleOf } from '../services/reference'
 import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
@@ -63,18 +63,18 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/ipo */
 export function registerIpo(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { days } = c.req.valid('query')
     const today = beijing(services.now()).date
     const window = { start: addDays(today, -days), end: addDays(today, days) }
     const r = await fetchIpoWindow(c, services, window.start)
-    if (!r.ok) return c.json(envelope(c, 'ipo', { ...r, data: [] as ReturnType<typeof ipoRow>[], window }), 200)
+    if (!r.ok) return answer(c, 'ipo', { ...r, data: [] as ReturnType<typeof ipoRow>[], window })
     // Months without a single IPO do not happen: an upstream with no row at all has nothing to say.
     if (r.value.length === 0) {
-      return c.json(envelope(c, 'ipo', { ok: false, source: r.source, data: [] as ReturnType<typeof ipoRow>[], window, code: 'NO_DATA', error: 'the upstream lists no IPO in the last 90 days' }), 200)
+      return answer(c, 'ipo', { ok: false, source: r.source, data: [] as ReturnType<typeof ipoRow>[], window, code: 'NO_DATA', error: 'the upstream lists no IPO in the last 90 days' })
     }
     const data = r.value.map((i) => ipoRow(i, window.start, window.end)).filter((row) => row.events.length > 0)
     const notice = data.length ? undefined : `no IPO event between ${window.start} and ${window.end}`
-    return c.json(envelope(c, 'ipo', { ok: true, source: r.source, data, as_of: r.as_of, window, ...staleOf([r], notice) }), 200)
+    return answer(c, 'ipo', { ok: true, source: r.source, data, as_of: r.as_of, window, ...staleOf([r], notice) })
   })
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { FQ_MODES } from '../domain/adjust'
@@ -7,7 +7,8 @@ import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { buildingMessage } from '../domain/build-progress'
 import { during } from '../runtime/request-scope'
-import { envelope, envelopeWithDataBytes, recordOutcome } from '../http/envelope'
+import { answer, answerBody } from '../http/answer'
+import { envelopeWithDataBytes } from '../http/envelope'
 import { dataTable, schemaColumns, wantsCsv } from '../http/csv-answer'
 import { csvRowStream, csvStreamResponse } from '../http/csv-stream'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
@@ -112,7 +113,7 @@ async function noHistoryReason(services: Services, c: StoreRequest, code: string
 
 /** GET /v1/kline-full */
 export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const code = checkQuery(q).code
 
@@ -122,21 +123,20 @@ export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) 
       if (build?.buildsHistoryOf(code)) {
         const { progress } = build
         const error = buildingMessage(`the daily history of ${code}`, progress)
-        return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'BUILDING', error, progress }), 200)
+        return answer(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'BUILDING', error, progress })
       }
       const error = await during('store', noHistoryReason(services, c, code))
-      return c.json(envelope(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'NO_DATA', error }), 200)
+      return answer(c, 'kline-full', { ok: false, source: 'store', data: [], fq: q.fq, code: 'NO_DATA', error })
     }
     if (wantsCsv(c)) {
       // Streamed a chunk of rows at a time: the answer is never held whole (src/http/csv-stream.ts).
       const { count, rows } = lazyFullRows(h, q.fq, q.start, q.end)
-      recordOutcome(c, { ok: true, rows: count })
-      return csvStreamResponse(c, csvRowStream(FULL_COLUMNS, rows)) as never
+      return csvStreamResponse(c, csvRowStream(FULL_COLUMNS, rows), { ok: true, rows: count }) as never
     }
     const { count, bytes, last } = fullRowsBytes(h, q.fq, q.start, q.end)
     const notice = count === 0 ? `no bars of ${code} between ${q.start ?? HISTORY_START} and ${q.end ?? h.last} (history ${numRange(h)})` : undefined
-    const answer = envelopeWithDataBytes(c, 'kline-full', { ok: true, source: 'store', fq: q.fq, as_of: last ?? h.last, ...(notice ? { notice } : {}) }, bytes, count)
-    return c.body(answer, 200, { 'Content-Type': 'application/json' }) as never
+    const body = envelopeWithDataBytes(c, 'kline-full', { ok: true, source: 'store', fq: q.fq, as_of: last ?? h.last, ...(notice ? { notice } : {}) }, bytes)
+    return answerBody(c, body, { ok: true, rows: count }, { 'Content-Type': 'application/json' }) as never
   })
 }
 

@@ -1,14 +1,14 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { callerCaps, type AccessPolicy } from '../access/tiers'
 import { mapLimit } from '../domain/concurrency'
 import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services/types'
@@ -96,13 +96,13 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const plan = planOr422(planKline(c.req.valid('query'), callerCaps(c.get('tier'))))
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.series({ ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
-    return c.json(envelope(c, 'kline', seriesBody(outcomes, services.sourcePrefix)), 200)
+    return answer(c, 'kline', seriesBody(outcomes, services.sourcePrefix))
   })
 }

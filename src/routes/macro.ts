@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { MACRO_CATALOGUE, MACRO_REGIONS, macroNames, type MacroRegion, type MacroSeriesSpec } from '../data/macro-catalogue'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { groupOf, macroGroup, type MacroPoint } from '../services/macro'
@@ -107,7 +107,7 @@ const toPoint = (p: MacroPoint) => ({ period: p.period, value: p.value, release_
 
 /** GET /v1/macro */
 export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const specs = macroSpecs(q.region, q.names)
     const today = beijing(services.now()).date
@@ -150,10 +150,10 @@ export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
     const failed = Object.keys(errors).length ? { errors } : {}
     if (data.length === 0) {
       const allEmpty = answers.every(([, r]) => r.ok || r.code === 'NO_DATA')
-      return c.json(envelope(c, 'macro', { ok: false, source: 'none', data, code: allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: Object.entries(errors).map(([n, e]) => `${n}: ${e}`).join('; '), ...failed }), 200)
+      return answer(c, 'macro', { ok: false, source: 'none', data, code: allEmpty ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE', error: Object.entries(errors).map(([n, e]) => `${n}: ${e}`).join('; '), ...failed })
     }
-    const answer = envelope(c, 'macro', { ok: true, source: sources.size === 1 ? [...sources][0] : 'multi', data, as_of: asOf.sort()[0], ...failed, ...staleOf(answers.map(([, r]) => r)) })
-    recordOutcome(c, { ok: true, rows: data.reduce((n, s) => n + s.history.length, 0) })
-    return c.json(answer, 200)
+    // Each series counts its history's points.
+    const rows = data.reduce((n, s) => n + s.history.length, 0)
+    return answer(c, 'macro', { ok: true, source: sources.size === 1 ? [...sources][0] : 'multi', data, as_of: asOf.sort()[0], ...failed, ...staleOf(answers.map(([, r]) => r)) }, { rows })
   })
 }

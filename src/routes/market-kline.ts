@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { Prefetch } from '../access/guard-options'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { beijing } from '../domain/dates'
@@ -9,7 +9,7 @@ import { isTradingDay, previousTradingDay, tradingDayOnOrAfter, tradingDayOnOrBe
 import type { AppEnv } from '../http/context'
 import { buildingMessage } from '../domain/build-progress'
 import { during } from '../runtime/request-scope'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import { streamEnvelope } from '../http/stream-envelope'
 import { dataTable, wantsCsv } from '../http/csv-answer'
 import { csvStreamResponse, jsonArrayToCsv } from '../http/csv-stream'
@@ -127,7 +127,7 @@ function checkDate(date: string, today: string, latest: string): void {
 
 /** GET /v1/market-kline */
 export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const today = beijing(services.now()).date
     const latest = previousTradingDay(today)
     const date = c.req.valid('query').date ?? latest
@@ -141,20 +141,20 @@ export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services
       if (build?.buildsDay(date)) {
         const { progress } = build
         const error = buildingMessage(`the market-kline of ${date}`, progress)
-        return c.json({ ...envelope(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'BUILDING', error, progress }), date }, 200)
+        return answer(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'BUILDING', error, progress })
       }
       const error = `the market-kline of ${date} is not in the store yet (built after the close by the scheduled job, or by the backfill); no partial day is served`
-      return c.json({ ...envelope(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'NO_DATA', error }), date }, 200)
+      return answer(c, 'market-kline', { ok: false, source: 'store', data: [], date, count: 0, code: 'NO_DATA', error })
     }
     const rows = Number(obj.customMetadata?.rows)
     const count = Number.isInteger(rows) ? rows : null
-    recordOutcome(c, { ok: true, rows: count ?? 0 })
+    const outcome = { ok: true, rows: count ?? 0 }
     if (wantsCsv(c)) {
       // The blob's rows become lines as they stream by, one parsed object at a time (src/http/csv-stream.ts).
       const csv = obj.body.pipeThrough(new TextDecoderStream()).pipeThrough(jsonArrayToCsv(MARKET_KLINE_COLUMNS)).pipeThrough(new TextEncoderStream())
-      return csvStreamResponse(c, csv) as never
+      return csvStreamResponse(c, csv, outcome) as never
     }
     // The blob is the `data` array itself: stream it, never parse it.
-    return streamEnvelope(c, { ok: true, endpoint: 'market-kline', tier: c.get('tier'), source: 'store', date, count }, obj) as never
+    return streamEnvelope(c, { ok: true, endpoint: 'market-kline', tier: c.get('tier'), source: 'store', date, count }, obj, outcome) as never
   })
 }

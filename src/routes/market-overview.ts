@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
@@ -10,7 +10,7 @@ import { latestSession } from '../domain/market-phase'
 import { lastSettledDay } from '../domain/settled-day'
 import { parseSymbol } from '../domain/symbols'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Freshness } from '../services/shared-answers'
 import { industryBoards, marketMargin, marketValuation, upDownCounts, type BoardRow, type UpDownCounts } from '../services/market-figures'
 import { queryIssue, ValidationError } from '../http/validation'
@@ -517,7 +517,7 @@ const COMPUTE: Record<OverviewType, (s: Services, c: StoreRequest) => Promise<Ov
 
 /** GET /v1/market-overview */
 export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]
@@ -526,9 +526,7 @@ export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Servi
     })
     // Daily types stand in with their last good answer when every upstream fails; intraday ones never do.
     const value = FRESHNESS[type] === 'overviewDaily' ? await services.reference.withLastGood(c, { cls: 'overviewDaily', key: `overview:${type}` }, fresh) : fresh
-    const body = envelope(c, 'market-overview', value)
     // One answer is one row (the envelope would count the arrays inside it).
-    recordOutcome(c, { ok: body.ok, rows: body.ok ? 1 : 0 })
-    return c.json(body, 200)
+    return answer(c, 'market-overview', value, { rows: value.ok ? 1 : 0 })
   })
 }

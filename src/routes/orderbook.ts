@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, lineStatus, STATUS_TEXT, type LineStatus } from '../domain/market-phase'
 import { BOOK_LEVELS, isAuctionBook, type OrderBook } from '../domain/orderbook'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { liveBook } from '../services/live-book'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
@@ -102,20 +102,18 @@ function emptyBookNotice(status: LineStatus): string {
 
 /** GET /v1/orderbook */
 export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneCode(c.req.valid('query').code)
     const notice = notThisMarket('orderbook', inst, BOOK_KINDS)
-    if (notice) return c.json(envelope(c, 'orderbook', { ok: true, source: 'none', data: [], notice }), 200)
+    if (notice) return answer(c, 'orderbook', { ok: true, source: 'none', data: [], notice })
 
     const r = await services.market.live('orderbook:cn', ORDERBOOK_CHANNELS, liveBook(inst))
-    if (!r.ok) return c.json(envelope(c, 'orderbook', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
+    if (!r.ok) return answer(c, 'orderbook', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) })
     const b = r.value
     const status = lineStatus({ ...b, date: b.time.slice(0, 10) }, isAuctionBook(b, b.traded), services.now())
     const empty = [...b.bids, ...b.asks].every(([p]) => p === null)
     const bookNotice = empty ? emptyBookNotice(status) : undefined
-    const body = envelope(c, 'orderbook', { ok: true, source: services.sourcePrefix + r.channel, data: bookRow(b, status), as_of: b.time, ...(bookNotice ? { notice: bookNotice } : {}), ...(r.stale ? keptAnswerFields(r.attempts) : {}) })
     // One book is one row (the envelope counts arrays only).
-    recordOutcome(c, { ok: true, rows: 1 })
-    return c.json(body, 200)
+    return answer(c, 'orderbook', { ok: true, source: services.sourcePrefix + r.channel, data: bookRow(b, status), as_of: b.time, ...(bookNotice ? { notice: bookNotice } : {}), ...(r.stale ? keptAnswerFields(r.attempts) : {}) }, { rows: 1 })
   })
 }

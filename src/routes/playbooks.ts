@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook } from '../data/playbooks'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { StoredEvidence } from '../store/shapes'
 import type { Services } from '../services/types'
@@ -188,14 +188,14 @@ function backtestInfo(e: StoredEvidence) {
 
 /** GET /v1/playbooks */
 export function registerPlaybooks(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const list = selected(c.req.valid('query'))
     const ev = await services.store.playbookEvidence(c)
     const data = list.map((p) => ({ ...p, evidence: ev?.playbooks[p.id] ?? null }))
     if (!ev) {
       const notice = 'evidence not computed yet: the backtest job runs once the history is built (npm run backfill) and after each close'
-      return c.json(envelope(c, 'playbooks', { ok: true, source: 'none', data, backtest: null, notice }), 200)
+      return answer(c, 'playbooks', { ok: true, source: 'none', data, backtest: null, notice })
     }
-    return c.json(envelope(c, 'playbooks', { ok: true, source: 'store', data, backtest: backtestInfo(ev), as_of: ev.through }), 200)
+    return answer(c, 'playbooks', { ok: true, source: 'store', data, backtest: backtestInfo(ev), as_of: ev.through })
   })
 }

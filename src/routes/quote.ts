@@ -1,13 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { callerCaps, type AccessPolicy, type Tier } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
 import { mapLimit } from '../domain/concurrency'
 import { parseCodes } from '../domain/kline-rules'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
@@ -81,7 +81,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/quote */
 export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { instruments, count } = planQuote(c.req.valid('query'), c.get('tier'))
 
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {
@@ -90,6 +90,6 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
       const asOf = r.quote.time ? `${r.quote.date} ${r.quote.time}` : r.quote.date
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
-    return c.json(envelope(c, 'quote', seriesBody(outcomes, services.sourcePrefix)), 200)
+    return answer(c, 'quote', seriesBody(outcomes, services.sourcePrefix))
   })
 }

@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { FACTORS, SCREEN_MARKETS, type ScreenMarket } from '../data/factors'
 import { PRESET_NAMES, PRESETS } from '../data/screen-presets'
 import { EXPRESSION_LIMITS, planScreen, runScreen, SCREEN_DEFAULT_LIMIT, ScreenQueryError, type ScreenPlan } from '../domain/screen'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
@@ -132,7 +132,7 @@ const route = guardedRoute(
 
 /** GET /v1/screen */
 export function registerScreen(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const plan = checkQuery(c.req.valid('query'))
     const meta = { market: plan.market, expr: plan.expr, ...(plan.preset ? { preset: plan.preset } : {}), orderby: plan.orderby, desc: plan.desc }
     const empty = { data: '', structured: [], tables: [], returned: 0 }
@@ -143,21 +143,21 @@ export function registerScreen(app: OpenAPIHono<AppEnv>, services: Services) {
       if (build) {
         const { progress } = build
         const error = buildingMessage(`the ${plan.market} factor table`, progress)
-        return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'BUILDING', error, progress }), 200)
+        return answer(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'BUILDING', error, progress })
       }
       const error = `the ${plan.market} factor table has not been built yet (the after-close job builds it; locally, run the backfill)`
-      return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'NO_DATA', error }), 200)
+      return answer(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, matched: 0, code: 'NO_DATA', error })
     }
     // A factor the table does not carry yet would make every comparison false: say so instead.
     const absent = [...new Set([...plan.columns, plan.orderby])].filter((f) => !table.has(f))
     if (absent.length) {
       const error = `the ${plan.market} factor table of ${table.date} does not carry ${absent.join(', ')} yet (their source is not built into it); use other factors`
-      return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, date: table.date, matched: 0, code: 'FACTOR_UNAVAILABLE', error }), 200)
+      return answer(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, date: table.date, matched: 0, code: 'FACTOR_UNAVAILABLE', error })
     }
     const { rows, matched } = runScreen(plan, table)
     if (matched === 0) {
       const error = `no stock of ${plan.market} matches on ${table.date}; loosen the expression`
-      return c.json(envelope(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, date: table.date, matched, code: 'NO_MATCH', error }), 200)
+      return answer(c, 'screen', { ok: false, source: 'store', ...empty, ...meta, date: table.date, matched, code: 'NO_MATCH', error })
     }
     const columns = ['code', 'name', ...plan.columns]
     const body = {
@@ -172,6 +172,6 @@ export function registerScreen(app: OpenAPIHono<AppEnv>, services: Services) {
       matched,
       returned: rows.length,
     }
-    return c.json(envelope(c, 'screen', body), 200)
+    return answer(c, 'screen', body)
   })
 }

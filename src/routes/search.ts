@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { SEARCH_KINDS, SEARCH_MARKETS, suggestions, type SearchHit } from '../services/search'
 import { staleOf } from '../services/reference'
@@ -73,15 +73,15 @@ function searchPlan(q: string): { keyword: string; prefix?: string } {
 
 /** GET /v1/search */
 export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const { q } = c.req.valid('query')
     const plan = searchPlan(q)
     const r = await services.reference.fetch<SearchHit[]>(c, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], suggestions(plan.keyword, UPSTREAM_COUNT), { cls: 'search' })
-    if (!r.ok) return c.json(envelope(c, 'search', { ...r, data: [] as SearchHit[] }), 200)
+    if (!r.ok) return answer(c, 'search', { ...r, data: [] as SearchHit[] })
     const data = plan.prefix ? r.value.filter((h) => h.code.startsWith(plan.prefix!)) : r.value
     if (data.length === 0) {
-      return c.json(envelope(c, 'search', { ok: false, source: r.source, data, as_of: r.as_of, code: 'NO_DATA', error: `nothing matches ${JSON.stringify(q)}` }), 200)
+      return answer(c, 'search', { ok: false, source: r.source, data, as_of: r.as_of, code: 'NO_DATA', error: `nothing matches ${JSON.stringify(q)}` })
     }
-    return c.json(envelope(c, 'search', { ok: true, source: r.source, data, as_of: r.as_of, ...staleOf([r]) }), 200)
+    return answer(c, 'search', { ok: true, source: r.source, data, as_of: r.as_of, ...staleOf([r]) })
   })
 }

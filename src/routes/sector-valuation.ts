@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import { standing } from '../domain/valuation-percentile'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { boardDividendYield, boardHistory, valuationBoard, type BoardValuationDay, type ValuationBoard } from '../services/sector-valuation'
 import { oneStock } from './shared/stock-code'
@@ -122,14 +122,14 @@ const metric = (days: BoardValuationDay[], pick: Series, start: string) => {
 
 /** GET /v1/sector-valuation */
 export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'sector-valuation', ['stock', 'sector'])
     const today = beijing(services.now()).date
     const since = addDays(today, -RECENT_DAYS)
     const from = yearsBefore(today, WINDOW_YEARS)
     const tag = `today=${today}`
     const fail = (r: { source: string; code: 'NO_DATA' | 'UPSTREAM_UNAVAILABLE'; error: string }) =>
-      c.json(envelope(c, 'sector-valuation', { ok: false, source: r.source, data: null, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
+      answer(c, 'sector-valuation', { ok: false, source: r.source, data: null, code: r.code, error: `${inst.code}: ${r.error}` })
 
     // A stock's board is named by its BK number, then looked up in the industry report itself: its
     // history is asked by that report's own board number.
@@ -156,6 +156,6 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
         : { value: null, percentile: null, window: null, note: `not computed: ${dy.error}` },
     }
     const asOf = [board.as_of, history.as_of, ...(dy.ok ? [dy.as_of] : [])].sort()[0]
-    return c.json(envelope(c, 'sector-valuation', { ok: true, source: history.source, data, as_of: asOf, ...staleOf([board, history, dy]) }), 200)
+    return answer(c, 'sector-valuation', { ok: true, source: history.source, data, as_of: asOf, ...staleOf([board, history, dy]) })
   })
 }

@@ -1,13 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
 import type { Context } from 'hono'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { ccassRecord, hkHolders, HOLDER_COUNT_PERIODS, shareholders, type CcassSnapshot, type HkHolder, type Holder, type HolderCountRow } from '../services/holders'
 import { oneStock } from './shared/stock-code'
@@ -253,7 +253,7 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   const recordWhy = ccass.ok ? '' : ccass.code === 'NO_DATA' ? `HKEX CCASS has no record of this stock (${ccass.error})` : `HKEX CCASS failed (${ccass.error})`
   if (!holders && !record) {
     const failed = (!hk.ok && hk.code === 'UPSTREAM_UNAVAILABLE') || (!ccass.ok && ccass.code === 'UPSTREAM_UNAVAILABLE')
-    return envelope(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: failed ? 'UPSTREAM_UNAVAILABLE' : 'NO_DATA', error: `${inst.code}: ${holdersWhy}; ${recordWhy}` })
+    return answer(c, 'shareholder', { ok: false, source: 'none', data: EMPTY, code: failed ? 'UPSTREAM_UNAVAILABLE' : 'NO_DATA', error: `${inst.code}: ${holdersWhy}; ${recordWhy}` })
   }
   const rows: Record<(typeof HK_SECTIONS)[number]['slug'], object[]> = {
     shareholders: holders ? holders.map(hkRow) : [],
@@ -262,7 +262,7 @@ async function hkAnswer(c: Context<AppEnv>, services: Services, inst: Instrument
   }
   const tables = HK_SECTIONS.map((t) => ({ title: t.title, slug: t.slug, rows: rows[t.slug] }))
   const why = [holders ? '' : `shareholders is empty: ${holdersWhy}`, record ? '' : `${CCASS_SECTIONS.join(' and ')} are empty: ${recordWhy}`].filter(Boolean).join('; ')
-  return envelope(c, 'shareholder', {
+  return answer(c, 'shareholder', {
     ok: true,
     source: holders && hk.ok ? hk.source : services.sourcePrefix + 'hkex',
     data: { tables, data: rows },
@@ -276,15 +276,15 @@ const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/shareholder */
 export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
-    if (inst.kind === 'hk') return c.json(await hkAnswer(c, services, inst), 200)
+    if (inst.kind === 'hk') return hkAnswer(c, services, inst)
     const r = await services.reference.fetch(c, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, shareholders(inst), { cls: 'shareholder' })
-    if (!r.ok) return c.json(envelope(c, 'shareholder', { ok: false, source: r.source, data: EMPTY, code: r.code, error: `${inst.code}: ${r.error}` }), 200)
+    if (!r.ok) return answer(c, 'shareholder', { ok: false, source: r.source, data: EMPTY, code: r.code, error: `${inst.code}: ${r.error}` })
     const source = r.source
     const s = r.value
     if (!s.top.length && !s.float.length && !s.counts.length) {
-      return c.json(envelope(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no shareholder report of this stock` }), 200)
+      return answer(c, 'shareholder', { ok: false, source, data: EMPTY, code: 'NO_DATA', error: `${inst.code}: the upstream has no shareholder report of this stock` })
     }
     const rows: Record<(typeof A_SHARE_SECTIONS)[number]['slug'], object[]> = {
       top10_holders: s.top.map(holderRow),
@@ -295,6 +295,6 @@ export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services
     const asOf = [s.top[0]?.endDate, s.float[0]?.endDate, s.counts[0]?.endDate].filter(Boolean).sort().pop()
     // Sina's page has the top ten and the holder counts, not the float holders: say so rather than leave the section silently empty.
     const notice = source.endsWith('sina') ? 'top10_float_holders is empty: Eastmoney failed and Sina\'s shareholder page has no float holders; changes since the previous period are null' : undefined
-    return c.json(envelope(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}), ...staleOf([r], notice) }), 200)
+    return answer(c, 'shareholder', { ok: true, source, data: { tables, data: rows }, ...(asOf ? { as_of: asOf } : {}), ...staleOf([r], notice) })
   })
 }

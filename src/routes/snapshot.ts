@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, STATUS_TEXT } from '../domain/market-phase'
 import { SECURITY_TYPES } from '../domain/snapshot'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { liveSnapshot } from '../services/live-book'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
@@ -115,16 +115,14 @@ const SNAPSHOT_CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent']
 
 /** GET /v1/snapshot */
 export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = oneCode(c.req.valid('query').code)
     const notice = notThisMarket('snapshot', inst)
-    if (notice) return c.json(envelope(c, 'snapshot', { ok: true, source: 'none', data: [], notice }), 200)
+    if (notice) return answer(c, 'snapshot', { ok: true, source: 'none', data: [], notice })
 
     const r = await services.market.live('snapshot:cn', SNAPSHOT_CHANNELS, liveSnapshot(inst))
-    if (!r.ok) return c.json(envelope(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
-    const body = envelope(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time, ...(r.stale ? keptAnswerFields(r.attempts) : {}) })
+    if (!r.ok) return answer(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) })
     // One profile is one row (the envelope would count the book's levels).
-    recordOutcome(c, { ok: true, rows: 1 })
-    return c.json(body, 200)
+    return answer(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time, ...(r.stale ? keptAnswerFields(r.attempts) : {}) }, { rows: 1 })
   })
 }

@@ -1,13 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { KeyGuard } from '../access/key-guard'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { STREAM_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import { parseStreamCodes } from '../features/stream/codes'
 import { CLOSE_CODES, Relay, sseSink, webSocketSink } from '../features/stream/relay'
 import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
-import { recordOutcome } from '../http/envelope'
+import { answerResponse } from '../http/answer'
 import { COMMON_ERRORS, ErrorSchema } from '../http/envelope-schema'
 import { queryIssue, ValidationError } from '../http/validation'
 import { STREAM_DEFAULTS } from '../runtime/stream-tuning'
@@ -104,9 +104,12 @@ const route = guardedRoute(
   }
 )
 
+/** A connection opened is the call: one unit, no rows. */
+const STREAM_OUTCOME = { ok: true, rows: 0 }
+
 /** GET /v1/stream */
 export function registerStream(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const codes = planCodes(c, c.req.valid('query'))
     const tier = c.get('tier')
     const keyHash = c.get('keyHash')!
@@ -116,7 +119,6 @@ export function registerStream(app: OpenAPIHono<AppEnv>) {
     const guard = c.env.KEY_GUARD.getByName(keyHash) as unknown as Pick<KeyGuard, 'streamOpen'>
     const opened = await guard.streamOpen({ now: services.now(), id, limit })
     if (!opened.ok) throw new ApiError('STREAM_LIMIT', `a ${tier} key may hold ${limit} stream connection${limit === 1 ? '' : 's'} at once; close one first (a connection that ended without closing frees its slot within 90 s)`, { limit })
-    recordOutcome(c, { ok: true, rows: 0 })
     const relay = new Relay({ env: c.env, keyHash, tier, codes, id, now: services.now })
     // The relay's last work (giving its lease back) outlives a client that went away.
     c.executionCtx.waitUntil(relay.done)
@@ -128,10 +130,10 @@ export function registerStream(app: OpenAPIHono<AppEnv>) {
       server.addEventListener('close', () => relay.end(null))
       server.addEventListener('error', () => relay.end(null))
       relay.start(webSocketSink(server))
-      return new Response(null, { status: 101, webSocket: pair[0] }) as never
+      return answerResponse(c, new Response(null, { status: 101, webSocket: pair[0] }), STREAM_OUTCOME) as never
     }
     const { sink, body } = sseSink(() => relay)
     relay.start(sink)
-    return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } }) as never
+    return answerResponse(c, new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } }), STREAM_OUTCOME) as never
   })
 }

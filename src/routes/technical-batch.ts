@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { TIER_LIMITS, type AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { mapLimit } from '../domain/concurrency'
@@ -12,7 +12,8 @@ import { technicalRow } from '../domain/indicators/row'
 import type { Instrument } from '../domain/instrument'
 import { previousTradingDay, tradingDayOnOrBefore } from '../domain/trading-calendar'
 import type { AppEnv } from '../http/context'
-import { envelope, recordOutcome } from '../http/envelope'
+import { answerBody } from '../http/answer'
+import { envelope } from '../http/envelope'
 import { PRICE_DECIMALS } from '../http/format'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
@@ -298,7 +299,7 @@ const ANSWER_HEADERS = { 'content-type': 'application/json; charset=UTF-8' }
 
 /** GET /v1/technical-batch */
 export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const q = c.req.valid('query')
     const codes = splitCodes(q.codes)
     const today = beijing(services.now()).date
@@ -366,9 +367,8 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
         ? { code: 'BUILDING' as const, error: buildingMessage(`the technicals table${tableDate ? ` of ${tableDate}` : ''}`, build.progress), progress: build.progress }
         : returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
     }
-    const answer = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
-    recordOutcome(c, { ok: body.ok, rows: returned, units: returned })
+    const bytes = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
     // Typed as the documented body: the text is that object with its items spliced in.
-    return c.body(answer, 200, ANSWER_HEADERS) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
+    return answerBody(c, bytes, { ok: body.ok, rows: returned, units: returned }, ANSWER_HEADERS) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
   })
 }

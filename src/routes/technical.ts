@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
@@ -58,16 +58,16 @@ function instrumentOf(code: string): Instrument {
 
 /** GET /v1/technical */
 export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const inst = instrumentOf(c.req.valid('query').code)
     const r = await technicalOfOne(services, c, inst)
     if (!r.ok) {
-      return c.json(envelope(c, 'technical', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) }), 200)
+      return answer(c, 'technical', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) })
     }
     const row = r.row
     const source = services.sourcePrefix + r.channel
-    if (!row) return c.json(envelope(c, 'technical', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: no daily bars` }), 200)
+    if (!row) return answer(c, 'technical', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: no daily bars` })
     const asOf = r.quote.time && r.quote.date === row.date ? `${r.quote.date} ${r.quote.time}` : row.date
-    return c.json(envelope(c, 'technical', { ok: true, source, data: [row], as_of: asOf, history: r.history, bars: r.bars }), 200)
+    return answer(c, 'technical', { ok: true, source, data: [row], as_of: asOf, history: r.history, bars: r.bars })
   })
 }

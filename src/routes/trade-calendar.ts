@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CALENDAR_COLUMNS, type CalendarRow } from '../domain/calendar-flags'
 import { calendarPage } from '../domain/calendar-page'
@@ -8,7 +8,8 @@ import type { CalendarTable } from '../domain/calendar-table'
 import { beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
 import { during } from '../runtime/request-scope'
-import { envelope, recordOutcome, type Envelope } from '../http/envelope'
+import { answer } from '../http/answer'
+import type { Envelope } from '../http/envelope'
 import { markdownTable } from '../http/markdown-table'
 import type { Services } from '../services/types'
 import { DateParam, IntParam } from './shared/schemas'
@@ -188,13 +189,11 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
 
 /** GET /v1/trade-calendar */
 export function registerTradeCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const plan = planOr422(planCalendar(c.req.valid('query'), beijing(services.now()).date))
     const body = calendarBody(plan, await during('store', services.store.calendar(c)), services.sourcePrefix)
-    // envelope() types its extras loosely; they are exactly `body`'s.
-    const answer = envelope(c, 'trade-calendar', body) as Envelope<string> & typeof body
     // `data` is text, so tell admission the row count ourselves (anonymous callers have a daily row cap).
-    recordOutcome(c, { ok: body.ok, rows: body.structured.length })
-    return c.json(answer, 200)
+    // answer() types its extras loosely; they are exactly `body`'s.
+    return answer(c, 'trade-calendar', body, { rows: body.structured.length }) as unknown as ReturnType<typeof c.json<Envelope<string> & typeof body, 200>>
   })
 }

@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { KEY_LEASES, keyGuardOf } from '../access/key-lease'
-import { guardedRoute } from '../access/route'
+import { guardedRoute, openapiGuarded } from '../access/route'
 import { STREAM_LIMITS, TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
-import { envelope } from '../http/envelope'
+import { answer } from '../http/answer'
 import { COMMON_ERRORS, envelopeSchema, ErrorSchema } from '../http/envelope-schema'
 
 /** Any key may read its own usage; reading it costs nothing and is not counted. */
@@ -69,7 +69,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/usage */
 export function registerUsage(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) => {
+  openapiGuarded(app, route, async (c) => {
     const tier = c.get('tier')
     const limits = TIER_LIMITS[tier]
     const hash = c.get('keyHash')!
@@ -84,6 +84,6 @@ export function registerUsage(app: OpenAPIHono<AppEnv>) {
     // snake_case on the wire, like every other field of the answer
     const streams = STREAM_LIMITS[tier]
     const data = { tier, ...report, minute: { ...minute, reset_seconds: resetSeconds }, stream: { open: report.stream.open, max_connections: streams.connections, max_symbols: streams.symbols, minutes_today: report.stream.minutes_today } }
-    return c.json(envelope(c, 'usage', { ok: true, source: 'service', data }), 200)
+    return answer(c, 'usage', { ok: true, source: 'service', data })
   })
 }
