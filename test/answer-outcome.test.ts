@@ -12,7 +12,7 @@ import { createServices } from '../src/services'
 import { services as emulatorServices } from '../src/emulator/worker'
 import { getJson, makeKey, resetWorld } from './helpers'
 
-const COUNTED = { group: 'free', minTier: 'free', cost: 1, counted: true } as const
+const COUNTED = { group: 'open', minTier: 'free', cost: 1, counted: true } as const
 const Body = z.object({ ok: z.boolean(), data: z.array(z.number()) }).passthrough()
 const routeAt = (path: string) =>
   guardedRoute(COUNTED, { method: 'get', path, responses: { 200: { description: 'rows', content: { 'application/json': { schema: Body } } } } })

@@ -145,6 +145,11 @@ async function simulate(mf, client, pid, universe, users, start) {
     if (process.env.BENCH_VERBOSE) console.log(`  t=${t}s: ${paths.length} calls, ${calls} so far, ${failed} failed`)
   }
   const state = await control(mf, 'GET', '/__emulator')
+  // What the budget objects granted in the span's minute, as /v1/status reads them (free, not counted):
+  // the ceiling is theirs; the hosts' counts above may also hold requests a background refresh asked
+  // for in the minute before and sent after the clock moved on.
+  const status = await client.get('/v1/status', { authorization: `Bearer ${KEYS[0]}` })
+  const granted = Object.fromEntries((JSON.parse(status.body).hosts ?? []).filter((h) => h.budget_used_this_minute !== null).map((h) => [h.channel, h.budget_used_this_minute]))
   const minutes = SPAN_S / 60
   const hosts = Object.entries(state.paths).reduce((m, [path, n]) => {
     const host = path.split('/')[0]
@@ -152,7 +157,7 @@ async function simulate(mf, client, pid, universe, users, start) {
     return m
   }, {})
   const upstream = Object.values(hosts).reduce((a, b) => a + b, 0)
-  return { users, calls, failed, stale, oldUnmarked, upstream, hosts, minutes, quoteCodes: state.quote_codes, ages, cpuPerCall: cpu / calls }
+  return { users, calls, failed, stale, oldUnmarked, granted, upstream, hosts, minutes, quoteCodes: state.quote_codes, ages, cpuPerCall: cpu / calls }
 }
 
 /** The many-users view: one table row per size, then the per-host requests per minute. */
@@ -185,7 +190,8 @@ export async function manyUsersBench({ bundle }) {
     for (const r of rows) {
       const fam = {}
       for (const [host, n] of Object.entries(r.hosts)) fam[familyOf(host)] = (fam[familyOf(host)] ?? 0) + n
-      console.log(`  ${r.users} users: ${Object.entries(fam).map(([f, n]) => `${f} ${n}${n > budgets[f] ? ' OVER' : ''}`).join(', ')}`)
+      console.log(`  ${r.users} users: ${Object.entries(fam).map(([f, n]) => `${f} ${n}${n > budgets[f] ? ' OVER' : ''}`).join(', ')}; ` +
+        `granted by the budget objects in that minute: ${Object.entries(r.granted).map(([f, n]) => `${f} ${n}${n > budgets[f] ? ' OVER' : ''}`).join(', ') || 'none'}`)
     }
   } finally {
     client.close()
