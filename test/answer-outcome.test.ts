@@ -4,7 +4,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi'
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app'
-import { guardedRoute, openapiGuarded } from '../src/access/route'
+import { admittedRoute, registerAdmitted } from '../src/access/route'
 import { KEY_LEASES } from '../src/access/key-lease'
 import { answer } from '../src/http/answer'
 import type { AppEnv } from '../src/http/context'
@@ -15,15 +15,15 @@ import { getJson, makeKey, resetWorld } from './helpers'
 const COUNTED = { group: 'open', minTier: 'free', cost: 1, counted: true } as const
 const Body = z.object({ ok: z.boolean(), data: z.array(z.number()) }).passthrough()
 const routeAt = (path: string) =>
-  guardedRoute(COUNTED, { method: 'get', path, responses: { 200: { description: 'rows', content: { 'application/json': { schema: Body } } } } })
+  admittedRoute(COUNTED, { method: 'get', path, responses: { 200: { description: 'rows', content: { 'application/json': { schema: Body } } } } })
 
 /** The app with two counted routes: one answers through `answer`, one writes its JSON around it. */
 function appWith(simulated: boolean): OpenAPIHono<AppEnv> {
   const services = simulated ? emulatorServices : createServices({ fetch: () => Promise.reject(new Error('no upstream')), simulated: false, budgets: {} })
   services.caches.of(KEY_LEASES).reportAfter(0)
   const app = createApp(services)
-  openapiGuarded(app, routeAt('/v1/answered-rows'), (c) => answer(c, 'answered-rows', { ok: true, source: 'test', data: [1, 2, 3] }))
-  openapiGuarded(app, routeAt('/v1/unanswered-rows'), (c) => c.json({ ok: true, data: [1, 2, 3] }, 200))
+  registerAdmitted(app, routeAt('/v1/answered-rows'), (c) => answer(c, 'answered-rows', { ok: true, source: 'test', data: [1, 2, 3] }))
+  registerAdmitted(app, routeAt('/v1/unanswered-rows'), (c) => c.json({ ok: true, data: [1, 2, 3] }, 200))
   return app
 }
 

@@ -14,7 +14,7 @@ import { KEY_LEASES, keyGuardOf } from './key-lease'
 import { KEY_RECORDS, MALFORMED_AUTHORIZATION, presentedKey } from './key-lookup'
 import { issueChallenge, powSecret, verifyProof } from './pow'
 import { fromZodIssues, mayRepeatParams, repeatedParams, ValidationError } from '../http/validation'
-import type { GuardOptions, PolicyRefinement, Prefetch } from './guard-options'
+import type { AdmissionOptions, PolicyRefinement, Prefetch } from './admission-options'
 import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 
 /**
@@ -36,8 +36,8 @@ import { TIER_LIMITS, tierRank, type AccessPolicy } from './tiers'
 export interface PreAdmission {
   /** The route's query schema, run before admission so a 422 never reaches the counters. */
   query?: { safeParse(v: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { code: string; path: PropertyKey[]; message: string }[] } } }
-  check?: GuardOptions['check']
-  tierCheck?: GuardOptions['tierCheck']
+  check?: AdmissionOptions['check']
+  tierCheck?: AdmissionOptions['tierCheck']
 }
 
 export function admit(

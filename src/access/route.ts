@@ -5,13 +5,13 @@ import { anonCache } from '../http/anon-cache'
 import { csvAnswer, csvCheck, csvNegotiation, jsonOnly, withCsvContent, withCsvParams, withJsonOnlyFormat } from '../http/csv-answer'
 import { admit } from './admit'
 import { fromZodIssues, ValidationError } from '../http/validation'
-import type { GuardOptions } from './guard-options'
+import type { AdmissionOptions } from './admission-options'
 import { COMMON_ERRORS, DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 import type { AccessPolicy } from './tiers'
 
 const errorBody = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } })
 
-/** The refusals admission can answer for a route of this policy, documented on every guarded route. */
+/** The refusals admission can answer for a route of this policy, documented on every admitted route. */
 function accessErrors(policy: AccessPolicy) {
   return {
     400: errorBody('KEY_CONFLICT: different keys in Authorization, X-API-Key and ?key='),
@@ -38,17 +38,17 @@ export type QueryOf<R extends RouteConfig> = R['request'] extends { query: infer
  * documents `text/csv` beside its JSON, and answers CSV when asked (src/http/csv-answer.ts); without
  * it the route takes `format=json` only, and refuses any other form with a 422.
  */
-export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: GuardOptions<QueryOf<R>> = {}) {
+export function admittedRoute<R extends RouteConfig>(policy: AccessPolicy, config: R, opts: AdmissionOptions<QueryOf<R>> = {}) {
   const { csv } = opts
   // `format` on every route: json or csv on a tabular one, json only on the others (src/http/csv-answer.ts).
   const query = csv ? withCsvParams(config.request?.query, csv) : withJsonOnlyFormat(config.request?.query)
   const check = csv
-    ? async (c: Parameters<NonNullable<GuardOptions['check']>>[0], q: Record<string, unknown>) => {
+    ? async (c: Parameters<NonNullable<AdmissionOptions['check']>>[0], q: Record<string, unknown>) => {
         csvCheck(c, q, csv)
-        await (opts.check as GuardOptions['check'])?.(c, q)
+        await (opts.check as AdmissionOptions['check'])?.(c, q)
       }
-    : (opts.check as GuardOptions['check'])
-  const validate = { query: query as z.ZodType | undefined, check, tierCheck: opts.tierCheck as GuardOptions['tierCheck'] }
+    : (opts.check as AdmissionOptions['check'])
+  const validate = { query: query as z.ZodType | undefined, check, tierCheck: opts.tierCheck as AdmissionOptions['tierCheck'] }
   const guard = opts.anonCache
     ? [admit(policy, opts.refine, { anonCache: true, validate }), ...(csv ? [csvAnswer(csv)] : []), anonCache()]
     : [admit(policy, opts.refine, { prefetch: opts.prefetch, validate }), ...(csv ? [csvAnswer(csv)] : [])]
@@ -69,18 +69,18 @@ export function guardedRoute<R extends RouteConfig>(policy: AccessPolicy, config
   return route
 }
 
-/** The routes made by {@link guardedRoute}: admission validates their query ({@link openapiGuarded}). */
+/** The routes made by {@link admittedRoute}: admission validates their query ({@link registerAdmitted}). */
 const GUARDED = new WeakSet<object>()
 
 /**
- * Registers a route made by {@link guardedRoute} on `app`, in place of `app.openapi`: without the
+ * Registers a route made by {@link admittedRoute} on `app`, in place of `app.openapi`: without the
  * query validator `app.openapi` adds for `request.query`, since admission has already parsed the
  * query with the same schema (before it counts the call, src/access/admit.ts) and handed the result
  * to `c.req.valid('query')`; parsing it again was wasted work on every call. The OpenAPI document
  * is registered from the route, query included, as `app.openapi` would.
  */
-export function openapiGuarded<R extends RouteConfig>(app: OpenAPIHono<AppEnv>, route: R, handler: Parameters<typeof app.openapi<R>>[1]): void {
-  if (!GUARDED.has(route)) throw new Error(`${route.method.toUpperCase()} ${route.path} was not made by guardedRoute: register it with app.openapi`)
+export function registerAdmitted<R extends RouteConfig>(app: OpenAPIHono<AppEnv>, route: R, handler: Parameters<typeof app.openapi<R>>[1]): void {
+  if (!GUARDED.has(route)) throw new Error(`${route.method.toUpperCase()} ${route.path} was not made by admittedRoute: register it with app.openapi`)
   if (!route.request?.query) {
     app.openapi(route, handler)
     return
@@ -91,7 +91,7 @@ export function openapiGuarded<R extends RouteConfig>(app: OpenAPIHono<AppEnv>, 
 }
 
 /**
- * Last of a guarded route's middleware: the parsed query for the handler when admission did not
+ * Last of a admitted route's middleware: the parsed query for the handler when admission did not
  * parse it (an anonymous answer served from memory skips the parse and never reaches the handler;
  * this keeps the handler's query whatever path led there). Refused as admission refuses, with a 422.
  */
@@ -106,7 +106,7 @@ const admittedQuery = (schema: z.ZodType): MiddlewareHandler<AppEnv> => async (c
 }
 
 /** A tabular route's 200 response with `text/csv` beside its JSON. */
-function withCsv200(ok: RouteConfig['responses'][number], csv: NonNullable<GuardOptions['csv']>) {
+function withCsv200(ok: RouteConfig['responses'][number], csv: NonNullable<AdmissionOptions['csv']>) {
   if (!ok || !('content' in ok) || !ok.content) throw new Error('a CSV route documents its 200 JSON answer')
   return { ...ok, content: withCsvContent(ok.content, csv) }
 }

@@ -1,6 +1,6 @@
 /**
  * `format=csv` and `Accept: text/csv` on the tabular endpoints (docs/api-guide.md, "CSV"), in one place: a route
- * declares which table of its JSON answer is the CSV ({@link CsvTable}) and `guardedRoute` does the
+ * declares which table of its JSON answer is the CSV ({@link CsvTable}) and `admittedRoute` does the
  * rest — the `format` (and `section`) query parameters, `text/csv` in the OpenAPI document, and the
  * two middlewares below. The handler is not touched: it answers JSON as always and the CSV is made
  * from that answer, so the numbers are exactly the JSON's, and admission, counting, refunds and the

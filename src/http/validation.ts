@@ -78,7 +78,7 @@ export function repeatedParams(queries: Record<string, string[]>, known?: Readon
  * Whether the query of `url` may name a parameter twice, read from the raw text: false only when
  * every name is plain (no `%` or `+`, which would need decoding to compare) and none repeats. Most
  * calls repeat nothing, so only a query that may repeat is parsed into lists (`c.req.queries()`):
- * a guarded call otherwise parsed its whole query twice (about a tenth of Hono's query parsing in
+ * an admitted call otherwise parsed its whole query twice (about a tenth of Hono's query parsing in
  * a keyed /v1/quote over HTTP, `npm run profile -- '/v1/quote?code=sh600519' 3000 http`).
  */
 export function mayRepeatParams(url: string): boolean {

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import { addDays, beijing, weekday } from '../domain/dates'
@@ -49,7 +49,7 @@ const Response = envelopeSchema('BlockTradeEnvelopeBase', z.array(BlockTradeRowS
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/block-trade',
   operationId: 'blockTrade',
@@ -146,7 +146,7 @@ async function blockTradeBody(services: Services, plan: { inst: Instrument | nul
 
 /** GET /v1/block-trade */
 export function registerBlockTrade(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const plan = planOf(c.req.valid('query'), services.now())
     const body = await services.reference.withLastGood(c, { cls: 'blockTrade', key: `block-trade?code=${plan.inst?.code ?? ''}&date=${plan.date ?? ''}` }, await blockTradeBody(services, plan))
     return answer(c, 'block-trade', body)

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import { seasonsOverlapping } from '../domain/report-seasons'
@@ -178,7 +178,7 @@ const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/calendar',
   operationId: 'calendar',
@@ -240,7 +240,7 @@ const byDate = <T extends { date: string; code: string }>(rows: T[]) => rows.sor
 
 /** GET /v1/calendar */
 export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const today = beijing(services.now()).date
     const start = q.date ?? today

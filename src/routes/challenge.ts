@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { issueChallenge, POW, powSecret } from '../access/pow'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import { ANONYMOUS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -52,7 +52,7 @@ const ChallengeResponse = envelopeSchema('ChallengeEnvelope', ChallengeSchema).o
 /** Free and not counted: getting a challenge must not use up the allowance it is meant to raise. */
 const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 0, counted: false }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/challenge',
   operationId: 'challenge',
@@ -77,7 +77,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/challenge */
 export function registerChallenge(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const secret = powSecret(c.env, services.simulated)
     if (!secret) return c.json({ error: 'proof-of-work is not enabled on this server; use an API key for a higher limit', code: 'POW_DISABLED' }, 503)
     const data = await issueChallenge(secret, c.get('clientIp'), c.req.valid('query').difficulty ?? 0, services.now())

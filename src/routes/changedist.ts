@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
@@ -75,7 +75,7 @@ const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributi
 /** Who may call it and what it costs. */
 const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/changedist',
   operationId: 'changedist',
@@ -97,7 +97,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/changedist */
 export function registerChangedist(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const { value } = await services.market.changedist({ waitUntil: (p) => c.executionCtx.waitUntil(p) })
     // One answer is one row (the envelope would count the arrays inside it).
     // The shared answer is serialised once (src/http/shared-envelope.ts).

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CHIP_BUCKETS, chipDistribution } from '../domain/chip'
 import { beijing } from '../domain/dates'
@@ -81,7 +81,7 @@ const Response = envelopeSchema('ChipEnvelopeBase', z.union([ChipSchema, z.objec
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/chip',
   operationId: 'chip',
@@ -115,7 +115,7 @@ const r6 = (v: number) => Math.round(v * 1e6) / 1e6
 
 /** GET /v1/chip */
 export function registerChip(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = checkQuery(q, beijing(services.now()).date)
     const r = await chipBars(services, c, inst, CHIP_WINDOW, q.date)

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import { reportPageUrl, reportPdfUrl, reportSummary, researchReports, type ResearchRow } from '../services/research'
@@ -137,7 +137,7 @@ function plan(q: Query): { mode: 'list' | 'detail'; inst: Instrument | undefined
   return { mode: q.mode, inst, limit: q.limit }
 }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/dehydrated',
   operationId: 'dehydrated',
@@ -226,7 +226,7 @@ function consensusOf(code: string, digests: ReadonlyArray<z.infer<typeof Digest>
 
 /** GET /v1/dehydrated */
 export function registerDehydrated(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const { mode, inst, limit } = plan(c.req.valid('query'))
     if (inst) {
       const notice = notThisMarket('dehydrated', inst)

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
@@ -65,7 +65,7 @@ const Response = envelopeSchema('DividendEnvelope', z.array(DividendRow).openapi
   },
 })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/dividend',
   operationId: 'dividend',
@@ -111,7 +111,7 @@ const DIVIDEND_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/dividend */
 export function registerDividend(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneStock(q.code, 'dividend')
     const r = await services.reference.fetch(c, `dividend?${inst.code}`, DIVIDEND_CHANNELS, dividendPlans(inst), { cls: 'dividend' })

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { EVENT_TAGS, TAG_OF_TYPE } from '../data/event-tags'
 import { addDays, beijing } from '../domain/dates'
@@ -69,7 +69,7 @@ const Response = envelopeSchema('EventsEnvelope', EventsData).openapi({
   },
 })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/events',
   operationId: 'events',
@@ -107,7 +107,7 @@ function tagStates(events: readonly CompanyEvent[]) {
 
 /** GET /v1/events */
 export function registerEvents(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'events')
     const today = beijing(services.now()).date
     const from = addDays(today, -EVENTS_DAYS_BACK)

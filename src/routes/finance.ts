@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { BALANCE_LINES, CASHFLOW_LINES, DEFAULT_PERIODS, INCOME_LINES, MAX_PERIODS, type StatementLine, type Statements } from '../domain/finance'
@@ -77,7 +77,7 @@ const Response = envelopeSchema('FinanceEnvelopeBase', Data).openapi('FinanceEnv
   },
 })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/finance',
   operationId: 'finance',
@@ -114,7 +114,7 @@ const FINANCE_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/finance */
 export function registerFinance(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = oneCode(q.code)
     const notice = notThisMarket('finance', inst)

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Ask, Attempt, FailoverResult } from '../services/types'
 import { flowRankOf, flowRanks, moneyFlow, ORDER_CLASSES, type DayFlowRow, type FlowRanks, type TodayFlow } from '../services/money-flow'
@@ -171,7 +171,7 @@ const Response = envelopeSchema('FundEnvelopeBase', FundData.nullable().openapi(
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/fund',
   operationId: 'fund',
@@ -295,7 +295,7 @@ const clockOf = (unix: number) => new Date((unix + 8 * 3600) * 1000).toISOString
 
 /** GET /v1/fund */
 export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const inst = stockOf(q)
     const n = q.days ?? DEFAULT_DAYS

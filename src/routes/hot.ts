@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import type { Quote } from '../domain/bar'
@@ -61,7 +61,7 @@ const HotResponse = envelopeSchema('HotEnvelope', z.array(HotRowSchema).openapi(
 /** Who may call it and what it costs. */
 const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/hot',
   operationId: 'hot',
@@ -157,7 +157,7 @@ function toRow(e: HotRankEntry, market: 'cn' | 'us', ranker: HotRow['rank_source
 
 /** GET /v1/hot */
 export function registerHot(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const limit = c.req.valid('query').limit ?? DEFAULT_LIMIT
     const { value } = await services.market.shared('hot', 'hot', () => computeHot(services), (b) => b.ok, { waitUntil: (p) => c.executionCtx.waitUntil(p) })
     // The shared answer's rows are serialised once per limit (src/http/shared-envelope.ts).

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { CHAIN_THEME_COUNT, type ChainTheme, type ChainThemes } from '../data/industry-chains'
@@ -173,7 +173,7 @@ function plan(q: Query, themes: ChainThemes): Plan {
   }
 }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/industry-chain',
   operationId: 'industryChain',
@@ -196,7 +196,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/industry-chain */
 export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const p = plan(c.req.valid('query'), await services.store.chainThemes(c))
     if (p.mode === 'stock') {
       const notice = notThisMarket('industry-chain', p.inst)

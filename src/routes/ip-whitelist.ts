@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { canonicalIp } from '../access/ip'
 import { ALLOW_LIST_MAX, type KeyGuard } from '../access/key-guard'
 import { KEY_LEASES } from '../access/key-lease'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -44,7 +44,7 @@ const responses = (description: string) => ({
 
 const base = { path: '/v1/ip-whitelist', tags: ['Pro'] }
 
-const getRoute = guardedRoute(POLICY, {
+const getRoute = admittedRoute(POLICY, {
   ...base,
   method: 'get',
   operationId: 'getIpWhitelist',
@@ -53,7 +53,7 @@ const getRoute = guardedRoute(POLICY, {
   responses: responses('The current list (unchanged)'),
 })
 
-const postRoute = guardedRoute(POLICY, {
+const postRoute = admittedRoute(POLICY, {
   ...base,
   method: 'post',
   operationId: 'setIpWhitelist',
@@ -69,7 +69,7 @@ const postRoute = guardedRoute(POLICY, {
   responses: responses('The new list'),
 })
 
-const deleteRoute = guardedRoute(POLICY, {
+const deleteRoute = admittedRoute(POLICY, {
   ...base,
   method: 'delete',
   operationId: 'clearIpWhitelist',
@@ -109,14 +109,14 @@ function parseAllowList(raw: string, caller: string): { ips: string[]; kept: boo
 
 /** GET, POST and DELETE /v1/ip-whitelist: read, replace and clear a key's allow-list. */
 export function registerIpWhitelist(app: OpenAPIHono<AppEnv>) {
-  openapiGuarded(app, getRoute, async (c) => allowListAnswer(c, await guardOf(c).allowList()))
-  openapiGuarded(app, postRoute, async (c) => {
+  registerAdmitted(app, getRoute, async (c) => allowListAnswer(c, await guardOf(c).allowList()))
+  registerAdmitted(app, postRoute, async (c) => {
     const { ips, kept } = parseAllowList(c.req.valid('query').ips, callerIp(c))
     const list = await guardOf(c).replaceAllowList(ips)
     c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, list)
     return allowListAnswer(c, list, kept)
   })
-  openapiGuarded(app, deleteRoute, async (c) => {
+  registerAdmitted(app, deleteRoute, async (c) => {
     await guardOf(c).clearAllowList()
     c.get('services').caches.of(KEY_LEASES).allowListChanged(c.get('keyHash')!, [])
     return allowListAnswer(c, [])

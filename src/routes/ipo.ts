@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import type { AppEnv } from '../http/context'
@@ -43,7 +43,7 @@ const Response = envelopeSchema('IpoEnvelopeBase', z.array(IpoRowSchema).openapi
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/ipo',
   operationId: 'ipo',
@@ -63,7 +63,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/ipo */
 export function registerIpo(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const { days } = c.req.valid('query')
     const today = beijing(services.now()).date
     const window = { start: addDays(today, -days), end: addDays(today, days) }

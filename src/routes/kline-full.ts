@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { FQ_MODES } from '../domain/adjust'
@@ -70,7 +70,7 @@ const Response = envelopeSchema('KlineFullEnvelopeBase', z.array(FullRowSchema).
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/kline-full',
   operationId: 'klineFull',
@@ -113,7 +113,7 @@ async function noHistoryReason(services: Services, c: StoreRequest, code: string
 
 /** GET /v1/kline-full */
 export function registerKlineFull(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const code = checkQuery(q).code
 

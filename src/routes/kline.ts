@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import { callerCaps, type AccessPolicy } from '../access/tiers'
 import { mapLimit } from '../domain/concurrency'
 import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
@@ -62,7 +62,7 @@ const minuteNeedsStandard = (c: Context<AppEnv>): Partial<AccessPolicy> | undefi
   return p && (MINUTE_PERIODS as readonly string[]).includes(p) ? { group: 'keyed', minTier: 'standard' } : undefined
 }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/kline',
   operationId: 'kline',
@@ -96,7 +96,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/kline */
 export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const plan = planOr422(planKline(c.req.valid('query'), callerCaps(c.get('tier'))))
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.series({ ...plan, instrument })

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { MACRO_CATALOGUE, MACRO_REGIONS, macroNames, type MacroRegion, type MacroSeriesSpec } from '../data/macro-catalogue'
 import { beijing } from '../domain/dates'
@@ -81,7 +81,7 @@ function macroSpecs(region: MacroRegion, names: string | undefined): MacroSeries
   return [...new Set(asked)].map((n) => all.find((s) => s.name === n)!)
 }
 
-const route = guardedRoute(
+const route = admittedRoute(
   POLICY,
   {
     method: 'get',
@@ -107,7 +107,7 @@ const toPoint = (p: MacroPoint) => ({ period: p.period, value: p.value, release_
 
 /** GET /v1/macro */
 export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const specs = macroSpecs(q.region, q.names)
     const today = beijing(services.now()).date

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { Prefetch } from '../access/guard-options'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import type { Prefetch } from '../access/admission-options'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { beijing } from '../domain/dates'
@@ -61,7 +61,7 @@ const Response = envelopeSchema('MarketKlineEnvelopeBase', z.array(RowSchema).op
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/market-kline',
   operationId: 'marketKline',
@@ -127,7 +127,7 @@ function checkDate(date: string, today: string, latest: string): void {
 
 /** GET /v1/market-kline */
 export function registerMarketKline(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const today = beijing(services.now()).date
     const latest = previousTradingDay(today)
     const date = c.req.valid('query').date ?? latest

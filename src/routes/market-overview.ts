@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { INTERVAL_SESSIONS, OVERVIEW_INDEXES } from '../data/overview-indexes'
 import { boardTurnover } from '../domain/board-turnover'
@@ -274,7 +274,7 @@ function checkType(type: OverviewType | undefined) {
   if (why) throw new ValidationError([queryIssue('type', `type=${type} is not available yet: it ${why}`, type)])
 }
 
-const route = guardedRoute(
+const route = admittedRoute(
   POLICY,
   {
     method: 'get',
@@ -517,7 +517,7 @@ const COMPUTE: Record<OverviewType, (s: Services, c: StoreRequest) => Promise<Ov
 
 /** GET /v1/market-overview */
 export function registerMarketOverview(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const type = c.req.valid('query').type ?? 'summary'
     checkType(type)
     const compute = COMPUTE[type]

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, lineStatus, STATUS_TEXT, type LineStatus } from '../domain/market-phase'
@@ -51,7 +51,7 @@ const Response = envelopeSchema('OrderBookEnvelopeBase', z.union([BookRow, z.arr
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/orderbook',
   operationId: 'orderbook',
@@ -102,7 +102,7 @@ function emptyBookNotice(status: LineStatus): string {
 
 /** GET /v1/orderbook */
 export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const inst = oneCode(c.req.valid('query').code)
     const notice = notThisMarket('orderbook', inst, BOOK_KINDS)
     if (notice) return answer(c, 'orderbook', { ok: true, source: 'none', data: [], notice })

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { BACKTEST_RULES, PLAYBOOK_THEMES, playbookById, PLAYBOOKS, type Playbook } from '../data/playbooks'
 import type { AppEnv } from '../http/context'
@@ -156,7 +156,7 @@ function selected(q: { category?: string; id?: string }): Playbook[] {
   return PLAYBOOKS.filter((p) => !q.category || p.theme === q.category)
 }
 
-const route = guardedRoute(
+const route = admittedRoute(
   POLICY,
   {
     method: 'get',
@@ -188,7 +188,7 @@ function backtestInfo(e: StoredEvidence) {
 
 /** GET /v1/playbooks */
 export function registerPlaybooks(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const list = selected(c.req.valid('query'))
     const ev = await services.store.playbookEvidence(c)
     const data = list.map((p) => ({ ...p, evidence: ev?.playbooks[p.id] ?? null }))

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable } from '../http/csv-answer'
 import { BAR_ROW_COLUMNS } from '../http/format'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import { callerCaps, type AccessPolicy, type Tier } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
 import { mapLimit } from '../domain/concurrency'
@@ -57,7 +57,7 @@ function planQuote(q: z.output<typeof QuoteQuery>, tier: Tier): { instruments: I
 /** Who may call it and what it costs. */
 const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/quote',
   operationId: 'quote',
@@ -81,7 +81,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/quote */
 export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const { instruments, count } = planQuote(c.req.valid('query'), c.get('tier'))
 
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {

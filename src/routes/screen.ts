@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { FACTORS, SCREEN_MARKETS, type ScreenMarket } from '../data/factors'
 import { PRESET_NAMES, PRESETS } from '../data/screen-presets'
@@ -108,7 +108,7 @@ function checkQuery(q: z.output<typeof Query>): ScreenPlan {
   }
 }
 
-const route = guardedRoute(
+const route = admittedRoute(
   POLICY,
   {
     method: 'get',
@@ -132,7 +132,7 @@ const route = guardedRoute(
 
 /** GET /v1/screen */
 export function registerScreen(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const plan = checkQuery(c.req.valid('query'))
     const meta = { market: plan.market, expr: plan.expr, ...(plan.preset ? { preset: plan.preset } : {}), orderby: plan.orderby, desc: plan.desc }
     const empty = { data: '', structured: [], tables: [], returned: 0 }

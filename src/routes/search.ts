@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -45,7 +45,7 @@ const Response = envelopeSchema('SearchEnvelope', z.array(HitSchema).openapi({ d
   },
 })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/search',
   operationId: 'search',
@@ -73,7 +73,7 @@ function searchPlan(q: string): { keyword: string; prefix?: string } {
 
 /** GET /v1/search */
 export function registerSearch(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const { q } = c.req.valid('query')
     const plan = searchPlan(q)
     const r = await services.reference.fetch<SearchHit[]>(c, `search?k=${plan.keyword.toUpperCase()}`, ['eastmoney', 'sina'], suggestions(plan.keyword, UPSTREAM_COUNT), { cls: 'search' })

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { addDays, beijing } from '../domain/dates'
 import { standing } from '../domain/valuation-percentile'
@@ -88,7 +88,7 @@ const Response = envelopeSchema('SectorValuationEnvelope', Data.nullable().opena
   },
 })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/sector-valuation',
   operationId: 'sectorValuation',
@@ -122,7 +122,7 @@ const metric = (days: BoardValuationDay[], pick: Series, start: string) => {
 
 /** GET /v1/sector-valuation */
 export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'sector-valuation', ['stock', 'sector'])
     const today = beijing(services.now()).date
     const since = addDays(today, -RECENT_DAYS)

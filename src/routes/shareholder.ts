@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { sectionTable } from '../http/csv-answer'
 import type { Context } from 'hono'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { beijing } from '../domain/dates'
@@ -147,7 +147,7 @@ const Response = envelopeSchema('ShareholderEnvelope', Sectioned).openapi({
   },
 })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/shareholder',
   operationId: 'shareholder',
@@ -276,7 +276,7 @@ const SHAREHOLDER_CHANNELS: readonly ChannelName[] = ['eastmoney', 'sina']
 
 /** GET /v1/shareholder */
 export function registerShareholder(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const inst = oneStock(c.req.valid('query').code, 'shareholder', ['stock', 'hk'])
     if (inst.kind === 'hk') return hkAnswer(c, services, inst)
     const r = await services.reference.fetch(c, `shareholder?${inst.code}`, SHAREHOLDER_CHANNELS, shareholders(inst), { cls: 'shareholder' })

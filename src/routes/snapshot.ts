@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { ChannelName } from '../domain/channel-name'
 import { LINE_STATUSES, STATUS_TEXT } from '../domain/market-phase'
@@ -90,7 +90,7 @@ const Response = envelopeSchema('SnapshotEnvelopeBase', z.union([SnapshotRow, z.
     },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/snapshot',
   operationId: 'snapshot',
@@ -115,7 +115,7 @@ const SNAPSHOT_CHANNELS: readonly ChannelName[] = ['eastmoney', 'tencent']
 
 /** GET /v1/snapshot */
 export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const inst = oneCode(c.req.valid('query').code)
     const notice = notThisMarket('snapshot', inst)
     if (notice) return answer(c, 'snapshot', { ok: true, source: 'none', data: [], notice })

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { KeyGuard } from '../access/key-guard'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import { STREAM_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import { parseStreamCodes } from '../features/stream/codes'
 import { CLOSE_CODES, Relay, sseSink, webSocketSink } from '../features/stream/relay'
@@ -65,7 +65,7 @@ function planCodes(c: Context<AppEnv>, q: z.output<typeof StreamQuery>): string[
   return codes
 }
 
-const route = guardedRoute(
+const route = admittedRoute(
   POLICY,
   {
     method: 'get',
@@ -109,7 +109,7 @@ const STREAM_OUTCOME = { ok: true, rows: 0 }
 
 /** GET /v1/stream */
 export function registerStream(app: OpenAPIHono<AppEnv>) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const codes = planCodes(c, c.req.valid('query'))
     const tier = c.get('tier')
     const keyHash = c.get('keyHash')!

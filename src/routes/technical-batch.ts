@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import { TIER_LIMITS, type AccessPolicy } from '../access/tiers'
 import { HISTORY_START } from '../data/holidays'
 import { mapLimit } from '../domain/concurrency'
@@ -93,7 +93,7 @@ function checkCap(q: z.output<typeof Query>, tier: keyof typeof TIER_LIMITS): vo
   if (n > cap) throw new ValidationError([queryIssue('codes', `at most ${cap} symbols a call for tier ${tier}; ${n} were sent`, q.codes, 'too_long')])
 }
 
-const route = guardedRoute(
+const route = admittedRoute(
   POLICY,
   {
     method: 'get',
@@ -299,7 +299,7 @@ const ANSWER_HEADERS = { 'content-type': 'application/json; charset=UTF-8' }
 
 /** GET /v1/technical-batch */
 export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const q = c.req.valid('query')
     const codes = splitCodes(q.codes)
     const today = beijing(services.now()).date

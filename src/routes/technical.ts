@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
@@ -28,7 +28,7 @@ const Response = envelopeSchema('TechnicalEnvelopeBase', z.array(TechnicalRowSch
     example: { ok: true, endpoint: 'technical', tier: 'trial', elapsed_ms: 48, source: 'tencent', as_of: '2026-11-20 15:00:03', history: 'store', bars: 2516, data: [EXAMPLE_ROW] },
   })
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/technical',
   operationId: 'technical',
@@ -58,7 +58,7 @@ function instrumentOf(code: string): Instrument {
 
 /** GET /v1/technical */
 export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const inst = instrumentOf(c.req.valid('query').code)
     const r = await technicalOfOne(services, c, inst)
     if (!r.ok) {

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
 import { CALENDAR_COLUMNS, type CalendarRow } from '../domain/calendar-flags'
 import { calendarPage } from '../domain/calendar-page'
@@ -101,7 +101,7 @@ const TradeCalendarResponse = envelopeSchema(
 /** Who may call it and what it costs (free tier, but counted in usage and rate limits). */
 const POLICY: AccessPolicy = { group: 'open', minTier: 'free', cost: 1, counted: true }
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/trade-calendar',
   operationId: 'tradeCalendar',
@@ -189,7 +189,7 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
 
 /** GET /v1/trade-calendar */
 export function registerTradeCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const plan = planOr422(planCalendar(c.req.valid('query'), beijing(services.now()).date))
     const body = calendarBody(plan, await during('store', services.store.calendar(c)), services.sourcePrefix)
     // `data` is text, so tell admission the row count ourselves (anonymous callers have a daily row cap).

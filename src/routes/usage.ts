@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { KEY_LEASES, keyGuardOf } from '../access/key-lease'
-import { guardedRoute, openapiGuarded } from '../access/route'
+import { admittedRoute, registerAdmitted } from '../access/route'
 import { STREAM_LIMITS, TIER_LIMITS, TIERS, type AccessPolicy } from '../access/tiers'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
@@ -35,7 +35,7 @@ const UsageSchema = z
   })
   .openapi('Usage')
 
-const route = guardedRoute(POLICY, {
+const route = admittedRoute(POLICY, {
   method: 'get',
   path: '/v1/usage',
   operationId: 'usage',
@@ -69,7 +69,7 @@ const route = guardedRoute(POLICY, {
 
 /** GET /v1/usage */
 export function registerUsage(app: OpenAPIHono<AppEnv>) {
-  openapiGuarded(app, route, async (c) => {
+  registerAdmitted(app, route, async (c) => {
     const tier = c.get('tier')
     const limits = TIER_LIMITS[tier]
     const hash = c.get('keyHash')!

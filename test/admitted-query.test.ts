@@ -1,9 +1,9 @@
-// Admission parses a guarded route's query once, for itself and the handler (src/access/route.ts). In workerd: admission imports the guards (cloudflare:workers).
+// Admission parses a admitted route's query once, for itself and the handler (src/access/route.ts). In workerd: admission imports the guards (cloudflare:workers).
 import { OpenAPIHono, z } from '@hono/zod-openapi'
 import { describe, expect, it } from 'vitest'
 import type { AppEnv } from '../src/http/context'
 import { onError } from '../src/http/errors'
-import { guardedRoute, openapiGuarded } from '../src/access/route'
+import { admittedRoute, registerAdmitted } from '../src/access/route'
 import { getJson } from './helpers'
 
 /** An uncounted free route whose query schema counts its parses. */
@@ -15,7 +15,7 @@ function appWithCountingRoute() {
       return Number(v)
     }),
   })
-  const route = guardedRoute({ group: 'open', minTier: 'free', cost: 0, counted: false }, {
+  const route = admittedRoute({ group: 'open', minTier: 'free', cost: 0, counted: false }, {
     method: 'get',
     path: '/v1/count',
     request: { query: Query },
@@ -26,12 +26,12 @@ function appWithCountingRoute() {
     c.set('tier', 'free')
     await next()
   })
-  openapiGuarded(app, route, (c) => c.json({ n: c.req.valid('query').n }, 200))
+  registerAdmitted(app, route, (c) => c.json({ n: c.req.valid('query').n }, 200))
   app.onError(onError)
   return { app, parses }
 }
 
-describe('guarded routes parse their query once', () => {
+describe('admitted routes parse their query once', () => {
   it('hands admission\'s parse to the handler, without a second parse', async () => {
     const { app, parses } = appWithCountingRoute()
     const res = await app.request('/v1/count?n=7')
@@ -46,7 +46,7 @@ describe('guarded routes parse their query once', () => {
     expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(['query', 'n'])
   })
 
-  it('documents a guarded route\'s query in the generated /openapi.json', async () => {
+  it('documents a admitted route\'s query in the generated /openapi.json', async () => {
     const doc = (await getJson('/openapi.json')).body
     expect(doc.paths['/v1/quote'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'code', in: 'query', required: true })]))
   })

@@ -1,4 +1,4 @@
-/** What a guarded route may add to its access policy: refinements, checks, the anonymous cache, a prefetch. */
+/** What a admitted route may add to its access policy: refinements, checks, the anonymous cache, a prefetch. */
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import type { CsvTable } from '../http/csv-answer'
@@ -15,7 +15,7 @@ export type PolicyRefinement = (c: Context<AppEnv>) => Partial<AccessPolicy> | u
  * `createRoute` with the route's access policy attached: the admission middleware enforces it and
  * the OpenAPI document shows it (`x-min-tier`, `x-cost`, `x-heavy`, security), from one object.
  */
-export interface GuardOptions<Q = Record<string, unknown>> {
+export interface AdmissionOptions<Q = Record<string, unknown>> {
   refine?: PolicyRefinement
   /**
    * The route's own rules beyond its zod schema (the calendar, a code's kind, a period the code
