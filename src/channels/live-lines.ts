@@ -236,8 +236,10 @@ class FeedPool {
    */
   private async fromShared(codes: readonly string[], now: number, lines: Map<string, Line>): Promise<readonly string[]> {
     const shared = this.shared()
-    if (!shared) return codes
-    const kept = await shared.read(this.feed.channel, codes.map(keyOf)).catch(() => new Map<string, CachedLine>())
+    // A code in one of this isolate's batches joins it: reading the location's cache for it would be a read for nothing.
+    const ask = shared ? codes.filter((c) => !this.inFlight.has(keyOf(c))) : []
+    if (!shared || ask.length === 0) return codes
+    const kept = await shared.read(this.feed.channel, ask.map(keyOf)).catch(() => new Map<string, CachedLine>())
     const left: string[] = []
     for (const code of codes) {
       const key = keyOf(code)

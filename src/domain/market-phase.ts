@@ -16,11 +16,16 @@ import { isTradingDay, previousTradingDay } from './trading-calendar'
  */
 export type MarketPhase = 'preopen' | 'auction' | 'opening' | 'continuous' | 'lunch' | 'closed'
 
-const AUCTION = 9 * 60 + 15
-const MATCH = 9 * 60 + 25
-const OPEN = 9 * 60 + 30
-const LUNCH = [11 * 60 + 30, 13 * 60] as const
-const CLOSE = 15 * 60
+/** The trading day's boundaries, in Beijing minutes: the one place every phase table reads them. */
+export const SESSION_MINUTES = {
+  auction: 9 * 60 + 15,
+  match: 9 * 60 + 25,
+  open: 9 * 60 + 30,
+  lunch: [11 * 60 + 30, 13 * 60],
+  close: 15 * 60,
+} as const
+
+const { auction: AUCTION, match: MATCH, open: OPEN, lunch: LUNCH, close: CLOSE } = SESSION_MINUTES
 
 /** The A-share market's phase at `now` (epoch ms). */
 export function marketPhase(now: number): MarketPhase {

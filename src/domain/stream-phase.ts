@@ -5,17 +5,18 @@
  * `lunch` the midday break, `closed` everything else (before 09:15, after 15:00, non-trading days).
  */
 import { addDays, beijing } from './dates'
+import { SESSION_MINUTES } from './market-phase'
 import { isTradingDay, tradingDayOnOrAfter } from './trading-calendar'
 
 export type StreamPhase = 'auction' | 'session' | 'lunch' | 'closed'
 
 /** A trading day's phases from each boundary (Beijing minutes) to the next; `closed` before the first. */
 const BOUNDARIES: ReadonlyArray<readonly [number, StreamPhase]> = [
-  [9 * 60 + 15, 'auction'],
-  [9 * 60 + 30, 'session'],
-  [11 * 60 + 30, 'lunch'],
-  [13 * 60, 'session'],
-  [15 * 60, 'closed'],
+  [SESSION_MINUTES.auction, 'auction'],
+  [SESSION_MINUTES.open, 'session'],
+  [SESSION_MINUTES.lunch[0], 'lunch'],
+  [SESSION_MINUTES.lunch[1], 'session'],
+  [SESSION_MINUTES.close, 'closed'],
 ]
 
 /** Epoch ms of a Beijing date and minute. */

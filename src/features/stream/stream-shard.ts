@@ -126,8 +126,11 @@ export class StreamShard extends DurableObject<Env> {
     scope.budgetObjects = this.env.HOST_BUDGET
     const r = await runInScope(scope, () => services.market.liveQuotes(instruments)).finally(() => scope.release())
     const changed = new Map<string, QuoteData>()
+    const byCode = new Map(instruments.map((i) => [i.code, i]))
     for (const [code, { quote, channel }] of r.quotes) {
-      const data = quoteData(quote, instruments.find((i) => i.code === code)!, services.sourcePrefix + channel)
+      const instrument = byCode.get(code)
+      if (!instrument) continue
+      const data = quoteData(quote, instrument, services.sourcePrefix + channel)
       const old = this.last.get(code)
       if (!old || !sameFields(old, data)) changed.set(code, data)
       this.last.set(code, data)
