@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
 
 /**
@@ -7,16 +7,19 @@ import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
  * in time) and count Tencent's rank list instead, well inside the request deadline.
  */
 describe('Eastmoney answering every request after 2 s', () => {
-  beforeEach(async () => {
+  beforeAll(async () => {
     await resetWorld()
     // Tencent's list as a real host serves it, a page in well under a second: the emulator's first
     // ranking of a whole market at a new instant costs seconds of this machine's CPU, so it is made
-    // once here (answers are kept per clock), then our own memory is cleared.
+    // once here (the emulator keeps its answers per clock); each case then clears our own memory.
     await fault('eastmoney', 'http')
     await getJson('/v1/changedist')
+  }, 60_000)
+
+  beforeEach(async () => {
     await call('/__emulator/router', { method: 'DELETE' }).then((r) => r.text())
     await fault('eastmoney', 'slow', { ms: 2_000 })
-  }, 60_000)
+  })
 
   it.each(['/v1/changedist', '/v1/market-overview?type=summary', '/v1/market-overview?type=trade'])('%s answers with data from Tencent, after one Eastmoney page', async (path) => {
     const before = await upstreamRequests()

@@ -89,22 +89,21 @@ describe('fetchPeriodPerformance on the emulator', () => {
     const now = Date.parse('2026-11-20T16:00:00+08:00')
     setClock(now)
     const ctx = { fetch: createEmulatorFetch(market), timeoutMs: 30_000 }
-    const got = await fetchPeriodPerformance(ctx, '2026-06-30')
-    const published = market.instruments().filter((i) => hasFundamentals(i) && financialReport(market, i, '2026-06-30', now))
+    // The latest period published: its BPS is the book value per share the quotes' PB divides by.
+    const moutai = market.byCode('sh600519')!
+    const latest = financialReports(market, moutai, now, 1)[0].period
+    const got = await fetchPeriodPerformance(ctx, latest)
+    const published = market.instruments().filter((i) => hasFundamentals(i) && financialReport(market, i, latest, now))
     expect(got.size).toBe(published.length)
     expect(got.size).toBeGreaterThan(1000) // more than one 500-row page
     for (const code of ['sh600519', 'sz000001', 'bj830799']) {
       const inst = market.byCode(code)
       if (!inst) continue
-      const r = financialReport(market, inst, '2026-06-30', now)!
+      const r = financialReport(market, inst, latest, now)!
       expect(got.get(code), code).toMatchObject({ notice: r.noticeDate, updated: r.noticeDate })
       expect(got.get(code)!.bps, code).toBeCloseTo(r.balance.parentEquity / inst.totalShares!, 11)
     }
-    // The latest period's BPS is the book value per share the quotes' PB divides by.
-    const moutai = market.byCode('sh600519')!
-    const latest = financialReports(market, moutai, now, 1)[0].period
-    const bps = (await fetchPeriodPerformance(ctx, latest)).get('sh600519')!.bps!
-    expect(bps).toBeCloseTo(bookValuePerShare(market, moutai, '2026-11-20', now)!, 11)
+    expect(got.get('sh600519')!.bps!).toBeCloseTo(bookValuePerShare(market, moutai, '2026-11-20', now)!, 11)
   }, 60_000)
 
   it('writes rows that add up as the real ones do', async () => {
