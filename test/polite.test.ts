@@ -3,8 +3,10 @@
  * source's 3 s cadence, and different symbols share batched requests, so the hosts see requests
  * that grow with symbols, not with callers.
  */
+import { env, runInDurableObject } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market'
+import { HostBudget } from '../src/runtime/host-budget-object'
 import { call, getJson, resetWorld, SESSION_CLOCK } from './helpers'
 
 /** A-share stocks listed well before the clock, in code order. */
@@ -82,6 +84,18 @@ describe('polite at scale', () => {
     } finally {
       await call('/__emulator/budgets', { method: 'DELETE' })
     }
+  })
+
+  it("a budget object that restarts mid-minute (evicted while idle) keeps the minute's count", async () => {
+    const stub = env.HOST_BUDGET.getByName(`restart-${crypto.randomUUID()}`)
+    const minute = Math.floor(Date.parse(SESSION_CLOCK) / 60_000)
+    expect(await stub.lease(minute, 4, 6)).toBe(4)
+    // The same storage, a fresh object: what the platform builds after an eviction.
+    const again = await runInDurableObject(stub, (_: HostBudget, state) => {
+      const restarted = new HostBudget(state, env)
+      return [restarted.used(), restarted.lease(minute, 4, 6), restarted.lease(minute, 4, 6), restarted.lease(minute + 1, 4, 6)]
+    })
+    expect(again).toEqual([{ minute, granted: 4 }, 2, 0, 4])
   })
 
   it('past every budget, quote, book and snapshot serve the last answer kept, stale with its own as_of; nothing is sent', async () => {
