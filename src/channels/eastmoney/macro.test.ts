@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import realCn from '../../../test/fixtures/eastmoney/macro-cn-rows-2022-12.json'
 import realGdp from '../../../test/fixtures/eastmoney/macro-gdp-2022q3.json'
+import realYields from '../../../test/fixtures/eastmoney/treasuryyield-2026-07-27.json'
 import { MACRO_CATALOGUE, MACRO_REGIONS } from '../../data/macro-catalogue'
 import { market } from '../../emulator/market'
 import { handleDatacenter } from '../../emulator/wire/eastmoney-datacenter'
@@ -42,6 +43,21 @@ describe('readMacroRows', () => {
     expect(read(['pmi', 'pmi_non_manufacturing'], realCn.RPT_ECONOMY_PMI).get('pmi_non_manufacturing')).toEqual([{ period: '2022-12', value: 41.6, release: null }])
     const money = read(['m2', 'm2_yoy', 'm1_yoy'], realCn.RPT_ECONOMY_CURRENCY_SUPPLY)
     expect([money.get('m2')![0].value, money.get('m2_yoy')![0].value, money.get('m1_yoy')![0].value]).toEqual([2664300, 11.8, 3.7])
+  })
+
+  it('reads real treasury rows of July 2026 (test/fixtures/eastmoney/SOURCE.md), dated by SOLAR_DATE', () => {
+    // The rows add up as real ones do: the spread columns are 10Y − 2Y of the same row.
+    for (const r of realYields) {
+      expect(r.EMM00166466 - r.EMM00588704).toBeCloseTo(r.EMM01276014, 6)
+      expect(r.EMG00001310 - r.EMG00001306).toBeCloseTo(r.EMG01339436, 6)
+    }
+    const series = (region: 'cn' | 'us') => MACRO_CATALOGUE[region].filter((s) => s.name.startsWith('treasury_'))
+    const cn = readMacroRows(series('cn'), realYields as never)
+    expect(cn.get('treasury_10y')).toEqual([{ period: '2026-07-27', value: 1.7337, release: '2026-07-27' }, { period: '2026-07-23', value: 1.7325, release: '2026-07-23' }])
+    expect(cn.get('treasury_2y')![0].value).toBe(1.2688)
+    expect(cn.get('treasury_30y')![0].value).toBe(2.193)
+    const us = readMacroRows(series('us'), realYields as never)
+    expect([us.get('treasury_2y')![0].value, us.get('treasury_10y')![0].value, us.get('treasury_30y')![0].value]).toEqual([4.31, 4.65, 5.12])
   })
 
   it('reads every series of every region from the emulator, newest first, nothing after the clock', async () => {
