@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import realCn from '../../../test/fixtures/eastmoney/macro-cn-rows-2022-12.json'
 import realGdp from '../../../test/fixtures/eastmoney/macro-gdp-2022q3.json'
 import realYields from '../../../test/fixtures/eastmoney/treasuryyield-2026-07-27.json'
+import realYieldRow2023 from '../../../test/fixtures/eastmoney/treasuryyield-row-2023-01-17.json'
 import { MACRO_CATALOGUE, MACRO_REGIONS } from '../../data/macro-catalogue'
 import { market } from '../../emulator/market'
 import { handleDatacenter } from '../../emulator/wire/eastmoney-datacenter'
@@ -45,9 +46,9 @@ describe('readMacroRows', () => {
     expect([money.get('m2')![0].value, money.get('m2_yoy')![0].value, money.get('m1_yoy')![0].value]).toEqual([2664300, 11.8, 3.7])
   })
 
-  it('reads real treasury rows of July 2026 (test/fixtures/eastmoney/SOURCE.md), dated by SOLAR_DATE', () => {
+  it('reads real treasury rows of July 2026 and January 2023 (test/fixtures/eastmoney/SOURCE.md), dated by SOLAR_DATE', () => {
     // The rows add up as real ones do: the spread columns are 10Y − 2Y of the same row.
-    for (const r of realYields) {
+    for (const r of [...realYields, realYieldRow2023]) {
       expect(r.EMM00166466 - r.EMM00588704).toBeCloseTo(r.EMM01276014, 6)
       expect(r.EMG00001310 - r.EMG00001306).toBeCloseTo(r.EMG01339436, 6)
     }
@@ -58,6 +59,9 @@ describe('readMacroRows', () => {
     expect(cn.get('treasury_30y')![0].value).toBe(2.193)
     const us = readMacroRows(series('us'), realYields as never)
     expect([us.get('treasury_2y')![0].value, us.get('treasury_10y')![0].value, us.get('treasury_30y')![0].value]).toEqual([4.31, 4.65, 5.12])
+    // An inverted US curve in January 2023: the spread is negative.
+    expect(readMacroRows(series('us'), [realYieldRow2023] as never).get('treasury_10y')).toEqual([{ period: '2023-01-17', value: 3.53, release: '2023-01-17' }])
+    expect(realYieldRow2023.EMG01339436).toBe(-0.65)
   })
 
   it('reads every series of every region from the emulator, newest first, nothing after the clock', async () => {
