@@ -3,6 +3,7 @@ import realCn from '../../../test/fixtures/eastmoney/macro-cn-rows-2022-12.json'
 import realGdp from '../../../test/fixtures/eastmoney/macro-gdp-2022q3.json'
 import realYields from '../../../test/fixtures/eastmoney/treasuryyield-2026-07-27.json'
 import realYieldRow2023 from '../../../test/fixtures/eastmoney/treasuryyield-row-2023-01-17.json'
+import realLpr from '../../../test/fixtures/eastmoney/lpr-row-2026-08-20.json'
 import { MACRO_CATALOGUE, MACRO_REGIONS } from '../../data/macro-catalogue'
 import { market } from '../../emulator/market'
 import { handleDatacenter } from '../../emulator/wire/eastmoney-datacenter'
@@ -62,6 +63,19 @@ describe('readMacroRows', () => {
     // An inverted US curve in January 2023: the spread is negative.
     expect(readMacroRows(series('us'), [realYieldRow2023] as never).get('treasury_10y')).toEqual([{ period: '2023-01-17', value: 3.53, release: '2023-01-17' }])
     expect(realYieldRow2023.EMG01339436).toBe(-0.65)
+  })
+
+  it('reads a real LPR row of 2026-08 (test/fixtures/eastmoney/SOURCE.md), dated and released on its TRADE_DATE', () => {
+    const lpr = MACRO_CATALOGUE.cn.filter((s) => s.name.startsWith('lpr_'))
+    const got = readMacroRows(lpr, [realLpr] as never)
+    expect(got.get('lpr_1y')).toEqual([{ period: '2026-08', value: 3, release: '2026-08-20' }])
+    expect(got.get('lpr_5y')).toEqual([{ period: '2026-08', value: 3.5, release: '2026-08-20' }])
+  })
+
+  it('answers RPTA_WEB_RATE with the real columns: no REPORT_DATE or TIME, the benchmark rates beside the LPR', async () => {
+    const [row] = await emulatedRows({ reportName: 'RPTA_WEB_RATE', sortColumns: 'TRADE_DATE' })
+    expect(Object.keys(row)).toEqual(['TRADE_DATE', 'LPR1Y', 'LPR5Y', 'RATE_1', 'RATE_2'])
+    expect([row.RATE_1, row.RATE_2]).toEqual([4.35, 4.9])
   })
 
   it('reads every series of every region from the emulator, newest first, nothing after the clock', async () => {

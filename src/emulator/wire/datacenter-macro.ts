@@ -21,6 +21,12 @@ interface Table {
   columns: Record<string, Params>
   /** Columns computed from others in the same row (index levels from growth rates). */
   derived?: Record<string, (row: Record<string, number>) => number>
+  /**
+   * A table dated by its own column only, without `REPORT_DATE` and `TIME` (the real host refuses
+   * to sort `RPTA_WEB_RATE` by `REPORT_DATE`: the column does not exist), and columns that keep one
+   * value (the benchmark loan rates, 4.35 and 4.9 since 2015-10-24).
+   */
+  own?: { fixed: Record<string, number> }
 }
 
 const pct = (level: number, swing: number, noise: number, lagDays: number): Params => ({ level, swing, noise, decimals: 1, lagDays })
@@ -58,6 +64,7 @@ const TABLES: Record<string, Table> = {
       LPR1Y: { level: 3.9, swing: 0.6, noise: 0, decimals: 2, lagDays: -10, step: 0.05 },
       LPR5Y: { level: 4.5, swing: 0.6, noise: 0, decimals: 2, lagDays: -10, step: 0.05 },
     },
+    own: { fixed: { RATE_1: 4.35, RATE_2: 4.9 } },
   },
   RPT_ECONOMY_CURRENCY_SUPPLY: {
     frequency: 'monthly',
@@ -150,10 +157,11 @@ function tableRows(name: string, table: Table, today: string): Row[] {
   return first.map((o, i) => {
     const values: Record<string, number> = {}
     for (const [col, obs] of series) values[col] = obs[i].value
-    const row: Row = { REPORT_DATE: datetime(table.dateColumn === 'REPORT_DATE' ? o.period : o.release), TIME: label(o, table.frequency) }
+    const row: Row = table.own ? {} : { REPORT_DATE: datetime(table.dateColumn === 'REPORT_DATE' ? o.period : o.release), TIME: label(o, table.frequency) }
     if (table.dateColumn !== 'REPORT_DATE') row[table.dateColumn] = datetime(o.release)
     for (const [col, v] of Object.entries(values)) row[col] = v
     for (const [col, f] of Object.entries(table.derived ?? {})) row[col] = f(values)
+    for (const [col, v] of Object.entries(table.own?.fixed ?? {})) row[col] = v
     return row
   })
 }
