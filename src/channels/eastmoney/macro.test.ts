@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import realCn from '../../../test/fixtures/eastmoney/macro-cn-rows-2022-12.json'
 import realGdp from '../../../test/fixtures/eastmoney/macro-gdp-2022q3.json'
+import realYields from '../../../test/fixtures/eastmoney/treasuryyield-2026-07-27.json'
+import realYieldRow2023 from '../../../test/fixtures/eastmoney/treasuryyield-row-2023-01-17.json'
+import realLpr from '../../../test/fixtures/eastmoney/lpr-row-2026-08-20.json'
 import { MACRO_CATALOGUE, MACRO_REGIONS } from '../../data/macro-catalogue'
 import { market } from '../../emulator/market'
 import { handleDatacenter } from '../../emulator/wire/eastmoney-datacenter'
@@ -42,6 +45,37 @@ describe('readMacroRows', () => {
     expect(read(['pmi', 'pmi_non_manufacturing'], realCn.RPT_ECONOMY_PMI).get('pmi_non_manufacturing')).toEqual([{ period: '2022-12', value: 41.6, release: null }])
     const money = read(['m2', 'm2_yoy', 'm1_yoy'], realCn.RPT_ECONOMY_CURRENCY_SUPPLY)
     expect([money.get('m2')![0].value, money.get('m2_yoy')![0].value, money.get('m1_yoy')![0].value]).toEqual([2664300, 11.8, 3.7])
+  })
+
+  it('reads real treasury rows of July 2026 and January 2023 (test/fixtures/eastmoney/SOURCE.md), dated by SOLAR_DATE', () => {
+    // The rows add up as real ones do: the spread columns are 10Y − 2Y of the same row.
+    for (const r of [...realYields, realYieldRow2023]) {
+      expect(r.EMM00166466 - r.EMM00588704).toBeCloseTo(r.EMM01276014, 6)
+      expect(r.EMG00001310 - r.EMG00001306).toBeCloseTo(r.EMG01339436, 6)
+    }
+    const series = (region: 'cn' | 'us') => MACRO_CATALOGUE[region].filter((s) => s.name.startsWith('treasury_'))
+    const cn = readMacroRows(series('cn'), realYields as never)
+    expect(cn.get('treasury_10y')).toEqual([{ period: '2026-07-27', value: 1.7337, release: '2026-07-27' }, { period: '2026-07-23', value: 1.7325, release: '2026-07-23' }])
+    expect(cn.get('treasury_2y')![0].value).toBe(1.2688)
+    expect(cn.get('treasury_30y')![0].value).toBe(2.193)
+    const us = readMacroRows(series('us'), realYields as never)
+    expect([us.get('treasury_2y')![0].value, us.get('treasury_10y')![0].value, us.get('treasury_30y')![0].value]).toEqual([4.31, 4.65, 5.12])
+    // An inverted US curve in January 2023: the spread is negative.
+    expect(readMacroRows(series('us'), [realYieldRow2023] as never).get('treasury_10y')).toEqual([{ period: '2023-01-17', value: 3.53, release: '2023-01-17' }])
+    expect(realYieldRow2023.EMG01339436).toBe(-0.65)
+  })
+
+  it('reads a real LPR row of 2026-08 (test/fixtures/eastmoney/SOURCE.md), dated and released on its TRADE_DATE', () => {
+    const lpr = MACRO_CATALOGUE.cn.filter((s) => s.name.startsWith('lpr_'))
+    const got = readMacroRows(lpr, [realLpr] as never)
+    expect(got.get('lpr_1y')).toEqual([{ period: '2026-08', value: 3, release: '2026-08-20' }])
+    expect(got.get('lpr_5y')).toEqual([{ period: '2026-08', value: 3.5, release: '2026-08-20' }])
+  })
+
+  it('answers RPTA_WEB_RATE with the real columns: no REPORT_DATE or TIME, the benchmark rates beside the LPR', async () => {
+    const [row] = await emulatedRows({ reportName: 'RPTA_WEB_RATE', sortColumns: 'TRADE_DATE' })
+    expect(Object.keys(row)).toEqual(['TRADE_DATE', 'LPR1Y', 'LPR5Y', 'RATE_1', 'RATE_2'])
+    expect([row.RATE_1, row.RATE_2]).toEqual([4.35, 4.9])
   })
 
   it('reads every series of every region from the emulator, newest first, nothing after the clock', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import captured300124 from '../../../test/fixtures/eastmoney/valueanalysis-300124-2023-05-24.json'
+import capturedIndustry from '../../../test/fixtures/eastmoney/valueindustry-016001-2017-01.json'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchBoardDividendYield, fetchBoardHistory, fetchStockBoard, findBoard, toBoard, toBoardDay, toConstituent } from './sector-valuation'
 
@@ -155,5 +156,28 @@ describe('a captured RPT_VALUEANALYSIS_DET row (300124, 2023-05-24; test/fixture
     expect(toConstituent(row, '016022', '2023-05-24')).toEqual({ code: 'sz300124', shares: 2661146676, marketCap: 160201029895.2 })
     expect(row.CLOSE_PRICE * row.TOTAL_SHARES).toBeCloseTo(row.TOTAL_MARKET_CAP, 1)
     expect(row.CLOSE_PRICE * row.FREE_SHARES_A).toBeCloseTo(row.NOTLIMITED_MARKETCAP_A, 1)
+  })
+})
+
+describe('captured RPT_VALUEINDUSTRY_DET rows (航空机场, 2017-01-03/04; test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads the board and its days as the datacenter sent them', () => {
+    const [first, second] = capturedIndustry
+    expect(toBoard(first)).toEqual({ boardCode: '016001', bk: '0420', name: '航空机场' })
+    expect(toBoardDay(first, '016001')).toEqual({
+      date: '2017-01-03', count: 12, lossCount: 0, peTtm: 24.671569606612, peStatic: 22.523957895283, pb: 1.963420711594, ps: 2.114150376869, pcf: 7.55642159359,
+    })
+    expect(toBoardDay(second, '016001')).toMatchObject({ date: '2017-01-04', count: 12, peTtm: 24.86403260612 })
+  })
+
+  it("adds up: each average is the board's sum over NUM, and one day's earnings and book carry into the next", () => {
+    for (const r of capturedIndustry) {
+      expect(r.MARKET_CAP_VAG).toBeCloseTo(r.TOTAL_MARKET_CAP / r.NUM, 3)
+      expect(r.NOMARKETCAP_A_VAG).toBeCloseTo(r.NOTLIMITED_MARKETCAP_A / r.NUM, 3)
+      expect(r.TOTAL_SHARES_VAG).toBeCloseTo(r.TOTAL_SHARES / r.NUM, 4)
+    }
+    const [a, b] = capturedIndustry
+    // Same earnings and book under both days' caps: the ratios move with the cap alone.
+    expect(a.TOTAL_MARKET_CAP / a.PE_TTM / (b.TOTAL_MARKET_CAP / b.PE_TTM)).toBeCloseTo(1, 2)
+    expect(a.TOTAL_MARKET_CAP / a.PB_MRQ / (b.TOTAL_MARKET_CAP / b.PB_MRQ)).toBeCloseTo(1, 2)
   })
 })

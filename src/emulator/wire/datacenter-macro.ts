@@ -9,7 +9,8 @@
 import { beijing } from '../../domain/dates'
 import { observations, type MacroModel, type Observation } from '../market/macro'
 import type { MarketModel } from '../market/types'
-import type { Cell, Predicate, Row } from './datacenter-rows'
+import type { Predicate, Row } from './datacenter-rows'
+import { round } from './format'
 
 type Params = Omit<MacroModel, 'key' | 'frequency'>
 
@@ -20,6 +21,12 @@ interface Table {
   columns: Record<string, Params>
   /** Columns computed from others in the same row (index levels from growth rates). */
   derived?: Record<string, (row: Record<string, number>) => number>
+  /**
+   * A table dated by its own column only, without `REPORT_DATE` and `TIME` (the real host refuses
+   * to sort `RPTA_WEB_RATE` by `REPORT_DATE`: the column does not exist), and columns that keep one
+   * value (the benchmark loan rates, 4.35 and 4.9 since 2015-10-24).
+   */
+  own?: { fixed: Record<string, number> }
 }
 
 const pct = (level: number, swing: number, noise: number, lagDays: number): Params => ({ level, swing, noise, decimals: 1, lagDays })
@@ -57,6 +64,7 @@ const TABLES: Record<string, Table> = {
       LPR1Y: { level: 3.9, swing: 0.6, noise: 0, decimals: 2, lagDays: -10, step: 0.05 },
       LPR5Y: { level: 4.5, swing: 0.6, noise: 0, decimals: 2, lagDays: -10, step: 0.05 },
     },
+    own: { fixed: { RATE_1: 4.35, RATE_2: 4.9 } },
   },
   RPT_ECONOMY_CURRENCY_SUPPLY: {
     frequency: 'monthly',
@@ -75,17 +83,33 @@ const TABLES: Record<string, Table> = {
   },
 }
 
-/** Treasury yields: one column per tenor (China `EMM…`, US `EMG…`). */
+/**
+ * Treasury yields: one column per tenor (China `EMM…` to 4 places, US `EMG…` to 2), in the order
+ * and with the spread and GDP columns of the real rows (test/fixtures/eastmoney/treasuryyield-2026-07-27.json):
+ * `EMM01276014` China 10Y − 2Y, `EMG01339436` US 10Y − 2Y, `EMM00000024` and `EMG00159635` (GDP
+ * growth) null on these days.
+ */
 const YIELDS: Record<string, Params> = {
   EMM00588704: { level: 2.3, swing: 0.5, noise: 0.02, decimals: 4, lagDays: 0 },
   EMM00166462: { level: 2.6, swing: 0.5, noise: 0.02, decimals: 4, lagDays: 0 },
   EMM00166466: { level: 2.8, swing: 0.5, noise: 0.02, decimals: 4, lagDays: 0 },
   EMM00166469: { level: 3.2, swing: 0.5, noise: 0.02, decimals: 4, lagDays: 0 },
-  EMG00001306: { level: 3.0, swing: 1.5, noise: 0.03, decimals: 4, lagDays: 0 },
-  EMG00001308: { level: 3.1, swing: 1.3, noise: 0.03, decimals: 4, lagDays: 0 },
-  EMG00001310: { level: 3.3, swing: 1.1, noise: 0.03, decimals: 4, lagDays: 0 },
-  EMG00001312: { level: 3.6, swing: 0.9, noise: 0.03, decimals: 4, lagDays: 0 },
+  EMG00001306: { level: 3.0, swing: 1.5, noise: 0.03, decimals: 2, lagDays: 0 },
+  EMG00001308: { level: 3.1, swing: 1.3, noise: 0.03, decimals: 2, lagDays: 0 },
+  EMG00001310: { level: 3.3, swing: 1.1, noise: 0.03, decimals: 2, lagDays: 0 },
+  EMG00001312: { level: 3.6, swing: 0.9, noise: 0.03, decimals: 2, lagDays: 0 },
 }
+
+/** The columns computed from the tenors, null where not modelled. */
+const YIELD_DERIVED: Record<string, (r: Record<string, number>) => number | null> = {
+  EMM01276014: (r) => round(r.EMM00166466 - r.EMM00588704, 4),
+  EMM00000024: () => null,
+  EMG01339436: (r) => round(r.EMG00001310 - r.EMG00001306, 2),
+  EMG00159635: () => null,
+}
+
+/** The columns of a row, in the real rows' order. */
+const YIELD_COLUMNS = ['EMM00588704', 'EMM00166462', 'EMM00166466', 'EMM00166469', 'EMM01276014', 'EMM00000024', 'EMG00001306', 'EMG00001308', 'EMG00001310', 'EMG00001312', 'EMG01339436', 'EMG00159635']
 
 /** Country tables: their indicators, each with its name and series. */
 const COUNTRIES: Record<string, { country: string; indicators: Record<string, { name: string; model: Params }> }> = {
@@ -133,10 +157,11 @@ function tableRows(name: string, table: Table, today: string): Row[] {
   return first.map((o, i) => {
     const values: Record<string, number> = {}
     for (const [col, obs] of series) values[col] = obs[i].value
-    const row: Row = { REPORT_DATE: datetime(table.dateColumn === 'REPORT_DATE' ? o.period : o.release), TIME: label(o, table.frequency) }
+    const row: Row = table.own ? {} : { REPORT_DATE: datetime(table.dateColumn === 'REPORT_DATE' ? o.period : o.release), TIME: label(o, table.frequency) }
     if (table.dateColumn !== 'REPORT_DATE') row[table.dateColumn] = datetime(o.release)
     for (const [col, v] of Object.entries(values)) row[col] = v
     for (const [col, f] of Object.entries(table.derived ?? {})) row[col] = f(values)
+    for (const [col, v] of Object.entries(table.own?.fixed ?? {})) row[col] = v
     return row
   })
 }
@@ -144,8 +169,10 @@ function tableRows(name: string, table: Table, today: string): Row[] {
 function yieldRows(today: string): Row[] {
   const cols = Object.entries(YIELDS).map(([col, p]) => [col, observations({ ...p, key: `yield.${col}`, frequency: 'daily' }, today, 3000)] as const)
   return cols[0][1].map((o, i) => {
+    const values: Record<string, number> = {}
+    for (const [col, obs] of cols) values[col] = obs[i].value
     const row: Row = { SOLAR_DATE: datetime(o.period) }
-    for (const [col, obs] of cols) row[col] = obs[i].value as Cell
+    for (const col of YIELD_COLUMNS) row[col] = col in values ? values[col] : YIELD_DERIVED[col](values)
     return row
   })
 }

@@ -28,6 +28,12 @@ import { round } from './format'
 const SUFFIX: Record<string, string> = { sh: 'SH', sz: 'SZ', bj: 'BJ' }
 const datetime = (d: string) => `${d} 00:00:00`
 const r4 = (x: number | null) => (x === null ? null : round(x, 4))
+/**
+ * The industry report's forms (rows the datacenter sent, test/fixtures/eastmoney/valueindustry-016001-2017-01.json):
+ * ratios to 12 places (`24.671569606612`), per-member averages of caps to 4 (`43882286002.3383`)
+ * and of shares to 5 (`5516620864.58333`), sums of caps to the cent.
+ */
+const r12 = (x: number | null) => (x === null ? null : round(x, 12))
 const equalTo = (filter: readonly Predicate[], column: string) => filter.find((p) => p.column === column && p.op === '=')?.value
 
 /**
@@ -49,23 +55,26 @@ function industryValuationRows(market: MarketModel, now: number, filter: readonl
   const rows: Row[] = []
   for (const bk of boards) {
     for (const d of boardValuation(market, bk, from, range.to, now)) {
+      const { BOARD_CODE, ORIGINALCODE, BOARD_NAME } = boardColumns(bk, 'ORIGINALCODE')
       rows.push({
-        ...boardColumns(bk, 'ORIGINALCODE'),
+        BOARD_NAME,
+        BOARD_CODE,
+        ORIGINALCODE,
         TRADE_DATE: datetime(d.date),
-        PE_TTM: r4(d.peTtm),
-        PE_LAR: r4(d.peStatic),
-        PB_MRQ: r4(d.pb),
-        PCF_OCF_TTM: r4(d.pcf),
-        PS_TTM: r4(d.ps),
+        PE_TTM: r12(d.peTtm),
+        PE_LAR: r12(d.peStatic),
+        PB_MRQ: r12(d.pb),
+        PCF_OCF_TTM: r12(d.pcf),
+        PS_TTM: r12(d.ps),
         // Not modelled: the three-year EPS growth behind PEG.
         PEG_CAR: null,
         TOTAL_MARKET_CAP: round(d.marketCap, 2),
-        MARKET_CAP_VAG: round(d.marketCap / d.count, 2),
+        MARKET_CAP_VAG: round(d.marketCap / d.count, 4),
         NOTLIMITED_MARKETCAP_A: round(d.floatCap, 2),
-        NOMARKETCAP_A_VAG: round(d.floatCap / d.count, 2),
+        NOMARKETCAP_A_VAG: round(d.floatCap / d.count, 4),
         TOTAL_SHARES: d.totalShares,
-        TOTAL_SHARES_VAG: round(d.totalShares / d.count, 2),
-        FREE_SHARES_VAG: round(d.floatShares / d.count, 2),
+        TOTAL_SHARES_VAG: round(d.totalShares / d.count, 5),
+        FREE_SHARES_VAG: round(d.floatShares / d.count, 5),
         NUM: d.count,
         LOSS_COUNT: d.lossCount,
       })
