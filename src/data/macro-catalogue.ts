@@ -72,7 +72,7 @@ export const MACRO_CATALOGUE: Record<MacroRegion, MacroSeriesSpec[]> = {
     { name: 'de_retail_sales_yoy', title: 'Germany real retail sales, year on year', unit: '%', frequency: 'monthly', source: indicator('RPT_ECONOMICVALUE_GER', 'EMG01333192', '零售') },
   ],
   hk: [
-    { name: 'cpi', title: 'Composite consumer prices, year on year', unit: '%', frequency: 'monthly', source: indicator('RPT_ECONOMICVALUE_HK', 'EMG00341602', 'CPI', '消费') },
+    { name: 'cpi', title: 'Composite consumer prices, year on year', unit: '%', frequency: 'monthly', source: indicator('RPT_ECONOMICVALUE_HK', 'EMG00059282', 'CPI', '消费') },
   ],
 }
 

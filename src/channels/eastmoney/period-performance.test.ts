@@ -41,7 +41,7 @@ describe('the real capture (301381 赛维时代, asked 2025-05-26; test/fixtures
     } finally {
       setClock(null)
     }
-  })
+  }, 60_000) // the first page of a period ranks the whole market's fundamentals: seconds of CPU
 
   it('is read per period: BPS, first notice and last update (the annual row re-dated by nothing; Q1 2025 published with it)', () => {
     expect(parsePeriodPerformance([Q1_2025] as JsonObject[], '2025-03-31').get('sz301381')).toEqual({ notice: '2025-04-26', updated: '2025-04-26', bps: 6.324493712297, shares: 47026149.99 / 0.1175 })

@@ -138,7 +138,7 @@ const COUNTRIES: Record<string, { country: string; indicators: Record<string, { 
   },
   RPT_ECONOMICVALUE_HK: {
     country: '中国香港',
-    indicators: { EMG00341602: { name: '香港综合消费物价指数年率', model: pct(1.8, 1.2, 0.3, 21) } },
+    indicators: { EMG00059282: { name: '香港综合消费物价指数年率', model: pct(1.8, 1.2, 0.3, 21) } },
   },
 }
 
