@@ -87,7 +87,7 @@ describe('polite at scale', () => {
   })
 
   it("a budget object that restarts mid-minute (evicted while idle) keeps the minute's count", async () => {
-    const stub = env.HOST_BUDGET.getByName(`restart-${crypto.randomUUID()}`)
+    const stub = env.HOST_BUDGET.getByName(`restart-${crypto.randomUUID()}`) as unknown as DurableObjectStub<HostBudget>
     const minute = Math.floor(Date.parse(SESSION_CLOCK) / 60_000)
     expect(await stub.lease(minute, 4, 6)).toBe(4)
     // The same storage, a fresh object: what the platform builds after an eviction.

@@ -186,6 +186,8 @@ export async function manyUsersBench({ bundle }) {
     }
     console.log('upstream requests per minute, per host:')
     for (const r of rows) console.log(`  ${r.users} users: ${Object.entries(r.hosts).sort((a, b) => b[1] - a[1]).map(([h, n]) => `${h} ${(n / r.minutes).toFixed(0)}`).join(', ')}`)
+    console.log('codes per multi-code quote request, per host (median, of requests in the run):')
+    for (const r of rows) console.log(`  ${r.users} users: ${Object.entries(r.quoteCodes.hosts ?? {}).map(([h, q]) => `${h} ${q.median_codes ?? '—'} (${q.requests} requests)`).join(', ')}`)
     console.log(`requests per family in the measured span (one clock minute) against its budget per minute (${Object.entries(budgets).map(([f, n]) => `${f} ${n}`).join(', ')}):`)
     for (const r of rows) {
       const fam = {}

@@ -44,8 +44,8 @@ const state = {
   requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 } as Record<ChannelName, number>,
   /** Requests per host and path, codes in the path cut off (`qt.gtimg.cn/q=`, `push2.eastmoney.com/api/qt/stock/get`). */
   paths: new Map<string, number>(),
-  /** Codes in each multi-code quote request (Tencent `q=`, Sina `list=`), in order. */
-  quoteCodes: [] as number[],
+  /** Codes in each multi-code quote request (Tencent `q=`, Sina `list=`, Eastmoney `ulist.np`), by host, in order. */
+  quoteCodes: new Map<string, number[]>(),
 }
 
 /** The emulator's clock in epoch ms: the fixed instant when one is set, else real time. */
@@ -89,10 +89,16 @@ export function requestCounts(): Record<ChannelName, number> {
   return { ...state.requests }
 }
 
-/** The multi-code quote requests since the last reset and the median of their codes. */
-export function quoteCodeCounts(): { requests: number; median_codes: number | null } {
-  const s = [...state.quoteCodes].sort((a, b) => a - b)
-  return { requests: s.length, median_codes: s.length ? s[Math.floor(s.length / 2)] : null }
+const medianOf = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length ? s[Math.floor(s.length / 2)] : null
+}
+
+/** The multi-code quote requests since the last reset and the median of their codes: all of them, and by host. */
+export function quoteCodeCounts(): { requests: number; median_codes: number | null; hosts: Record<string, { requests: number; median_codes: number | null }> } {
+  const all = [...state.quoteCodes.values()].flat()
+  const hosts = Object.fromEntries([...state.quoteCodes].map(([host, xs]) => [host, { requests: xs.length, median_codes: medianOf(xs) }]))
+  return { requests: all.length, median_codes: medianOf(all), hosts }
 }
 
 /** Requests each host and path has received since the last reset. */
@@ -107,7 +113,7 @@ export function resetEmulator(): void {
   state.fixedNow = null
   for (const c of CHANNELS) state.requests[c] = 0
   state.paths.clear()
-  state.quoteCodes.length = 0
+  state.quoteCodes.clear()
 }
 
 /** The channel an upstream host belongs to, or undefined for a host the emulator does not serve. */
@@ -258,7 +264,12 @@ export function createEmulatorFetch(market: MarketModel): typeof fetch {
     state.requests[channel] += 1
     const path = url.hostname + url.pathname.replace(/=.*$/, '=')
     state.paths.set(path, (state.paths.get(path) ?? 0) + 1)
-    if (path === 'qt.gtimg.cn/q=' || path === 'hq.sinajs.cn/list=') state.quoteCodes.push(url.pathname.split('=')[1].split(',').length)
+    const codes = path === 'qt.gtimg.cn/q=' || path === 'hq.sinajs.cn/list=' ? url.pathname.split('=')[1] : path === 'push2.eastmoney.com/api/qt/ulist.np/get' ? url.searchParams.get('secids') : null
+    if (codes) {
+      const counts = state.quoteCodes.get(url.hostname) ?? []
+      counts.push(codes.split(',').length)
+      state.quoteCodes.set(url.hostname, counts)
+    }
     const { handle, empty } = HANDLERS[channel]
     const fault = takeFault(channel)
     switch (fault?.kind) {

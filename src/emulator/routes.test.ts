@@ -22,7 +22,7 @@ describe('/__emulator', () => {
       faults: { eastmoney: null, tencent: null, sina: null, ths: null, hkex: null },
       requests: { eastmoney: 0, tencent: 0, sina: 0, ths: 0, hkex: 0 },
       paths: {},
-      quote_codes: { requests: 0, median_codes: null },
+      quote_codes: { requests: 0, median_codes: null, hosts: {} },
     })
     expect(Math.abs(Date.parse(body.clock.now) - Date.now())).toBeLessThan(5_000)
   })
