@@ -23,6 +23,13 @@ const MAX_MARKET_SPAN_DAYS = 92
 const MARKET: Record<string, string> = { sh: 'SHANGHAI', sz: 'SHENZHEN', bj: 'BEIJING' }
 const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digits))
 
+/**
+ * The rating's ordinal as real answers send it (`emRatingValue` "3" with 买入, "2" with 增持: a
+ * capture of 2026-07-25, test/fixtures/eastmoney/report-list-excerpt-2026-07-25.json); the others'
+ * values are not known and stay empty.
+ */
+const RATING_VALUE: Record<string, string> = { 买入: '3', 增持: '2' }
+
 /** One list row, keys in the order the upstream sends them. */
 function row(r: ResearchReport): Record<string, unknown> {
   return {
@@ -51,12 +58,13 @@ function row(r: ResearchReport): Record<string, unknown> {
     indvInduCode: '',
     indvInduName: '',
     emRatingCode: '',
-    emRatingValue: '',
+    emRatingValue: RATING_VALUE[r.rating] ?? '',
     emRatingName: r.rating,
     lastEmRatingCode: '',
-    lastEmRatingValue: '',
+    lastEmRatingValue: r.lastRating === null ? '' : (RATING_VALUE[r.lastRating] ?? ''),
     lastEmRatingName: r.lastRating ?? '',
-    ratingChange: r.lastRating === null ? null : r.lastRating === r.rating ? 3 : 2,
+    // 2 for a first rating and 3 for one maintained, as real rows show; a changed rating's code is not known (2 kept).
+    ratingChange: r.lastRating === null || r.lastRating !== r.rating ? 2 : 3,
     reportType: 1,
     author: r.analysts.map((a) => `${a.id}.${a.name}`),
     indvIsNew: r.lastRating === null ? '1' : '0',
