@@ -73,6 +73,11 @@ describe('readReportPage', () => {
     expect(readReportPage(html)).toBe('事件：营收1.2亿元&利润。\n维持“买入”评级。')
   })
 
+  it('reads div.ctx-content, the block the pages have today, by class or id', () => {
+    expect(readReportPage('<div class="c-infos">x</div><div class="ctx-content"><p>　　事件：营收增长。</p><p>维持评级。</p></div><a class="pdf-link" href="#">PDF</a>')).toBe('事件：营收增长。\n维持评级。')
+    expect(readReportPage('<div id="ctx-content"><p>正文</p></div>')).toBe('正文')
+  })
+
   it('an empty content block is an empty summary; a page without one is malformed', () => {
     expect(readReportPage('<div class="newsContent"></div>')).toBe('')
     expect(failureKind(() => readReportPage('<html><body>404</body></html>'))).toBe('malformed')
