@@ -34,7 +34,7 @@ describe('parseSinaStatement', () => {
   it('reads a real answer: 伯特利 (sh603596), income, 10 periods of 41, Sunday 2025-12-21 15:50', () => {
     // test/fixtures/sina/SOURCE.md: num=10 of a stock with 41 periods; each period has 77 lines,
     // values as text with 6 decimals, null where the line does not apply.
-    const text = readFileSync('test/fixtures/sina/finance-lrb-sh603596-2025-12-21-155011.json', 'utf-8')
+    const text = readFileSync('test/fixtures/sina/finance-lrb-sh603596-2025-12-21-155011.json', 'utf8')
     const raw = JSON.parse(text).result.data
     expect(raw.report_count).toBe('41')
     expect(raw.report_date).toHaveLength(10)
