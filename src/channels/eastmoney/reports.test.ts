@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import excerpt from '../../../test/fixtures/eastmoney/report-list-excerpt-2026-07-25.json'
 import sample from '../../../test/fixtures/eastmoney/report-list-rows.json'
 import { keyPoints } from '../../domain/digest'
 import { parseSymbol } from '../../domain/symbols'
@@ -48,10 +49,33 @@ describe('readReportList on third-party sample rows', () => {
   })
 })
 
+describe('readReportList on a real answer', () => {
+  it('reads the 2026-07-25 market-wide page (4 of its 50 rows kept): codes by market, 10-decimal EPS text, first coverage', () => {
+    // test/fixtures/eastmoney/SOURCE.md: hits 75 at 50 a page is TotalPage 2; the rows keep the collector's keys only.
+    expect(Math.ceil(excerpt.hits / excerpt.size)).toBe(excerpt.TotalPage)
+    const page = readReportList(JSON.stringify(excerpt))
+    expect(page.hits).toBe(75)
+    expect(page.rows.map((r) => [r.date, r.code, r.broker, r.rating, r.lastRating, r.epsThisYear, r.epsNextYear])).toEqual([
+      ['2026-07-25', 'sh688293', '华源证券', '买入', null, 1.13, 1.79],
+      ['2026-07-24', 'bj920178', '开源证券', '增持', null, 2.45, 3.26],
+      ['2026-07-24', 'sh600188', '开源证券', '买入', '买入', 1.94, 2.19],
+      ['2026-07-24', 'sz002452', '中邮证券', '买入', '买入', 1.12, 0.76],
+    ])
+    expect(page.rows.every((r) => r.year === 2026 && r.targetPrice === null && r.targetPriceLow === null && r.analysts.length === 0)).toBe(true)
+    // ratingChange 2 with no previous rating, 3 with the same one: what the emulator sends.
+    expect(excerpt.data.map((d) => [d.ratingChange, d.lastEmRatingName === '' ? null : d.lastEmRatingName === d.emRatingName])).toEqual([[2, null], [2, null], [3, true], [3, true]])
+  })
+})
+
 describe('readReportPage', () => {
   it('reads the paragraphs of div.newsContent, entities decoded', () => {
     const html = '<h1>t</h1><div class="newsContent">\n<p>&nbsp;&nbsp;事件：营收1.2亿元&amp;利润。</p><p>维持&ldquo;买入&rdquo;评级。</p></div><div>x</div>'
     expect(readReportPage(html)).toBe('事件：营收1.2亿元&利润。\n维持“买入”评级。')
+  })
+
+  it('reads div.ctx-content, the block the pages have today, by class or id', () => {
+    expect(readReportPage('<div class="c-infos">x</div><div class="ctx-content"><p>　　事件：营收增长。</p><p>维持评级。</p></div><a class="pdf-link" href="#">PDF</a>')).toBe('事件：营收增长。\n维持评级。')
+    expect(readReportPage('<div id="ctx-content"><p>正文</p></div>')).toBe('正文')
   })
 
   it('an empty content block is an empty summary; a page without one is malformed', () => {

@@ -1,7 +1,8 @@
 /**
  * Broker research reports (upstreams.md §5.16): the list of `reportapi.eastmoney.com/report/list`
  * (one stock's reports, or every stock's) and each report page's summary
- * (`data.eastmoney.com/report/info/<infoCode>.html`, the `div.newsContent` paragraphs).
+ * (`data.eastmoney.com/report/info/<infoCode>.html`, the paragraphs of `div.ctx-content`, or of
+ * `div.newsContent` on older pages).
  *
  * Wire facts the parser allows for: EPS, PE and target prices come as strings (`"68.5"`, `""` when
  * absent) or as JSON numbers; `publishDate` is `YYYY-MM-DD 00:00:00.000`; "this year" of the
@@ -161,12 +162,15 @@ function plain(html: string): string {
 }
 
 /**
- * The summary of a report page: the paragraphs of `div.newsContent`, one per line (empty when the
- * page shows none). A page without that element is not a report page: `malformed`.
+ * The summary of a report page: the paragraphs of its content block, one per line (empty when the
+ * page shows none). The block is `div.ctx-content` (what public scrapers of these pages read today,
+ * RSSHub's lib/routes/eastmoney/report/index.tsx among them, which no longer reads
+ * `.newsContent` for stock reports) or, on older pages, `div.newsContent`; `id="ctx-content"` is
+ * taken too. A page without one is not a report page: `malformed`.
  */
 export function readReportPage(html: string): string {
-  const open = /<div[^>]*class="[^"]*\bnewsContent\b[^"]*"[^>]*>/i.exec(html)
-  if (!open) throw malformed(CHANNEL, 'report page has no div.newsContent')
+  const open = /<div[^>]*\b(?:class="[^"]*\b(?:ctx-content|newsContent)\b[^"]*"|id="ctx-content")[^>]*>/i.exec(html)
+  if (!open) throw malformed(CHANNEL, 'report page has no div.ctx-content or div.newsContent')
   const rest = html.slice(open.index + open[0].length)
   const close = rest.search(/<\/div>/i)
   const inner = close < 0 ? rest : rest.slice(0, close)

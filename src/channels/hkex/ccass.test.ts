@@ -6,9 +6,10 @@ import { fakeContext, failureKind } from '../testkit'
 import type { ChannelContext } from '../types'
 import { CCASS_URL, fetchCcass, parseCcass, readForm, searchBody } from './ccass'
 
-// A result page built from the markup public parsers document (no captured page was found):
+// A result page built from the markup public parsers document, and a real one (00700, 2019-10-29):
 // test/fixtures/hkex/SOURCE.md says what comes from where.
 const PAGE = Object.values(import.meta.glob('/test/fixtures/hkex/searchsdw-result.html', { query: '?raw', import: 'default', eager: true }))[0]
+const TENCENT_PAGE = Object.values(import.meta.glob('/test/fixtures/hkex/searchsdw-result-00700-2019-10-29.html', { query: '?raw', import: 'default', eager: true }))[0]
 const PETRO = '00857'
 
 const ctx: ChannelContext = { fetch: createEmulatorFetch(market), timeoutMs: 10_000 }
@@ -35,7 +36,7 @@ describe('parseCcass', () => {
       { key: 'consenting_investor_participants', label: 'Consenting Investor Participants', shareholding: 0, participants: 0, percent: 0 },
       { key: 'non_consenting_investor_participants', label: 'Non-consenting Investor Participants', shareholding: 3_845_600, participants: 1824, percent: 0.2 },
     ])
-    expect(s.total).toEqual({ key: 'total', label: 'Total', shareholding: 1_550_159_165, participants: 1830, percent: 83.91 })
+    expect(s.total).toEqual({ key: 'total', label: 'Total', shareholding: 1_550_159_165, participants: 1830, percent: 83.9 })
     expect(s.participants.map((p) => [p.id, p.shareholding, p.percent])).toEqual([
       ['C00019', 712_401_223, 38.56],
       ['A00003', 301_228_400, 16.3],
@@ -47,13 +48,32 @@ describe('parseCcass', () => {
     expect(s.participants[0]).toMatchObject({ name: 'THE HONGKONG AND SHANGHAI BANKING CORPORATION LIMITED', address: expect.stringContaining('TOWER 2 & 3 HSBC CENTRE') })
   })
 
+  it('reads a real page: 00700 on 2019-10-29, every number adding up', () => {
+    const s = parseCcass(TENCENT_PAGE, '00700')
+    expect(s).toMatchObject({ date: '2019-10-29', code: '00700', name: 'TENCENT HOLDINGS LIMITED', issued: 9_553_315_311 })
+    expect(s.categories).toEqual([
+      { key: 'market_intermediaries', label: 'Market Intermediaries', shareholding: 6_584_687_539, participants: 540, percent: 68.92 },
+      { key: 'consenting_investor_participants', label: 'Consenting Investor Participants', shareholding: 31_300, participants: 4, percent: 0 },
+      { key: 'non_consenting_investor_participants', label: 'Non-consenting Investor Participants', shareholding: 3_532_023, participants: 380, percent: 0.03 },
+    ])
+    // The Total's percent is the categories' printed ones summed (68.95), not 6,588,250,862 ÷ 9,553,315,311 cut (68.96).
+    expect(s.total).toEqual({ key: 'total', label: 'Total', shareholding: 6_588_250_862, participants: 924, percent: 68.95 })
+    expect(Math.floor((6_588_250_862 / 9_553_315_311) * 10_000) / 100).toBe(68.96)
+    // 540 intermediaries and 4 consenting investors listed, holding the Total less the 380 non-consenting investors' shares.
+    expect(s.participants).toHaveLength(544)
+    expect(s.participants.reduce((sum, p) => sum + p.shareholding, 0)).toBe(6_588_250_862 - 3_532_023)
+    expect(s.participants[0]).toEqual({ id: 'C00019', name: 'THE HONGKONG AND SHANGHAI BANKING', address: 'HSBC WEALTH BUSINESS SERVICES 8/F TOWER 2 & 3 HSBC CENTRE 1 SHAM MONG ROAD KOWLOON', shareholding: 1_709_894_041, percent: 17.89 })
+    expect(s.participants.at(-1)).toMatchObject({ id: 'B02162', shareholding: 100, percent: 0 })
+    expect(failureKind(() => parseCcass(TENCENT_PAGE.replace('<div class="value">68.95%</div>', '<div class="value">68.96%</div>'), '00700'))).toBe('malformed')
+  })
+
   it.each([
     ['a category that does not add up to the Total', () => edit('<div class="value">1,546,313,565</div>', '<div class="value">1,546,313,566</div>'), /categories hold/],
     ['participants counted differently from the Total', () => edit('<div class="value">1,830</div>', '<div class="value">1,831</div>'), /count/],
     ['a listed holding that breaks the sum', () => edit('<div class="mobile-list-body">712,401,223</div>', '<div class="mobile-list-body">712,401,224</div>'), /listed participants hold/],
     ['a row missing from the table', () => edit(/<tr>\s*<td class="col-participant-id">\s*<div class="mobile-list-heading">Participant ID:<\/div>\s*<div class="mobile-list-body">C00100[\s\S]*?<\/tr>/, ''), /listed participants hold/],
     ['a percent that is not shares ÷ issued', () => edit('38.56%', '38.66%'), /is not 712401223 of 1847269704/],
-    ['a summary percent off by more than its last decimal', () => edit('83.91%', '83.93%'), /Total/],
+    ['a Total percent that is not the sum of the categories\' printed ones', () => edit('83.90%', '83.93%'), /Total/],
     ['a number that is no number', () => edit('<div class="mobile-list-body">160,000,000</div>', '<div class="mobile-list-body">160.000.000</div>'), /not a number/],
     ['a category the page never had', () => edit('Consenting Investor Participants</div>', 'Other Holders</div>'), /unknown summary category/],
     ['more shares in CCASS than issued', () => edit('<div class="summary-value">1,847,269,704</div>', '<div class="summary-value">1,047,269,704</div>'), /percent|issued/],

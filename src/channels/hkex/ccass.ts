@@ -23,7 +23,8 @@
  * Strict: the categories must add up to the Total (shares and participants), the listed rows to
  * the Total less the non-consenting category, every percent must agree with shares ÷ issued
  * shares to within one unit of its last printed decimal (HKEXCCASSReader.cs quotes 1,546,313,565
- * of 1,847,269,704 as 83.70%, i.e. 83.708% cut, not rounded), and the page must be of the stock
+ * of 1,847,269,704 as 83.70%, i.e. 83.708% cut, not rounded; the Total's percent is the sum of the
+ * categories' printed ones, as real pages of 2019 show), and the page must be of the stock
  * asked. Anything else is `malformed`. A form that comes back with an `alertMsg` and no result
  * (no record of the stock or date) is `empty`.
  */
@@ -111,6 +112,25 @@ function agrees(printed: { value: number; decimals: number } | null, shares: num
   return printed.value
 }
 
+/**
+ * The Total's percent is the sum of the categories' printed (cut) percents, not its own quotient:
+ * 00001 on 2019-10-30 prints 66.13% + 0.00% + 0.38% = 66.51% for 2,565,274,274 of 3,856,240,500
+ * (66.5227%). With every category's percent printed, the Total must be their sum; else its quotient.
+ */
+function totalPercent(printed: { value: number; decimals: number } | null, parts: CcassCategory[], shares: number | null, issued: number, what: string): number | null {
+  if (printed === null || parts.length === 0 || parts.some((p) => p.percent === null)) return agrees(printed, shares, issued, what)
+  const sum = parts.reduce((s, p) => s + p.percent!, 0)
+  if (Math.abs(printed.value - sum) > 10 ** -printed.decimals / 2) throw malformed(CHANNEL, `${what}: ${printed.value}% is not the categories' ${sum.toFixed(printed.decimals)}%`)
+  if (shares !== null) agreesWithin(printed.value, shares, issued, parts.length * 10 ** -printed.decimals, what)
+  return printed.value
+}
+
+/** Throws unless `value` % is shares ÷ issued to within `tolerance` points. */
+function agreesWithin(value: number, shares: number, issued: number, tolerance: number, what: string): void {
+  const exact = (shares / issued) * 100
+  if (Math.abs(value - exact) > tolerance + 1e-9) throw malformed(CHANNEL, `${what}: ${value}% is not ${shares} of ${issued} issued shares (${exact.toFixed(4)}%)`)
+}
+
 function categoryKey(label: string): CcassCategoryKey | null {
   if (/^total$|^總數$|^总数$/i.test(label)) return 'total'
   if (/intermediar|中介/i.test(label)) return 'market_intermediaries'
@@ -143,12 +163,13 @@ function readSummary(table: string, code: string): { categories: PartCategory[];
     if (rows.some((r) => r.key === key)) throw malformed(CHANNEL, `${w}: summary category ${JSON.stringify(label)} twice`)
     const what = `${w} ${label}`
     const shareholding = count(summaryValue(row.inner, 'shareholding', what), `${what} shareholding`)
+    const printed = pct(summaryValue(row.inner, 'percent-of-participants', what), `${what} percent`)
     rows.push({
       key,
       label,
       shareholding,
       participants: count(summaryValue(row.inner, 'number-of-participants', what), `${what} participants`),
-      percent: agrees(pct(summaryValue(row.inner, 'percent-of-participants', what), `${what} percent`), shareholding, issued, what),
+      percent: key === 'total' ? totalPercent(printed, rows, shareholding, issued, what) : agrees(printed, shareholding, issued, what),
     })
   }
   const total = rows.at(-1)

@@ -3,8 +3,10 @@
  * upstreams.md §5.1.5), the second channel after Eastmoney's datacenter: `source=lrb` income, `fzb`
  * balance sheet, `llb` cash flow; `result.data.report_date[]` lists the periods and
  * `result.data.report_list[YYYYMMDD].data[]` holds `{item_title, item_value}` lines keyed by their
- * Chinese title. Titles are matched exactly against one table per statement **(ours: the research
- * confirms only that lines are keyed by title)**; a title Sina does not send reads as null.
+ * Chinese title. Titles are matched exactly against one table per statement (the income titles are
+ * those of a real answer, test/fixtures/sina/finance-lrb-sh603596-2025-12-21-155011.json; the
+ * balance-sheet and cash-flow ones are ours); a title Sina does not send reads as null. The income
+ * statement has no line excluding non-recurring items: that line is always null from Sina.
  */
 import {
   BALANCE_LINES, CASHFLOW_LINES, INCOME_LINES,
@@ -22,9 +24,9 @@ type StatementName = 'income' | 'balance' | 'cashflow'
 const SOURCE: Record<StatementName, string> = { income: 'lrb', balance: 'fzb', cashflow: 'llb' }
 const LINES = { income: INCOME_LINES, balance: BALANCE_LINES, cashflow: CASHFLOW_LINES }
 
-/** Our line → Sina's item title. */
+/** Our line → Sina's item title; null for a line Sina's statement does not have. */
 const SINA_TITLES: {
-  income: Record<IncomeLine, string>
+  income: Record<IncomeLine, string | null>
   balance: Record<BalanceLine, string>
   cashflow: Record<CashflowLine, string>
 } = {
@@ -40,7 +42,7 @@ const SINA_TITLES: {
     income_tax: '所得税费用',
     net_profit: '净利润',
     parent_net_profit: '归属于母公司所有者的净利润',
-    deducted_parent_net_profit: '扣除非经常性损益后的净利润',
+    deducted_parent_net_profit: null,
     basic_eps: '基本每股收益',
   },
   balance: {
@@ -91,7 +93,7 @@ export function parseSinaStatement<L extends string>(statement: StatementName, t
   const data = isObject(result) ? result.data : undefined
   if (!isObject(result) || !isObject(result.status) || result.status.code !== 0) throw malformed(CHANNEL, 'statements answer has no result.status.code 0')
   if (!isObject(data) || !Array.isArray(data.report_date) || !isObject(data.report_list)) throw malformed(CHANNEL, 'statements answer has no report_date / report_list')
-  const titles = SINA_TITLES[statement] as Record<string, string>
+  const titles = SINA_TITLES[statement] as Record<string, string | null>
   const out: StatementRow<L>[] = []
   let previous = '99999999'
   for (const d of data.report_date.slice(0, num)) {
@@ -106,7 +108,10 @@ export function parseSinaStatement<L extends string>(statement: StatementName, t
     for (const item of report.data) if (isObject(item) && typeof item.item_title === 'string' && !byTitle.has(item.item_title)) byTitle.set(item.item_title, item.item_value)
     const period = `${m[1]}-${m[2].slice(0, 2)}-${m[2].slice(2)}`
     const lines: Record<string, number | null> = {}
-    for (const { name } of LINES[statement]) lines[name] = value(byTitle.get(titles[name]), `${titles[name]} of ${inst.code} ${period}`)
+    for (const { name } of LINES[statement]) {
+      const title = titles[name]
+      lines[name] = title === null ? null : value(byTitle.get(title), `${title} of ${inst.code} ${period}`)
+    }
     check(statement, lines, `${inst.code} ${period}`)
     out.push({ EndDate: period, ...lines } as StatementRow<L>)
   }

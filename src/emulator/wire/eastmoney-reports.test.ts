@@ -49,7 +49,7 @@ describe('emulated report page', () => {
     const res = handleReportPage(row.infoCode, market, NOW)
     expect(res.status).toBe(200)
     const html = await res.text()
-    expect(html).toContain('<div class="newsContent">')
+    expect(html).toContain('<div class="ctx-content">')
     expect(html).toContain(`“${row.emRatingName}”评级`)
     expect(html).toContain(`EPS分别为${row.predictThisYearEps}元`)
     expect(handleReportPage('AP202611209999990000', market, NOW).status).toBe(404)

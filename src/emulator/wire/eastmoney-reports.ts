@@ -2,11 +2,14 @@
  * Eastmoney research reports in their wire formats (upstreams.md §5.16): the report list of
  * `reportapi.eastmoney.com/report/list` (JSON, `{hits, size, data, TotalPage, pageNo, currentYear}`,
  * row keys as AKShare's rename map lists them) and the report page
- * `data.eastmoney.com/report/info/<infoCode>.html` whose `div.newsContent` holds the summary
- * paragraphs (the element scrapers of that page read).
+ * `data.eastmoney.com/report/info/<infoCode>.html` whose `div.ctx-content` holds the summary
+ * paragraphs and `a.pdf-link` the PDF (the elements public scrapers of that page read today, e.g.
+ * RSSHub's lib/routes/eastmoney/report/index.tsx; older pages had `div.newsContent`). No page was
+ * captured. `ratingChange` codes as the site's scripts name them (RSSHub's
+ * lib/routes/eastmoney/utils.ts): 0 调高, 1 调低, 2 首次, 3 维持, 4 无.
  */
 import { addDays, beijing } from '../../domain/dates'
-import { decodeInfoCode, marketReportKeys, reportDates, researchReport, type ResearchReport } from '../market/research'
+import { decodeInfoCode, marketReportKeys, RATINGS, reportDates, researchReport, type ResearchReport } from '../market/research'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { jsonResponse, notFound, textResponse } from './respond'
 
@@ -22,6 +25,21 @@ const MAX_MARKET_SPAN_DAYS = 92
 
 const MARKET: Record<string, string> = { sh: 'SHANGHAI', sz: 'SHENZHEN', bj: 'BEIJING' }
 const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digits))
+
+/**
+ * The rating's ordinal as real answers send it (`emRatingValue` "3" with 买入, "2" with 增持: a
+ * capture of 2026-07-25, test/fixtures/eastmoney/report-list-excerpt-2026-07-25.json); the others'
+ * values are not known and stay empty.
+ */
+const RATING_VALUE: Record<string, string> = { 买入: '3', 增持: '2' }
+
+/** 2 a first rating, 3 one maintained (as real rows show), 0 raised, 1 lowered. */
+function ratingChange(r: ResearchReport): number {
+  if (r.lastRating === null) return 2
+  const now = RATINGS.indexOf(r.rating)
+  const before = RATINGS.indexOf(r.lastRating)
+  return now === before ? 3 : now < before ? 0 : 1
+}
 
 /** One list row, keys in the order the upstream sends them. */
 function row(r: ResearchReport): Record<string, unknown> {
@@ -51,12 +69,12 @@ function row(r: ResearchReport): Record<string, unknown> {
     indvInduCode: '',
     indvInduName: '',
     emRatingCode: '',
-    emRatingValue: '',
+    emRatingValue: RATING_VALUE[r.rating] ?? '',
     emRatingName: r.rating,
     lastEmRatingCode: '',
-    lastEmRatingValue: '',
+    lastEmRatingValue: r.lastRating === null ? '' : (RATING_VALUE[r.lastRating] ?? ''),
     lastEmRatingName: r.lastRating ?? '',
-    ratingChange: r.lastRating === null ? null : r.lastRating === r.rating ? 3 : 2,
+    ratingChange: ratingChange(r),
     reportType: 1,
     author: r.analysts.map((a) => `${a.id}.${a.name}`),
     indvIsNew: r.lastRating === null ? '1' : '0',
@@ -143,7 +161,7 @@ export function handleReportPage(infoCode: string, market: MarketModel, now: num
     <span class="rating">${r.rating}</span>
   </div>
   <div class="ctx-box">
-  <div class="newsContent">
+  <div class="ctx-content">
 ${paragraphs}
   </div>
   </div>

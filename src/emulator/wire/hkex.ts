@@ -43,7 +43,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').repl
 const slashed = (date: string) => date.replaceAll('-', '/')
 const thousands = (n: number) => Math.round(n).toLocaleString('en-US')
 /** Percent of the issued shares, cut to two decimals as the one quoted page figure is (83.708% printed 83.70%). */
-const percent = (part: number, whole: number) => `${(Math.floor((part / whole) * 10000 + 1e-9) / 100).toFixed(2)}%`
+/** Hundredths of a percent, cut (not rounded), as the site prints them. */
+const hundredths = (part: number, whole: number) => Math.floor((part / whole) * 10000 + 1e-9)
+const percent = (part: number, whole: number) => `${(hundredths(part, whole) / 100).toFixed(2)}%`
 
 interface FormState {
   today: string
@@ -118,7 +120,8 @@ ${hidden('__VIEWSTATE', VIEWSTATE)}
 `
 }
 
-function summaryRow(category: string, shares: number, participants: number, issued: number, total = false): string {
+/** One summary row; the Total's percent is the sum of the categories' printed ones (00700 on 2019-10-29: 68.92% + 0.00% + 0.03% = 68.95%, not 68.96%). */
+function summaryRow(category: string, shares: number, participants: number, issued: number, total = false, printed = percent(shares, issued)): string {
   return `
                             <div class="ccass-search-datarow${total ? ' ccass-search-total' : ''}">
                                 <div class="summary-category">${category}</div>
@@ -132,7 +135,7 @@ function summaryRow(category: string, shares: number, participants: number, issu
                                 </div>
                                 <div class="percent-of-participants">
                                     <div class="header">% of the total number of Issued Shares/ Warrants/ Units</div>
-                                    <div class="value">${percent(shares, issued)}</div>
+                                    <div class="value">${printed}</div>
                                 </div>
                             </div>`
 }
@@ -148,6 +151,7 @@ function cell(cls: string, heading: string, body: string): string {
 function result(rec: CcassRecord): string {
   const total = rec.intermediaries.shares + rec.consenting.shares + rec.nonConsenting.shares
   const count = rec.intermediaries.participants + rec.consenting.participants + rec.nonConsenting.participants
+  const parts = [rec.intermediaries, rec.consenting, rec.nonConsenting]
   const rows = rec.holdings
     .map(
       (h) => `
@@ -161,8 +165,12 @@ function result(rec: CcassRecord): string {
             <div class="ccass-search-content">
                 <div class="ccass-search-result">
                     <div id="pnlResultSummary">
-                        <h2 class="ccass-heading"><span>Shareholding Date: ${slashed(rec.date)}</span></h2>
-                        <div class="ccass-search-summary-table">${summaryRow('Market Intermediaries', rec.intermediaries.shares, rec.intermediaries.participants, rec.issued)}${summaryRow('Consenting Investor Participants', rec.consenting.shares, rec.consenting.participants, rec.issued)}${summaryRow('Non-consenting Investor Participants', rec.nonConsenting.shares, rec.nonConsenting.participants, rec.issued)}${summaryRow('Total', total, count, rec.issued, true)}
+                        <div class="ccass-search-summary-table ">
+                            <div class="ccass-search-headerrow">
+                                <div class="shareholding"><div class="header">Shareholding in CCASS </div></div>
+                                <div class="number-of-participants"><div class="header">Number of Participants</div></div>
+                                <div class="percent-of-participants"><div class="header">% of the total number of Issued Shares/ Warrants/ Units</div></div>
+                            </div>${summaryRow('Market Intermediaries', rec.intermediaries.shares, rec.intermediaries.participants, rec.issued)}${summaryRow('Consenting Investor Participants', rec.consenting.shares, rec.consenting.participants, rec.issued)}${summaryRow('Non-consenting Investor Participants', rec.nonConsenting.shares, rec.nonConsenting.participants, rec.issued)}${summaryRow('Total', total, count, rec.issued, true, `${(parts.reduce((sum, p) => sum + hundredths(p.shares, rec.issued), 0) / 100).toFixed(2)}%`)}
                             <div class="ccass-search-remarks">
                                 <div class="summary-header">Total number of Issued Shares/Warrants/Units (last updated figure)</div>
                                 <div class="summary-value">${thousands(rec.issued)}</div>
@@ -171,6 +179,7 @@ function result(rec: CcassRecord): string {
                         <hr />
                     </div>
                     <div id="pnlResultNormal">
+                        <h2 class="ccass-heading">Detail of Market Intermediaries/Consenting Investor Participants:</h2>
                         <div class="search-details-table-container table-mobile-list-container">
                             <table class="table table-scroll table-sort table-mobile-list" data-sortlist="[[3, 1]]">
                                 <thead>

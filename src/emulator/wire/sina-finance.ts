@@ -1,9 +1,15 @@
 /**
  * Sina's statements (`quotes.sina.cn/cn/api/openapi.php/CompanyFinanceService.getFinanceReport2022`,
  * upstreams.md §5.1.5): `source=lrb` income, `fzb` balance sheet, `llb` cash flow, every published
- * period of a stock from the fundamentals model, newest first. Line items are keyed by their Chinese
- * title with the value as a string of yuan; `item_field` codes and the exact titles are ours (the
- * research only confirms `item_title` / `item_value`). An unknown code has no report dates.
+ * period of a stock from the fundamentals model, newest first, `num` a page (`page` counts from 1).
+ * As a real answer of 2025-12-21 shows (test/fixtures/sina/finance-lrb-sh603596-2025-12-21-155011.json):
+ * `report_count` is the number of periods in all, as text, and comes first; each line is
+ * `{item_field, item_title, item_value, item_display_type, item_display, item_precision,
+ * item_group_no, item_source, item_tongbi}` with the value as text of yuan with 6 decimals and the
+ * year-on-year change as a ratio (`""` without a year-ago value); an annual report reads
+ * `is_audit: "是"`. The income statement has no line excluding non-recurring items. The income
+ * codes and titles are the capture's; the balance-sheet and cash-flow ones are ours. An unknown
+ * code has no report dates.
  */
 import { financialReports, hasFundamentals, type FinancialReport } from '../market/fundamentals'
 import type { EmuInstrument, MarketModel } from '../market/types'
@@ -27,8 +33,7 @@ const ITEMS: Record<Source, Record<string, [string, string]>> = {
     totalProfit: ['TOTPROFIT', '利润总额'],
     incomeTax: ['INCOTAXEXPE', '所得税费用'],
     netProfit: ['NETPROFIT', '净利润'],
-    parentNetProfit: ['NETPARECOMPPROF', '归属于母公司所有者的净利润'],
-    deductedParentNetProfit: ['NETPROFITDEDUCT', '扣除非经常性损益后的净利润'],
+    parentNetProfit: ['PARENETP', '归属于母公司所有者的净利润'],
     basicEps: ['BASICEPS', '基本每股收益'],
   },
   fzb: {
@@ -58,24 +63,45 @@ const ITEMS: Record<Source, Record<string, [string, string]>> = {
   },
 }
 
-const DESCRIPTION = ['一季报', '中报', '三季报', '年报']
+const DESCRIPTION = ['一季报', '半年报', '三季报', '年报']
 
-function reportEntry(source: Source, r: FinancialReport) {
+/** Lines with a subtotal of their own (the capture's `item_display_type` 1, `大类`); the others are 2, `小类`. */
+const MAJOR = new Set(['BIZTOTINCO', 'BIZTOTCOST', 'PERPROFIT', 'TOTPROFIT', 'NETPROFIT', 'BASICEPS', 'TOTASSET', 'TOTLIAB', 'RIGHAGGR', 'MANANETR', 'INVNETCASHFLOW', 'FINNETCFLOW', 'CASHNETR'])
+
+/** The year-on-year ratio as Sina writes it (5 decimals), `""` without a year-ago value. */
+function tongbi(now: number, before: number | undefined): number | '' {
+  if (before === undefined || before === 0) return ''
+  return Math.round(((now - before) / Math.abs(before)) * 1e5) / 1e5
+}
+
+function reportEntry(source: Source, r: FinancialReport, yearAgo: FinancialReport | undefined) {
   const lines = r[STATEMENT[source]] as unknown as Record<string, number>
+  const before = yearAgo ? (yearAgo[STATEMENT[source]] as unknown as Record<string, number>) : undefined
   const ymd = r.period.replaceAll('-', '')
+  let group = 0
   return {
     rType: '合并期末',
     rCurrency: 'CNY',
     data_source: '定期报告',
-    is_audit: r.period.endsWith('12-31') ? '审计' : '未审计',
+    is_audit: r.period.endsWith('12-31') ? '是' : '未审计',
     publish_date: r.noticeDate.replaceAll('-', ''),
     update_time: Math.floor(Date.parse(`${r.noticeDate}T18:00:00+08:00`) / 1000),
-    data: Object.entries(ITEMS[source]).map(([key, [field, title]]) => ({
-      item_field: field,
-      item_title: title,
-      item_value: key === 'basicEps' ? lines[key].toFixed(4) : lines[key].toFixed(2),
-      item_display_type: 1,
-    })),
+    is_exist_yoy: true,
+    data: Object.entries(ITEMS[source]).map(([key, [field, title]]) => {
+      const major = MAJOR.has(field)
+      if (major || group === 0) group++
+      return {
+        item_field: field,
+        item_title: title,
+        item_value: key === 'basicEps' ? `${lines[key].toFixed(4)}00` : `${lines[key].toFixed(2)}0000`,
+        item_display_type: major ? 1 : 2,
+        item_display: major ? '大类' : '小类',
+        item_precision: key === 'basicEps' ? 'ps4' : 'f2',
+        item_group_no: group,
+        item_source: source,
+        item_tongbi: tongbi(lines[key], before?.[key]),
+      }
+    }),
     ymd,
   }
 }
@@ -88,20 +114,24 @@ function stockOf(market: MarketModel, paperCode: string): EmuInstrument | undefi
 /** The answer with no periods (unknown code, unknown `source`). */
 export const sinaFinanceEmpty = () => jsonResponse({ result: { status: { code: 0 }, data: { report_date: [], report_list: {} } } })
 
-/** Answers one statements request. */
+/** Answers one statements request: page `page` of `num` periods, newest first. */
 export function handleSinaFinance(params: URLSearchParams, market: MarketModel, now: number): Response {
   const source = params.get('source') as Source
   const inst = stockOf(market, params.get('paperCode') ?? '')
   if (!inst || !(source in ITEMS)) return sinaFinanceEmpty()
   const reports = financialReports(market, inst, now)
-  const report_date = reports.map((r) => ({
+  const num = Math.max(1, Number.parseInt(params.get('num') ?? '', 10) || 10)
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1)
+  const shown = reports.slice((page - 1) * num, page * num)
+  const byPeriod = new Map(reports.map((r) => [r.period, r]))
+  const report_date = shown.map((r) => ({
     date_value: r.period.replaceAll('-', ''),
     date_description: `${r.period.slice(0, 4)}${DESCRIPTION[(+r.period.slice(5, 7) / 3) - 1]}`,
     date_type: +r.period.slice(5, 7) / 3,
   }))
-  const report_list = Object.fromEntries(reports.map((r) => {
-    const { ymd, ...entry } = reportEntry(source, r)
+  const report_list = Object.fromEntries(shown.map((r) => {
+    const { ymd, ...entry } = reportEntry(source, r, byPeriod.get(`${+r.period.slice(0, 4) - 1}${r.period.slice(4)}`))
     return [ymd, entry]
   }))
-  return jsonResponse({ result: { status: { code: 0 }, data: { report_date, report_list, report_count: reports.length } } })
+  return jsonResponse({ result: { status: { code: 0 }, data: { report_count: String(reports.length), report_date, report_list } } })
 }
