@@ -30,6 +30,7 @@ import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './shared/t
 import { technicalBars } from '../features/technical/bars'
 import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
 import { JsonBytes } from '../http/json-bytes'
+import { headThrough, slotOf, spliceBytes, tailAfter } from '../http/json-splice'
 
 /** Pro and above; billed one unit per symbol returned, so the reservation is adjusted at settle. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 1, counted: true }
@@ -147,34 +148,17 @@ const utf8 = new TextEncoder()
 /** An item as UTF-8 JSON: table rows are copied in as they are. */
 function itemBytes(x: ItemOut): Uint8Array {
   if ('bytes' in x) return x.bytes
-  return utf8.encode('json' in x ? `{"code":${JSON.stringify(x.code)},"ok":true,"data":${x.json}}` : JSON.stringify(x))
+  return utf8.encode('json' in x ? `${headThrough({ code: x.code, ok: true }, 'data')}${x.json}${tailAfter({})}` : JSON.stringify(x))
 }
 
-/** Stands for `data` in the envelope until the items' bytes replace it. */
-const DATA_SLOT = '\u0000items\u0000'
-
 /**
- * The answer as one UTF-8 buffer: the envelope's text around `data`, and the items' bytes copied in
- * once each (a 1,000-symbol answer is some 1.1 MB; building it as one string and encoding that
- * costs more than the rest of the call).
+ * The answer as one UTF-8 buffer: the envelope's text around `data` (made from the envelope
+ * itself), and the items' bytes copied in once each (a 1,000-symbol answer is some 1.1 MB;
+ * building it as one string and encoding that costs more than the rest of the call).
  */
-function answerBytes(envelopeText: string, items: readonly ItemOut[]): Uint8Array<ArrayBuffer> {
-  const slot = envelopeText.indexOf(JSON.stringify(DATA_SLOT))
-  const head = utf8.encode(envelopeText.slice(0, slot) + '[')
-  const tail = utf8.encode(']' + envelopeText.slice(slot + JSON.stringify(DATA_SLOT).length))
-  const parts = items.map(itemBytes)
-  let size = head.length + tail.length + Math.max(0, parts.length - 1)
-  for (const p of parts) size += p.length
-  const out = new Uint8Array(size)
-  out.set(head, 0)
-  let at = head.length
-  parts.forEach((p, k) => {
-    if (k > 0) out[at++] = 44 // ','
-    out.set(p, at)
-    at += p.length
-  })
-  out.set(tail, at)
-  return out
+function answerBytes(env: Record<string, unknown>, items: readonly ItemOut[]): Uint8Array<ArrayBuffer> {
+  const { head, tail } = slotOf(env, 'data')
+  return spliceBytes(`${head}[`, items.map(itemBytes), `]${tail}`, 44 /* ',' */)
 }
 
 /** A symbol outside the table: its channel bars up to `date`, or all of them (the latest session, live during one). */
@@ -358,7 +342,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       ok: returned > 0,
       source: later.length === 0 && stocks.length === 0 ? 'store' : 'multi',
       ...(asOf ? { as_of: asOf } : {}),
-      data: DATA_SLOT,
+      data: null,
       ...(date ? { date } : {}),
       requested: codes.length,
       returned,
@@ -367,7 +351,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
         ? { code: 'BUILDING' as const, error: buildingMessage(`the technicals table${tableDate ? ` of ${tableDate}` : ''}`, build.progress), progress: build.progress }
         : returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
     }
-    const bytes = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
+    const bytes = answerBytes(envelope(c, 'technical-batch', body), items)
     // Typed as the documented body: the text is that object with its items spliced in.
     return answerBody(c, bytes, { ok: body.ok, rows: returned, units: returned }, ANSWER_HEADERS) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
   })
