@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { asciiHeadBefore, headThrough, slotIn, slotOf, spliceBytes, tailAfter, tailWith } from './json-splice'
+import { asciiHeadBefore, headThrough, slotIn, slotOf, spliceBytes, tailAfter, tailWith, withFirstMember } from './json-splice'
 
 /** Strings JSON.stringify escapes or writes in more than one UTF-8 byte a character. */
 const ODD = ['', 'plain', 'a "quoted" word', 'back\\slash\\', 'line\u2028sep\u2029para', 'non-BMP 𝄞 😀', '贵州茅台', 'ctl \u0000\u001f\n\t', 'lone \ud800 surrogate', '</script>', '"elapsed_ms":12']
@@ -108,5 +108,18 @@ describe('json-splice', () => {
     expect(tailWith('}', { cached: true })).toBe(',"cached":true}')
     expect(tailWith(',"a":1}', { cached: true })).toBe(',"a":1,"cached":true}')
     expect(tailWith(',"a":1}', {})).toBe(',"a":1}')
+  })
+
+  it('withFirstMember changes the first member alone, and refuses bytes that do not begin with it', () => {
+    for (const was of ODD) {
+      for (const now of ['sz000001', ...ODD]) {
+        const rest = { ok: true, data: { code: was, name: ODD } }
+        const bytes = utf8.encode(JSON.stringify({ code: was, ...rest }))
+        expect(decoded(withFirstMember(bytes, 'code', was, now))).toBe(JSON.stringify({ code: now, ...rest }))
+      }
+    }
+    expect(decoded(withFirstMember(utf8.encode('{"code":"a"}'), 'code', 'a', 'b"'))).toBe(JSON.stringify({ code: 'b"' }))
+    expect(() => withFirstMember(utf8.encode('{"code":"ab","ok":true}'), 'code', 'a', 'b')).toThrow(/do not begin/)
+    expect(() => withFirstMember(utf8.encode('{"ok":true,"code":"a"}'), 'code', 'a', 'b')).toThrow(/do not begin/)
   })
 })

@@ -101,6 +101,20 @@ export function spliceBytes(head: string | Uint8Array, parts: readonly Uint8Arra
 }
 
 /**
+ * `bytes`, an object's UTF-8 JSON whose first member is `key` with the value `was`, with the value
+ * `now` there instead: the rest is kept as it is. The head `was` makes is checked to be how `bytes`
+ * begin (an item kept for one spelling of a code, answered for another).
+ */
+export function withFirstMember(bytes: Uint8Array, key: string, was: unknown, now: unknown): Uint8Array<ArrayBuffer> {
+  const old = utf8.encode(`${headThrough({}, key)}${JSON.stringify(was)}`)
+  const end = old.length
+  if (bytes.length <= end || (bytes[end] !== 44 && bytes[end] !== 125) || old.some((b, i) => bytes[i] !== b)) {
+    throw new Error(`json-splice: the bytes do not begin with the member ${JSON.stringify(key)} they were said to`)
+  }
+  return spliceBytes(`${headThrough({}, key)}${JSON.stringify(now)}`, [bytes.subarray(end)], '')
+}
+
+/**
  * A short `head` before bytes kept between calls, as one buffer: an ASCII head (numbers, booleans,
  * our own names: one byte a character) is encoded straight into it; any other goes the long way.
  */

@@ -28,7 +28,7 @@ import { buildingMessage } from '../domain/build-progress'
 import { describeAttempts } from '../http/outcome'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
 import { technicalBars } from '../features/technical/bars'
-import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
+import { respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
 import { JsonBytes } from '../http/json-bytes'
 import { headThrough, slotOf, spliceBytes, tailAfter } from '../http/json-splice'
 
@@ -131,16 +131,16 @@ const route = admittedRoute(
 type ItemOut =
   | { code: string; ok: true; data: TechnicalRow; as_of?: string }
   | { code: string; ok: false; error: string }
-  | { code: string; ok: true; json: string }
-  | { code: string; ok: true; bytes: Uint8Array; as_of?: string }
+  | { code: string; ok: true; json: string; date: string }
+  | { code: string; ok: true; bytes: Uint8Array; date: string; as_of?: string }
 
 /** An A-share stock's row from the day's table: the item's ready bytes (or the row's JSON text when the code was asked in another spelling). */
 function fromTable(code: string, inst: Instrument, day: TechnicalsDay): ItemOut {
   const bytes = code === inst.code ? day.itemBytes(code) : undefined
-  if (bytes) return { code, ok: true, bytes }
+  if (bytes) return { code, ok: true, bytes, date: day.date }
   const json = day.rowJson(inst.code)
   if (!json) return { code, ok: false, error: `${inst.code}: not traded on ${day.date} (suspended, not listed, or no such stock)` }
-  return { code, ok: true, json }
+  return { code, ok: true, json, date: day.date }
 }
 
 const utf8 = new TextEncoder()
@@ -183,7 +183,7 @@ async function onTheFly(services: Services, c: StoreRequest, code: string, inst:
 /** A kept live item (src/features/technical/live-items.ts) as this request's item. */
 function fromLive(code: string, inst: Instrument, live: LiveItem, day: TechnicalsDay | undefined): ItemOut {
   if (live.kind === 'previous') return day ? fromTable(code, inst, day) : { code, ok: false, error: `${inst.code}: not traded today` }
-  return { code, ok: true, bytes: code === inst.code ? live.bytes : respelledItem(live.bytes, inst.code, code), as_of: live.asOf }
+  return { code, ok: true, bytes: code === inst.code ? live.bytes : respelledItem(live.bytes, inst.code, code), date: live.date, as_of: live.asOf }
 }
 
 /**
@@ -224,7 +224,7 @@ async function liveItems(services: Services, c: StoreRequest, now: number, today
         const quote = live.quotes.get(inst.code)?.quote
         const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
         let r: LiveResult
-        if (out.kind === 'row') r = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), asOf: out.asOf }
+        if (out.kind === 'row') r = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), date: out.bar.date, asOf: out.asOf }
         else r = out
         if (r.kind === 'row' || r.kind === 'previous') kept.keep(inst.code, now, table, r)
         asking.settle(inst.code, r)
@@ -268,7 +268,7 @@ function newestRowDate(items: readonly ItemOut[]): string | undefined {
   let newest: string | undefined
   for (const x of items) {
     if (!x.ok) continue
-    const d = 'data' in x ? x.data.date : 'json' in x ? /,"date":"(\d{4}-\d{2}-\d{2})"/.exec(x.json)?.[1] : itemRowDate(x.bytes)
+    const d = 'data' in x ? x.data.date : x.date
     if (d && (!newest || d > newest)) newest = d
   }
   return newest
@@ -328,7 +328,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       const x = items[i]
       if (!('data' in x)) continue
       const inst = technicalInstrument(codes[i]) as Instrument
-      services.caches.of(LIVE_ITEMS).keep(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
+      services.caches.of(LIVE_ITEMS).keep(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), date: x.data.date, asOf: x.as_of })
     }
 
     const returned = items.filter((x) => x.ok).length
