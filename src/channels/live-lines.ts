@@ -27,6 +27,7 @@ import { quoteCadenceMs } from './cadence'
 import type { CachedLine, LineCache } from './line-cache'
 import { inBackground } from '../runtime/request-scope'
 import type { ChannelContext, ChannelName, LineFeed, LiveRequestOptions, SharedLines } from './types'
+import { cacheKind } from '../runtime/isolate-caches'
 
 export type { LineFeed }
 
@@ -182,6 +183,12 @@ export class LinePool implements SharedLines {
     this.pageFlights.clear()
   }
 }
+
+/**
+ * The live quote lines and single-code pages of this isolate (one pool per `Services`, on the
+ * service clock); clearing it also starts a new generation of the location's shared lines.
+ */
+export const LIVE_LINES = cacheKind('live quote lines and pages', (env) => new LinePool(env.now), (p) => p.clear())
 
 /** A single-code live answer: through the context's pool when it has one, else one plain request. */
 export function fetchLivePage(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string> {

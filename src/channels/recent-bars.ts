@@ -2,6 +2,7 @@ import type { Bar } from '../domain/bar'
 import { beijingDay } from '../domain/beijing-day'
 import { Flight } from '../domain/shared-flight'
 import { during } from '../runtime/request-scope'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** How long the past daily bars of an instrument are reused before asking the upstream again. */
 const RECENT_BARS_TTL_MS = 10 * 60_000
@@ -80,6 +81,9 @@ export class RecentBarsCache {
     return this.start(key, now, load)
   }
 }
+
+/** Recent daily bars of this isolate (one copy per `Services`). */
+export const RECENT_BARS = cacheKind('recent daily bars', () => new RecentBarsCache(), (c) => c.clear())
 
 interface Entry {
   /** Service clock when loaded (the TTL). */

@@ -17,6 +17,7 @@ import { buildWorker, httpClient, recordUpstreamRequests, ROOT, startWorker, sto
 import { marketKlineBench } from './bench-market-kline.mjs'
 import { manyUsersBench } from './bench-many-users.mjs'
 import { startupBench } from './bench-startup.mjs'
+import { spliceBench } from './bench-splice.mjs'
 import { barLines, compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 2)
@@ -608,5 +609,7 @@ if (routeRows || marketKlineRows) {
   if (marketKlineRows) await marketKlineBench({ bundle, seconds: SECONDS, concurrency: CONCURRENCY })
 }
 if (!only || only.test('many-users')) await manyUsersBench({ bundle: buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build')) })
+// Answers put together from parts against JSON.stringify of the whole (BENCH_ONLY=splice for these alone).
+if (!only || only.test('splice')) await spliceBench()
 // The production bundle's size and start-up time (BENCH_ONLY=startup for these alone).
 if (!only || only.test('startup')) await startupBench()

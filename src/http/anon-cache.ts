@@ -4,6 +4,7 @@ import { during } from '../runtime/request-scope'
 import { answerBody, answeredOutcome } from './answer'
 import { countRows } from './envelope'
 import { cacheKind } from '../runtime/isolate-caches'
+import { slotIn, slotOf, tailWith } from './json-splice'
 
 /** The longest key KV takes. */
 const KV_KEY_MAX_BYTES = 512
@@ -24,19 +25,15 @@ function anonCacheKey(url: URL, now: number): string {
   return `anon:${url.pathname}?${new URLSearchParams(params)}#${Math.floor(now / ANON_BUCKET_MS)}`
 }
 
-const ELAPSED = '"elapsed_ms":'
-
+/**
+ * An answer's text as it is served again: the head through `"elapsed_ms":` and the tail after its
+ * value with `"cached":true` (src/http/json-splice.ts), the answer's own text kept around this
+ * call's `elapsed_ms`. An answer without one gets it, and `cached`, at its end.
+ */
 function prepare(text: string): CachedAnswer {
-  const body = JSON.parse(text) as { ok?: unknown; data?: unknown }
-  const end = text.lastIndexOf('}')
-  // The envelope's own field: it comes before `data`, and a string value cannot contain it unescaped.
-  const m = /"elapsed_ms":-?\d+(\.\d+)?/.exec(text)
-  return {
-    ok: body.ok === true,
-    rows: countRows(body.data),
-    head: m ? text.slice(0, m.index + ELAPSED.length) : `${text.slice(0, end)},${ELAPSED}`,
-    tail: m ? text.slice(m.index + m[0].length, end) : '',
-  }
+  const body = JSON.parse(text) as Record<string, unknown>
+  const { head, tail } = Object.hasOwn(body, 'elapsed_ms') ? slotIn(text, body, 'elapsed_ms') : slotOf({ ...body, elapsed_ms: 0 }, 'elapsed_ms')
+  return { ok: body.ok === true, rows: countRows(body.data), head, tail: tailWith(tail, { cached: true }) }
 }
 
 /**
@@ -117,7 +114,7 @@ export const anonCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     const elapsed = Math.max(0, Math.round(performance.now() - c.get('startedAt')))
     c.header('X-Cache', 'HIT')
     c.header('Cache-Control', publicFor(c))
-    return answerBody(c, `${hit.head}${elapsed}${hit.tail},"cached":true}`, { ok: hit.ok, rows: hit.rows }, { 'content-type': 'application/json' })
+    return answerBody(c, `${hit.head}${elapsed}${hit.tail}`, { ok: hit.ok, rows: hit.rows }, { 'content-type': 'application/json' })
   }
   await next()
   if (c.res.status === 200 && answeredOutcome(c)?.ok) {

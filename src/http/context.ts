@@ -38,7 +38,7 @@ export interface CachedAnswer {
   rows: number
   /** The answer's text up to and including `"elapsed_ms":`. */
   head: string
-  /** The rest after the elapsed value, without the closing brace. */
+  /** The rest after the elapsed value, with `"cached":true` before the closing brace. */
   tail: string
 }
 

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import type { Tier } from '../access/tiers'
 import type { AppEnv } from './context'
 import type { FailureCode } from './outcome'
+import { headThrough, slotOf, spliceBytes, tailAfter } from './json-splice'
 
 /** The fields every data endpoint answers with (docs/api-guide.md, "Answers, errors and the deadline"). */
 export interface Envelope<T> {
@@ -41,24 +42,32 @@ export type EnvelopeBody<T = unknown> = { ok: boolean; source: string; data: T; 
 /** Milliseconds since the start of the request pipeline, as `elapsed_ms` says. */
 const elapsedMs = (c: Context<AppEnv>) => Math.max(0, Math.round(performance.now() - c.get('startedAt')))
 
+/** The fields {@link envelope} writes before `elapsed_ms`, as it writes them. */
+const callFields = (c: Context<AppEnv>, endpoint: string, ok: boolean) => ({
+  ok,
+  endpoint,
+  tier: c.get('tier'),
+  ...(c.get('services').simulated ? { simulated: true as const } : {}),
+})
+
 /**
- * The JSON text of {@link envelope}'s answer from `source` on, with its opening brace (which
- * follows {@link envelopeHead} without it): what stays the same from caller to caller of one answer.
- * Keys in the envelope's order; fields {@link envelope} sets itself must not be in `extra`.
+ * The JSON text of {@link envelope}'s answer after `elapsed_ms`'s value, from the comma before
+ * `source` to the closing brace: what stays the same from caller to caller of one answer (it
+ * follows {@link envelopeHead}). Keys in the envelope's order; fields {@link envelope} sets itself
+ * must not be in `extra`.
  */
 export function envelopeTail(body: EnvelopeBody): string {
   const { ok: _ok, source, data, ...extra } = body
-  return JSON.stringify({ source, data, ...extra })
+  return tailAfter({ source, data, ...extra })
 }
 
 /**
- * The per-call fields of `JSON.stringify(envelope(c, endpoint, body))`, up to and including the comma
- * after `elapsed_ms`: followed by `body`'s {@link envelopeTail} without its opening brace, it is that
- * text. It does not record the outcome.
+ * The per-call fields of `JSON.stringify(envelope(c, endpoint, body))`, up to and including
+ * `elapsed_ms`'s value: followed by `body`'s {@link envelopeTail}, it is that text. It does not
+ * record the outcome.
  */
 export function envelopeHead(c: Context<AppEnv>, endpoint: string, ok: boolean): string {
-  const simulated = c.get('services').simulated ? '"simulated":true,' : ''
-  return `{"ok":${ok},"endpoint":${JSON.stringify(endpoint)},"tier":${JSON.stringify(c.get('tier'))},${simulated}"elapsed_ms":${elapsedMs(c)},`
+  return `${headThrough(callFields(c, endpoint, ok), 'elapsed_ms')}${elapsedMs(c)}`
 }
 
 /**
@@ -67,18 +76,9 @@ export function envelopeHead(c: Context<AppEnv>, endpoint: string, ok: boolean):
  * faster than `JSON.stringify` of row objects. The route answers it with `answerBody` (src/http/answer.ts).
  */
 export function envelopeWithDataBytes(c: Context<AppEnv>, endpoint: string, body: { ok: boolean; source: string } & Record<string, unknown>, data: Uint8Array): Uint8Array<ArrayBuffer> {
-  const { ok, source, ...extra } = body
-  const rest = JSON.stringify(extra)
-  const head = utf8.encode(`${envelopeHead(c, endpoint, ok)}"source":${JSON.stringify(source)},"data":`)
-  const tail = utf8.encode(rest === '{}' ? '}' : `,${rest.slice(1)}`)
-  const out = new Uint8Array(head.length + data.length + tail.length)
-  out.set(head, 0)
-  out.set(data, head.length)
-  out.set(tail, head.length + data.length)
-  return out
+  const { head, tail } = slotOf(envelope(c, endpoint, { ...body, data: null }), 'data')
+  return spliceBytes(head, [data], tail)
 }
-
-const utf8 = new TextEncoder()
 
 /** Rows in a payload: an array's length, or the sum over a map of arrays (several symbols). */
 export function countRows(data: unknown): number {

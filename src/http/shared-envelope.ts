@@ -13,17 +13,18 @@ import { cacheKind } from '../runtime/isolate-caches'
 import { answerBody } from './answer'
 import type { AppEnv, Outcome } from './context'
 import { envelopeHead, envelopeTail, type EnvelopeBody } from './envelope'
+import { asciiHeadBefore } from './json-splice'
 
 /** The tails of shared answers, by answer (held weakly: an answer replaced in the shared cache takes its texts with it) and variant. */
 class SharedEnvelopeTexts {
   private tails = new WeakMap<object, Map<string, Uint8Array>>()
 
-  /** The UTF-8 envelope text of `answer` from `source` on (no opening brace), made by `body` the first time this variant is asked for. */
+  /** The UTF-8 envelope text of `answer` after `elapsed_ms` (src/http/envelope.ts `envelopeTail`), made by `body` the first time this variant is asked for. */
   tail(answer: object, variant: string, body: () => EnvelopeBody): Uint8Array {
     let texts = this.tails.get(answer)
     if (!texts) this.tails.set(answer, (texts = new Map()))
     let bytes = texts.get(variant)
-    if (bytes === undefined) texts.set(variant, (bytes = utf8.encode(envelopeTail(body()).slice(1))))
+    if (bytes === undefined) texts.set(variant, (bytes = utf8.encode(envelopeTail(body()))))
     return bytes
   }
 
@@ -43,11 +44,7 @@ export const SHARED_ENVELOPES = cacheKind('envelope texts of shared answers', ()
 export function sharedEnvelopeAnswer(c: Context<AppEnv>, endpoint: string, outcome: Outcome, answer: object, variant: string, body: () => EnvelopeBody): Response {
   const tail = c.get('services').caches.of(SHARED_ENVELOPES).tail(answer, variant, body)
   // The head is ASCII (its fields are numbers, booleans and our own names): one byte a character.
-  const head = envelopeHead(c, endpoint, outcome.ok)
-  const bytes = new Uint8Array(head.length + tail.length)
-  utf8.encodeInto(head, bytes)
-  bytes.set(tail, head.length)
-  return answerBody(c, bytes, outcome, JSON_CONTENT)
+  return answerBody(c, asciiHeadBefore(envelopeHead(c, endpoint, outcome.ok), tail), outcome, JSON_CONTENT)
 }
 
 const utf8 = new TextEncoder()

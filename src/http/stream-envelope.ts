@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { answerBody } from './answer'
 import type { AppEnv, Outcome } from './context'
 import type { Envelope } from './envelope'
+import { headThrough, tailAfter } from './json-splice'
 
 /**
  * The response `{...head, "data": <body>}`. `head` must not contain `data`; `elapsed_ms` is taken
@@ -17,8 +18,8 @@ export function streamEnvelope(c: Context<AppEnv>, head: Omit<Envelope<unknown>,
   const { ok, endpoint, tier, source, ...extra } = head
   const fields = { ok, endpoint, tier, elapsed_ms: Math.max(0, Math.round(performance.now() - c.get('startedAt'))), source, ...extra }
   const enc = new TextEncoder()
-  const open = enc.encode(JSON.stringify(fields).slice(0, -1) + ',"data":')
-  const close = enc.encode('}')
+  const open = enc.encode(headThrough(fields, 'data'))
+  const close = enc.encode(tailAfter({}))
   const { readable, writable } = new FixedLengthStream(open.byteLength + body.size + close.byteLength)
   const pump = (async () => {
     let w = writable.getWriter()

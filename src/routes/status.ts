@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context'
 import { jsonOnly, JsonOnlyQuery } from '../http/csv-answer'
 import { COMMON_ERRORS, DEADLINE_ERROR, ErrorSchema } from '../http/envelope-schema'
 import type { Services } from '../services/types'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** The budget object's count, as the status reads it. */
 interface BudgetUse {
@@ -15,20 +16,29 @@ const MAX_AGE_S = 5
 /**
  * The budget objects' counts this isolate read last, by family and clock minute, kept for the
  * answer's own max-age: a free, uncounted route must not cost a Durable Object call per family
- * on every call.
+ * on every call. At most some 50 reads.
  */
-const usedRead = new Map<string, { at: number; granted: number | null }>()
+class BudgetReads {
+  private readonly read = new Map<string, { at: number; granted: number | null }>()
 
-async function budgetUsed(objects: DurableObjectNamespace, channel: string, minute: number): Promise<number | null> {
-  const key = `${channel} ${minute}`
-  const kept = usedRead.get(key)
-  if (kept && Date.now() - kept.at < MAX_AGE_S * 1_000) return kept.granted
-  const used = await (objects.getByName(channel) as unknown as BudgetUse).used().catch(() => null)
-  const granted = used === null ? null : used.minute === minute ? used.granted : 0
-  if (usedRead.size > 50) usedRead.clear()
-  usedRead.set(key, { at: Date.now(), granted })
-  return granted
+  async used(objects: DurableObjectNamespace, channel: string, minute: number): Promise<number | null> {
+    const key = `${channel} ${minute}`
+    const kept = this.read.get(key)
+    if (kept && Date.now() - kept.at < MAX_AGE_S * 1_000) return kept.granted
+    const used = await (objects.getByName(channel) as unknown as BudgetUse).used().catch(() => null)
+    const granted = used === null ? null : used.minute === minute ? used.granted : 0
+    if (this.read.size > 50) this.read.clear()
+    this.read.set(key, { at: Date.now(), granted })
+    return granted
+  }
+
+  clear(): void {
+    this.read.clear()
+  }
 }
+
+/** The budget counts /v1/status read last in this isolate (one copy per `Services`). */
+const BUDGET_READS = cacheKind("budget objects' counts read for /v1/status", () => new BudgetReads(), (r) => r.clear())
 
 const CHANNELS = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex'] as const
 const BeijingTime = (description: string) => z.string().nullable().openapi({ description, example: '2026-11-20 10:31:02' })
@@ -147,8 +157,9 @@ export function registerStatus(app: OpenAPIHono<AppEnv>, services: Services) {
     const minute = Math.floor(services.now() / 60_000)
     // The service-wide count lives in each family's budget object (src/runtime/host-budget-object.ts).
     if (objects) {
+      const reads = services.caches.of(BUDGET_READS)
       await Promise.all(status.hosts.filter((h) => h.budget_per_minute !== null).map(async (h) => {
-        h.budget_used_this_minute = await budgetUsed(objects, h.channel, minute)
+        h.budget_used_this_minute = await reads.used(objects, h.channel, minute)
       }))
     }
     return c.json({ ok: true, ...status }, 200)

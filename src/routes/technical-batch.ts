@@ -28,8 +28,9 @@ import { buildingMessage } from '../domain/build-progress'
 import { describeAttempts } from '../http/outcome'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
 import { technicalBars } from '../features/technical/bars'
-import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
+import { respelledItem, steppedItemBytes, technicalItemBytes } from '../features/technical/item-bytes'
 import { JsonBytes } from '../http/json-bytes'
+import { headThrough, slotOf, spliceBytes, tailAfter } from '../http/json-splice'
 
 /** Pro and above; billed one unit per symbol returned, so the reservation is adjusted at settle. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 1, counted: true }
@@ -130,16 +131,16 @@ const route = admittedRoute(
 type ItemOut =
   | { code: string; ok: true; data: TechnicalRow; as_of?: string }
   | { code: string; ok: false; error: string }
-  | { code: string; ok: true; json: string }
-  | { code: string; ok: true; bytes: Uint8Array; as_of?: string }
+  | { code: string; ok: true; json: string; date: string }
+  | { code: string; ok: true; bytes: Uint8Array; date: string; as_of?: string }
 
 /** An A-share stock's row from the day's table: the item's ready bytes (or the row's JSON text when the code was asked in another spelling). */
 function fromTable(code: string, inst: Instrument, day: TechnicalsDay): ItemOut {
   const bytes = code === inst.code ? day.itemBytes(code) : undefined
-  if (bytes) return { code, ok: true, bytes }
+  if (bytes) return { code, ok: true, bytes, date: day.date }
   const json = day.rowJson(inst.code)
   if (!json) return { code, ok: false, error: `${inst.code}: not traded on ${day.date} (suspended, not listed, or no such stock)` }
-  return { code, ok: true, json }
+  return { code, ok: true, json, date: day.date }
 }
 
 const utf8 = new TextEncoder()
@@ -147,34 +148,17 @@ const utf8 = new TextEncoder()
 /** An item as UTF-8 JSON: table rows are copied in as they are. */
 function itemBytes(x: ItemOut): Uint8Array {
   if ('bytes' in x) return x.bytes
-  return utf8.encode('json' in x ? `{"code":${JSON.stringify(x.code)},"ok":true,"data":${x.json}}` : JSON.stringify(x))
+  return utf8.encode('json' in x ? `${headThrough({ code: x.code, ok: true }, 'data')}${x.json}${tailAfter({})}` : JSON.stringify(x))
 }
 
-/** Stands for `data` in the envelope until the items' bytes replace it. */
-const DATA_SLOT = '\u0000items\u0000'
-
 /**
- * The answer as one UTF-8 buffer: the envelope's text around `data`, and the items' bytes copied in
- * once each (a 1,000-symbol answer is some 1.1 MB; building it as one string and encoding that
- * costs more than the rest of the call).
+ * The answer as one UTF-8 buffer: the envelope's text around `data` (made from the envelope
+ * itself), and the items' bytes copied in once each (a 1,000-symbol answer is some 1.1 MB;
+ * building it as one string and encoding that costs more than the rest of the call).
  */
-function answerBytes(envelopeText: string, items: readonly ItemOut[]): Uint8Array<ArrayBuffer> {
-  const slot = envelopeText.indexOf(JSON.stringify(DATA_SLOT))
-  const head = utf8.encode(envelopeText.slice(0, slot) + '[')
-  const tail = utf8.encode(']' + envelopeText.slice(slot + JSON.stringify(DATA_SLOT).length))
-  const parts = items.map(itemBytes)
-  let size = head.length + tail.length + Math.max(0, parts.length - 1)
-  for (const p of parts) size += p.length
-  const out = new Uint8Array(size)
-  out.set(head, 0)
-  let at = head.length
-  parts.forEach((p, k) => {
-    if (k > 0) out[at++] = 44 // ','
-    out.set(p, at)
-    at += p.length
-  })
-  out.set(tail, at)
-  return out
+function answerBytes(env: Record<string, unknown>, items: readonly ItemOut[]): Uint8Array<ArrayBuffer> {
+  const { head, tail } = slotOf(env, 'data')
+  return spliceBytes(`${head}[`, items.map(itemBytes), `]${tail}`, 44 /* ',' */)
 }
 
 /** A symbol outside the table: its channel bars up to `date`, or all of them (the latest session, live during one). */
@@ -199,7 +183,7 @@ async function onTheFly(services: Services, c: StoreRequest, code: string, inst:
 /** A kept live item (src/features/technical/live-items.ts) as this request's item. */
 function fromLive(code: string, inst: Instrument, live: LiveItem, day: TechnicalsDay | undefined): ItemOut {
   if (live.kind === 'previous') return day ? fromTable(code, inst, day) : { code, ok: false, error: `${inst.code}: not traded today` }
-  return { code, ok: true, bytes: code === inst.code ? live.bytes : respelledItem(live.bytes, inst.code, code), as_of: live.asOf }
+  return { code, ok: true, bytes: code === inst.code ? live.bytes : respelledItem(live.bytes, inst.code, code), date: live.date, as_of: live.asOf }
 }
 
 /**
@@ -240,7 +224,7 @@ async function liveItems(services: Services, c: StoreRequest, now: number, today
         const quote = live.quotes.get(inst.code)?.quote
         const out = liveOutcome(inst, today, quote, states?.state(inst.code), day?.row(inst.code)?.name ?? null, previous)
         let r: LiveResult
-        if (out.kind === 'row') r = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), asOf: out.asOf }
+        if (out.kind === 'row') r = { kind: 'row', bytes: steppedItemBytes(writer, inst.code, out.state, out.bar, out.id, out.asOf), date: out.bar.date, asOf: out.asOf }
         else r = out
         if (r.kind === 'row' || r.kind === 'previous') kept.keep(inst.code, now, table, r)
         asking.settle(inst.code, r)
@@ -284,7 +268,7 @@ function newestRowDate(items: readonly ItemOut[]): string | undefined {
   let newest: string | undefined
   for (const x of items) {
     if (!x.ok) continue
-    const d = 'data' in x ? x.data.date : 'json' in x ? /,"date":"(\d{4}-\d{2}-\d{2})"/.exec(x.json)?.[1] : itemRowDate(x.bytes)
+    const d = 'data' in x ? x.data.date : x.date
     if (d && (!newest || d > newest)) newest = d
   }
   return newest
@@ -344,7 +328,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       const x = items[i]
       if (!('data' in x)) continue
       const inst = technicalInstrument(codes[i]) as Instrument
-      services.caches.of(LIVE_ITEMS).keep(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), asOf: x.as_of })
+      services.caches.of(LIVE_ITEMS).keep(inst.code, askedAt, day?.date ?? '', { kind: 'row', bytes: technicalItemBytes(fullWriter, inst.code, x.data, PRICE_DECIMALS[inst.kind], x.as_of), date: x.data.date, asOf: x.as_of })
     }
 
     const returned = items.filter((x) => x.ok).length
@@ -358,7 +342,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       ok: returned > 0,
       source: later.length === 0 && stocks.length === 0 ? 'store' : 'multi',
       ...(asOf ? { as_of: asOf } : {}),
-      data: DATA_SLOT,
+      data: null,
       ...(date ? { date } : {}),
       requested: codes.length,
       returned,
@@ -367,7 +351,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
         ? { code: 'BUILDING' as const, error: buildingMessage(`the technicals table${tableDate ? ` of ${tableDate}` : ''}`, build.progress), progress: build.progress }
         : returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
     }
-    const bytes = answerBytes(JSON.stringify(envelope(c, 'technical-batch', body)), items)
+    const bytes = answerBytes(envelope(c, 'technical-batch', body), items)
     // Typed as the documented body: the text is that object with its items spliced in.
     return answerBody(c, bytes, { ok: body.ok, rows: returned, units: returned }, ANSWER_HEADERS) as unknown as ReturnType<typeof c.json<z.output<typeof Response>, 200>>
   })

@@ -24,3 +24,11 @@ describe('isolate caches', () => {
     expect(caches.of(MAP)).toBe(map)
   })
 })
+
+describe('declared kinds', () => {
+  it('are listed made or not, and a kind is made with its owner clock', () => {
+    const CLOCKED = cacheKind('test clock', (env) => ({ at: env.now() }), () => {})
+    expect(IsolateCaches.names()).toEqual(expect.arrayContaining(['test map', 'test set', 'test clock']))
+    expect(new IsolateCaches({ now: () => 42 }).of(CLOCKED).at).toBe(42)
+  })
+})

@@ -1,9 +1,9 @@
 import { CacheApiLines, type LineCache } from '../channels/line-cache'
 import { eastmoney } from '../channels/eastmoney/index'
 import { HostBudgets } from '../channels/budget/host-budget'
-import { LinePool } from '../channels/live-lines'
+import { LIVE_LINES } from '../channels/live-lines'
 import { HostHealth } from '../channels/host-health'
-import { RecentBarsCache } from '../channels/recent-bars'
+import { RECENT_BARS } from '../channels/recent-bars'
 import { DEFAULT_FAILOVER_OPTIONS, Failover } from '../channels/failover'
 import { sina } from '../channels/sina/index'
 import { tencent } from '../channels/tencent/index'
@@ -11,10 +11,9 @@ import { IsolateCaches } from '../runtime/isolate-caches'
 import { REQUEST_DEADLINE_MS } from '../runtime/request-scope'
 import { marketViews } from './market'
 import type { MarketDeps } from './market-deps'
-import { FactorTables } from '../store/factor-table'
-import { ReferenceCache } from '../store/reference-cache'
+import { REFERENCE_ANSWERS } from '../store/reference-cache'
 import { referenceData } from './reference'
-import { SharedAnswers } from './shared-answers'
+import { SHARED_ANSWERS } from './shared-answers'
 import { storeReads } from './store'
 import type { Services } from './types'
 import type { ChannelName } from '../domain/channel-name'
@@ -38,20 +37,24 @@ export interface ServiceOptions {
  * upstreams; the emulator entry wires the emulator's fetch and clock and labels sources
  * `emulator:<channel>`.
  *
- * `Services` owns every cache this isolate keeps between requests, and `reset()` (the emulator's
- * reset; production never calls it) forgets them all:
- * - its own: breakers and failover, the per-host request counters (/v1/status), the live quote
- *   lines (src/channels/live-lines.ts), recent daily bars, shared market answers, reference answers;
- * - the store facade's: the calendar, the latest technicals date, parsed technicals tables,
- *   indicator-state shards and factor tables (kept: the industry-chain members, checked against
- *   the object's etag on every read, and the owned tables, static assets fixed for the deployment);
- * - `caches`, for layers services/ may not import (src/runtime/isolate-caches.ts): API key
- *   records, keyed and anonymous leases, anonymous answers, live technical rows.
+ * What this isolate keeps between requests is of two sorts, and `reset()` (the emulator's reset;
+ * production never calls it) forgets both:
+ * - caches, all in `caches` (src/runtime/isolate-caches.ts; the table of kinds: docs/architecture.md,
+ *   "Caches"), each kind declared beside its class by the module that owns its data; `caches.clear()`
+ *   is the one way they are forgotten. The services' own (live lines, recent bars, shared answers,
+ *   reference answers, the store facade's) are made here, the others (the access layer's, the
+ *   answer pipeline's, the technical feature's, /v1/status's) on first use;
+ * - state, below the line and reset one by one: the breakers and failover routes, the per-host
+ *   request counters (/v1/status) and the per-host request budgets. These are not caches: they
+ *   record what happened (failures, requests made, requests granted), and making them again from
+ *   nothing would change what the isolate does, not only what it costs.
  *
- * Not caches, and kept: proof-of-work proofs already accepted (replay protection) and pure memos of
- * computations (parsed IPs, trading-day walks, Beijing days, MCP tool schemas, the rows of bar
- * objects already formatted, held weakly by bar: src/http/series-body.ts; the last /v1/kline-full
- * rows written of each history, held weakly by the history: src/features/technical/kline-full-rows.ts).
+ * Not caches, and kept at module scope: proof-of-work proofs already accepted (each checked again
+ * against its expiry: a pure function of the proof, the secret and the clock) and pure memos of
+ * computations (parsed IPs, trading-day walks, Beijing days, the A-share cadence of a minute, MCP
+ * tool schemas, the rows of bar objects already formatted, held weakly by bar:
+ * src/http/series-body.ts; the last /v1/kline-full rows written of each history, held weakly by the
+ * history: src/features/technical/kline-full-rows.ts).
  */
 /**
  * The live lines of the location's isolates, shared through the Workers Cache API
@@ -61,16 +64,16 @@ export const locationLines = (namespace?: string): LineCache => new CacheApiLine
 
 export function createServices(opts: ServiceOptions): Services & MarketDeps {
   const now = opts.now ?? Date.now
+  const caches = new IsolateCaches({ now })
+  const recentBars = caches.of(RECENT_BARS)
+  const lines = caches.of(LIVE_LINES)
+  lines.shared = opts.lineCache
+  const sharedAnswers = caches.of(SHARED_ANSWERS)
+  const referenceCache = caches.of(REFERENCE_ANSWERS)
+  // State, not caches (see above): reset apart.
   const failover = new Failover({ ...DEFAULT_FAILOVER_OPTIONS, now })
   const hostHealth = new HostHealth(now)
-  const recentBars = new RecentBarsCache()
-  const lines = new LinePool(now)
-  lines.shared = opts.lineCache
   const budgets = new HostBudgets(opts.budgets)
-  const sharedAnswers = new SharedAnswers()
-  const referenceCache = new ReferenceCache()
-  const factorTables = new FactorTables()
-  const caches = new IsolateCaches()
   const deps: MarketDeps = {
     channels: { eastmoney, tencent, sina },
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines, budgets, now, health: hostHealth },
@@ -80,7 +83,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     now,
     sourcePrefix: opts.sourcePrefix ?? '',
   }
-  const store = storeReads(factorTables)
+  const store = storeReads(caches)
   return {
     ...deps,
     market: marketViews(deps),
@@ -100,15 +103,11 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
         now: now(),
       }),
     reset: () => {
+      caches.clear()
+      // State, not caches.
       failover.reset()
       hostHealth.clear()
-      recentBars.clear()
-      lines.clear()
       budgets.clear()
-      sharedAnswers.clear()
-      referenceCache.clear()
-      store.forget()
-      caches.clear()
     },
   }
 }

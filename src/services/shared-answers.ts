@@ -13,6 +13,7 @@
  * The answer's own `as_of` / `computed_at` still say when its data was true.
  */
 import { Flight } from '../domain/shared-flight'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** How long a computed answer may be served, per kind of answer, in milliseconds. */
 export const FRESHNESS_MS = {
@@ -150,3 +151,6 @@ export class SharedAnswers {
     this.entries.clear()
   }
 }
+
+/** The shared market answers of this isolate (one copy per `Services`). */
+export const SHARED_ANSWERS = cacheKind('shared market answers', () => new SharedAnswers(), (a) => a.clear())

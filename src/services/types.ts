@@ -62,15 +62,16 @@ export interface Services {
   /** Every request answers within this many ms (see src/http/deadline.ts); the emulator's tests shorten it. */
   deadlineMs: number
   /**
-   * The caches of layers that services/ may not import, by kind (src/runtime/isolate-caches.ts):
-   * API key records, keyed and anonymous leases, anonymous answers, live technical rows.
+   * Every cache this isolate keeps between requests, by kind (src/runtime/isolate-caches.ts; the
+   * kinds: docs/architecture.md, "Caches"), each kind declared by the module that owns its data.
    */
   caches: IsolateCaches
   /** Every upstream host's state and the channel serving each data family, this isolate's view (GET /v1/status). */
   upstreamStatus(): UpstreamStatus
   /**
-   * Forgets what this isolate caches between requests (the list is at `createServices` in
-   * src/services/index.ts). The emulator's reset; production never calls it.
+   * Forgets what this isolate keeps between requests: `caches.clear()`, and the state beside them
+   * (breakers, host counters, budgets: `createServices` in src/services/index.ts). The emulator's
+   * reset; production never calls it.
    */
   reset(): void
 }

@@ -15,6 +15,7 @@
 import { SSE_HOLIDAYS } from '../data/holidays'
 import { CalendarTable } from '../domain/calendar-table'
 import { isValidDate, weekday } from '../domain/dates'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** R2 key of the refreshed calendar. */
 export const CALENDAR_KEY = 'meta/calendar.json'
@@ -111,3 +112,6 @@ export class CalendarCache {
     this.cached = undefined
   }
 }
+
+/** The trading calendar of this isolate (one copy per `Services`, its store facade). */
+export const CALENDAR = cacheKind('trading calendar table', () => new CalendarCache(), (c) => c.forget())

@@ -3,23 +3,32 @@
  * writes and /v1/industry-chain reads.
  */
 import type { MembersDoc } from './shapes'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** R2 key of the members document. */
 export const MEMBERS_KEY = 'chains/members.json'
 
 /**
- * A reader of the members document that parses it once per version (its R2 etag); undefined
- * before the job's first run. Each reader keeps its own parsed copy (`services.store` holds one).
+ * The members document parsed once per version (its R2 etag, checked on every read); undefined
+ * before the job's first run. One copy per `Services` (its store facade).
  */
-export function membersReader(): (store: R2Bucket) => Promise<MembersDoc | undefined> {
-  let held: { etag: string; doc: MembersDoc } | undefined
-  return async (store) => {
+class ChainMembers {
+  private held: { etag: string; doc: MembersDoc } | undefined
+
+  async read(store: R2Bucket): Promise<MembersDoc | undefined> {
     const head = await store.head(MEMBERS_KEY)
-    if (!head) return (held = undefined)
-    if (held?.etag === head.etag) return held.doc
+    if (!head) return (this.held = undefined)
+    if (this.held?.etag === head.etag) return this.held.doc
     const obj = await store.get(MEMBERS_KEY)
-    if (!obj) return (held = undefined)
-    held = { etag: obj.etag, doc: (await obj.json()) as MembersDoc }
-    return held.doc
+    if (!obj) return (this.held = undefined)
+    this.held = { etag: obj.etag, doc: (await obj.json()) as MembersDoc }
+    return this.held.doc
+  }
+
+  clear(): void {
+    this.held = undefined
   }
 }
+
+/** The industry-chain members of this isolate (one copy per `Services`, its store facade). */
+export const CHAIN_MEMBERS = cacheKind('industry-chain members', () => new ChainMembers(), (m) => m.clear())

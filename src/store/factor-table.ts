@@ -2,6 +2,7 @@ import type { ScreenMarket } from '../data/factors'
 import { getJson, putJson } from './r2-json'
 import { factorTableKey, latestFactorsKey } from './keys'
 import type { LoadedFactorTable } from './shapes'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /**
  * One market's screening factors on one date, as the after-close job stores it: columns, not rows,
@@ -59,7 +60,7 @@ function loadFactorTable(t: StoredFactorTable): LoadedFactorTable {
  * parsing one costs tens of milliseconds. `Services` holds one (`services.store.factorTable`) and
  * forgets it on reset.
  */
-export class FactorTables {
+class FactorTables {
   private readonly memo = new Map<string, { etag: string; table: LoadedFactorTable }>()
 
   /**
@@ -86,6 +87,9 @@ export class FactorTables {
     this.memo.clear()
   }
 }
+
+/** The factor tables of this isolate (one copy per `Services`, its store facade). */
+export const FACTOR_TABLES = cacheKind('factor tables', () => new FactorTables(), (t) => t.clear())
 
 /** One factor table read without keeping it (the jobs' tests read what a job wrote). */
 export const readFactorTable = (bucket: R2Bucket, market: ScreenMarket, date?: string) => new FactorTables().read(bucket, market, date)

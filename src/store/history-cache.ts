@@ -9,6 +9,7 @@ import { memoisedReader } from './memo-read'
 import { checkHistory } from './history'
 import { historyKey } from './keys'
 import type { History } from './shapes'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /**
  * Histories kept at once: a long one (sh600519, since 2001) is some 6,000 bars of nine columns,
@@ -33,3 +34,6 @@ export class HistoryCache {
     this.read = HistoryCache.reader()
   }
 }
+
+/** The parsed stock histories of this isolate (one copy per `Services`, its store facade). */
+export const HISTORIES = cacheKind('parsed stock histories', () => new HistoryCache(), (h) => h.clear())

@@ -6,6 +6,7 @@
  */
 import { CHAIN_THEMES_FILE, chainThemes, type ChainThemes } from '../data/industry-chains'
 import type { AssetsRequest } from './shapes'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** Where the tables are served from the assets directory. */
 const OWNED_TABLES_PATH = '/_data/'
@@ -16,7 +17,7 @@ const OWNED_TABLES_PATH = '/_data/'
  * Only the parsed value is kept, never a read's promise (src/domain/shared-flight.ts, rule 1): the
  * first requests of an isolate may each read a table, and the first to finish is the one kept.
  */
-export class OwnedTables {
+class OwnedTables {
   private readonly parsed = new Map<string, unknown>()
 
   /** The industry-chain themes (src/data/industry-chains.ts). */
@@ -37,6 +38,12 @@ export class OwnedTables {
     return this.parsed.get(file) as T
   }
 }
+
+/**
+ * The owned tables of this isolate (one copy per `Services`, its store facade). Clearing keeps
+ * them: they are fixed for the deployment, so what is held is the same whenever it is read.
+ */
+export const OWNED_TABLES = cacheKind('owned tables (static assets)', () => new OwnedTables(), () => {})
 
 async function readFile(assets: Fetcher, file: string): Promise<string> {
   const res = await assets.fetch(new Request(`https://assets${OWNED_TABLES_PATH}${file}`))

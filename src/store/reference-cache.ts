@@ -10,6 +10,7 @@
  * how old a copy may then be is {@link STALE_IF_ERROR}, the one table of that policy.
  */
 import { lastSettledDay } from '../domain/settled-day'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** How long reference data is served before it is asked again. */
 const REFERENCE_TTL_MS = 6 * 3_600_000
@@ -179,3 +180,6 @@ export class ReferenceCache {
     this.memory.set(key, s)
   }
 }
+
+/** The reference answers of this isolate (one copy per `Services`). */
+export const REFERENCE_ANSWERS = cacheKind('reference answers', () => new ReferenceCache(), (r) => r.clear())

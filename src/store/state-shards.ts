@@ -17,6 +17,7 @@ import type { PickedStates } from './shapes'
 import { statesIndexKey, statesPrefix, statesShardKey, technicalsStateKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { pickStateLines, statesDay, statesText, type StatesDay } from './technicals-state'
+import { cacheKind } from '../runtime/isolate-caches'
 
 /** Codes per shard: some 1 MB of text. */
 export const SHARD_ROWS = 250
@@ -243,3 +244,6 @@ export class StateShards {
     this.readIndex = StateShards.indexReader()
   }
 }
+
+/** The indicator-state shards of this isolate (one copy per `Services`, its store facade). */
+export const STATE_SHARDS = cacheKind('indicator-state shards', () => new StateShards(), (s) => s.clear())

@@ -11,6 +11,7 @@ import { LATEST_TECHNICALS_KEY, technicalsKey } from './keys'
 import { memoisedReader } from './memo-read'
 import { getJson, putJson } from './r2-json'
 import type { TechnicalsDay } from './shapes'
+import { cacheKind } from '../runtime/isolate-caches'
 
 export const TECHNICALS_VERSION = 1
 
@@ -87,6 +88,9 @@ export class TechnicalsTables {
   }
 }
 
+/** The parsed technicals tables of this isolate (one copy per `Services`, its store facade). */
+export const TECHNICALS_TABLES = cacheKind('parsed technicals tables', () => new TechnicalsTables(), (t) => t.clear())
+
 /** Builds the stored form from staged `[code, ...values]` rows and the names known for the codes. */
 export function technicalsOf(date: string, rows: Iterable<Array<string | number | null>>, names: Record<string, string>): StoredTechnicals {
   const out: StoredTechnicals = { v: TECHNICALS_VERSION, date, columns: [...STOCK_DAY_COLUMNS], rows: {} }
@@ -141,3 +145,5 @@ export class LatestTechnicals {
   }
 }
 
+/** The latest technicals date as this isolate last read it (one per `Services`, its store facade). */
+export const LATEST_TECHNICALS = cacheKind('latest technicals date', () => new LatestTechnicals(), (l) => l.forget())

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { nextRow, stateThrough, type StepBar } from '../../domain/indicators/step'
 import { JsonBytes } from '../../http/json-bytes'
-import { itemRowDate, respelledItem, steppedItemBytes, technicalItemBytes } from './item-bytes'
+import { respelledItem, steppedItemBytes, technicalItemBytes } from './item-bytes'
 
 /** A wandering daily history of `n` bars from `start`, prices on a 0.01 grid (a stock) or 0.001 (an ETF). */
 function history(n: number, start: number, decimals: number): StepBar[] {
@@ -82,16 +82,5 @@ describe('technicalItemBytes', () => {
     const row = nextRow(stateThrough(bars.slice(0, -1)), bars.at(-1)!, { code: 'sz000001', name: '平安银行', priceDecimals: 2 })
     expect(Math.abs(row.obv_OBV!) + Math.abs(row.vol_MA_10!)).toBeGreaterThan(1e9)
     expect(text(technicalItemBytes(new JsonBytes(), 'sz000001', row, 2))).toBe(JSON.stringify({ code: 'sz000001', ok: true, data: row }))
-  })
-
-  it("reads the row's date back from an item, whatever its code and name hold", () => {
-    const bars = history(60, 9.87, 2)
-    const utf8 = new TextEncoder()
-    for (const name of ['平安银行', ',"date":"1999-01-01', null]) {
-      const row = nextRow(stateThrough(bars.slice(0, -1)), bars.at(-1)!, { code: 'sz000001', name, priceDecimals: 2 })
-      expect(itemRowDate(technicalItemBytes(new JsonBytes(), ',"date":"1998-01-01', row, 2, '2026-11-20 10:30:00'))).toBe(row.date)
-      expect(itemRowDate(utf8.encode(JSON.stringify({ code: 'sz000001', ok: true, data: row })))).toBe(row.date)
-    }
-    expect(itemRowDate(utf8.encode(JSON.stringify({ code: 'sz000001', ok: false, error: 'sz000001: not traded on 2026-11-20' })))).toBeUndefined()
   })
 })

@@ -9,6 +9,7 @@ import { roundedUnits, type RowIdentity } from '../../domain/indicators/row'
 import { nextValuesInto, type StepBar } from '../../domain/indicators/step'
 import type { StepState } from '../../domain/indicators/step-state'
 import { jsonFragment, type JsonBytes } from '../../http/json-bytes'
+import { withFirstMember } from '../../http/json-splice'
 
 /** The numeric columns in row order (a step's values' order): the key fragment written before each value, and whether it is a price level. */
 const NUMERIC = TECHNICAL_COLUMNS.filter(([, kind]) => kind !== 'id').map(([name, kind]) => ({
@@ -70,30 +71,10 @@ export function steppedItemBytes(w: JsonBytes, code: string, state: StepState, b
   return w.view(from)
 }
 
-const utf8 = new TextEncoder()
-
 /**
  * The same item for `code` as requested (another spelling of the canonical code its bytes were
  * written for): only the leading `{"code":…` differs.
  */
 export function respelledItem(bytes: Uint8Array, canonical: string, code: string): Uint8Array {
-  const head = utf8.encode(`{"code":${JSON.stringify(code)}`)
-  const rest = bytes.subarray(CODE.length + JSON.stringify(canonical).length) // ASCII: one byte a character
-  const out = new Uint8Array(head.length + rest.length)
-  out.set(head)
-  out.set(rest, head.length)
-  return out
-}
-
-/** What precedes the row's date in an item: the row's `code` and `name` come before it, JSON-escaped, so none can hold it. */
-const ROW_DATE = utf8.encode(',"date":"')
-
-/** The `date` of the row an item's bytes hold (whoever wrote them: the table, a step, a whole history), or undefined without a row. */
-export function itemRowDate(bytes: Uint8Array): string | undefined {
-  const end = bytes.length - ROW_DATE.length - 10
-  outer: for (let i = 0; i <= end; i++) {
-    for (let k = 0; k < ROW_DATE.length; k++) if (bytes[i + k] !== ROW_DATE[k]) continue outer
-    return String.fromCharCode(...bytes.subarray(i + ROW_DATE.length, i + ROW_DATE.length + 10))
-  }
-  return undefined
+  return withFirstMember(bytes, 'code', canonical, code)
 }

@@ -12,7 +12,7 @@ describe('live items kept for one quote window', () => {
   })
 
   it('serves an item for the window after its quote was asked for, not at its end', () => {
-    live.keep('sh600519', T, '2026-11-19', { kind: 'row', bytes, asOf: '2026-11-20 10:30:00' })
+    live.keep('sh600519', T, '2026-11-19', { kind: 'row', bytes, date: '2026-11-20', asOf: '2026-11-20 10:30:00' })
     expect(live.fresh('sh600519', T, '2026-11-19')).toMatchObject({ kind: 'row', asOf: '2026-11-20 10:30:00' })
     expect(live.fresh('sh600519', T + FRESHNESS_MS.liveRow - 1, '2026-11-19')).toBeDefined()
     expect(live.fresh('sh600519', T + FRESHNESS_MS.liveRow, '2026-11-19')).toBeUndefined()
@@ -37,8 +37,8 @@ describe('live items kept for one quote window', () => {
     const waiting = live.pending('sh600519', '2026-11-19')!
     expect(live.pending('sh600519', '2026-11-18')).toBeUndefined()
     expect(live.pending('bj830799', '2026-11-19')).toBeUndefined()
-    asking.settle('sh600519', { kind: 'row', bytes })
-    expect(await waiting).toEqual({ kind: 'row', bytes })
+    asking.settle('sh600519', { kind: 'row', bytes, date: '2026-11-20' })
+    expect(await waiting).toEqual({ kind: 'row', bytes, date: '2026-11-20' })
     expect(live.pending('sh600519', '2026-11-19')).toBeUndefined()
     // a call that stops half way settles the rest, so nobody waits for ever
     const other = live.pending('sz000001', '2026-11-19')!

@@ -25,7 +25,7 @@ import { cacheKind } from '../../runtime/isolate-caches'
  * as an object: 1,000 rows of 52 numbers kept for seconds would be 50,000 small objects for the
  * garbage collector to carry; bytes live outside its heap.
  */
-export type LiveItem = { kind: 'row'; bytes: Uint8Array; asOf?: string } | { kind: 'previous' }
+export type LiveItem = { kind: 'row'; bytes: Uint8Array; /** The session of the row the bytes hold. */ date: string; asOf?: string } | { kind: 'previous' }
 
 interface Kept {
   /** Service clock (ms) when the quote was asked for. */
