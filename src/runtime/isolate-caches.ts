@@ -11,7 +11,7 @@
  * `Services.reset()` resets them apart (src/services/index.ts).
  */
 export interface CacheKind<T> {
-  /** What the cache holds, in words (for a reader and the test listing them, test/caches.test.ts). */
+  /** What the cache holds, in words (for a reader and the test listing them, in test/shared-answers.test.ts). */
   readonly name: string
   readonly create: (env: CacheEnv) => T
   /** Forgets what it holds (the instance stays: a request under way may still hold it). */
