@@ -33,14 +33,6 @@ export type { LineFeed }
 
 /** How long the first miss waits for others before its request goes out (real ms). */
 const GATHER_MS = 4
-/**
- * A busy isolate's gather (real ms): when it has opened {@link BUSY_OPENS} batches within the last
- * second, most are a code or two that no active line could carry (symbols first asked for), so a
- * first call waits this long for others and they share a request instead of a request each. The
- * many-users bench chose the figures (docs/performance.md).
- */
-const BUSY_GATHER_MS = 50
-const BUSY_OPENS = 20
 /** A code asked for within this long stays in the active set (service clock, ms). */
 const ACTIVE_MS = 60_000
 /** Batch requests of one flight in flight at once: Workers open six connections at a time. */
@@ -209,8 +201,6 @@ class FeedPool {
   private readonly inFlight = new Map<string, Batch>()
   /** The batch taking codes now, if any. */
   private gathering: Batch | null = null
-  /** When this pool opened its recent batches (real ms), oldest first: how busy it is. */
-  private readonly opened: number[] = []
   readonly counts: LineCounts = { requests: 0, codesRequested: 0, hits: 0, sharedHits: 0 }
 
   constructor(
@@ -286,7 +276,7 @@ class FeedPool {
       if (g && g.open && g.codes.size + own.length <= this.feed.batch) {
         for (const c of own) this.addTo(g, c)
         parts.push(g.flight.joinWithin(ctx.timeoutMs + this.gatherMs + 1_000).then((j) => j?.value))
-      } else mine = this.open(ctx, own, now, this.gatherNow())
+      } else mine = this.open(ctx, own, now)
     }
     const got = await Promise.all([mine, ...parts])
     const out = new Map<string, Line>()
@@ -295,15 +285,6 @@ class FeedPool {
     const left = codes.filter((c) => !out.has(keyOf(c)))
     if (left.length) for (const [k, v] of await this.open(ctx, left, now, 0)) out.set(k, v)
     return out
-  }
-
-  /** The gather of a batch opened now: longer while this pool opens many (see {@link BUSY_GATHER_MS}). */
-  private gatherNow(): number {
-    if (this.gatherMs <= 0) return this.gatherMs
-    const t = Date.now()
-    while (this.opened.length && t - this.opened[0] > 1_000) this.opened.shift()
-    this.opened.push(t)
-    return this.opened.length > BUSY_OPENS ? Math.max(this.gatherMs, BUSY_GATHER_MS) : this.gatherMs
   }
 
   private addTo(b: Batch, code: string): void {
