@@ -57,7 +57,7 @@ describe('fetchMarketSnapshot over the emulator', () => {
       expect(Math.abs(totalShares! / inst.totalShares! - 1), inst.code).toBeLessThan(1e-3)
       expect(Math.abs(floatShares! / inst.floatShares! - 1), inst.code).toBeLessThan(1e-3)
     }
-  })
+  }, 60_000) // the whole market's first list at an instant: seconds of the model's CPU
 
   it('sends a stock suspended that day as halted, dated the session the list shows, with its last close', async () => {
     // Wednesday of the same week: suspensions fall on Tuesday to Thursday.
