@@ -58,6 +58,19 @@ describe('polite at scale', () => {
     expect((await paths())['qt.gtimg.cn/q=']).toBe(2)
   })
 
+  it('calls of a symbol asking different counts share one load of past bars, and agree', async () => {
+    const five = (await getJson('/v1/quote?code=sz000001&count=5')).body
+    const twenty = (await getJson('/v1/quote?code=sz000001&count=20')).body
+    const kline = (await getJson('/v1/kline?code=sz000001&period=day&count=40')).body
+    const sixty = (await getJson('/v1/kline?code=sz000001&period=day&count=100')).body
+    const counted = await paths()
+    // One load each (30 bars for counts up to 30, 120 up to 120): the quote's channel (Tencent) and the day K-line's (Eastmoney).
+    expect([counted['proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get'], counted['push2his.eastmoney.com/api/qt/stock/kline/get']]).toEqual([1, 1])
+    expect([five.data.length, twenty.data.length, kline.data.length, sixty.data.length]).toEqual([5, 20, 40, 100])
+    expect(twenty.data.slice(0, 5)).toEqual(five.data)
+    expect(sixty.data.slice(0, 40)).toEqual(kline.data)
+  })
+
   it('100 keyed snapshot calls for one symbol make one stock/get request', async () => {
     const bodies = await Promise.all(Array.from({ length: 100 }, () => getJson('/v1/snapshot?code=sz000001').then((r) => r.body)))
     expect(bodies.every((b) => b.ok && b.source === 'emulator:eastmoney')).toBe(true)

@@ -47,15 +47,26 @@ export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrum
 }
 
 /**
- * The past daily bars of one channel, from the isolate's {@link RecentBarsCache} when it has them;
- * with a `keptOnly` context, the bars it loaded today whatever their age, or a failure.
+ * How many past bars one load brings for a call asking `count`: calls of one symbol asking
+ * different counts (a quote's 5, a chart's 30) share one request and one cache entry, a few more
+ * bars a request rather than a request per count.
+ */
+export const barsWindowOf = (count: number): number => (count <= 30 ? 30 : count <= 120 ? 120 : count)
+
+/**
+ * The past daily bars of one channel, the newest `count`, from the isolate's {@link RecentBarsCache}
+ * when it has them (loaded {@link barsWindowOf} at a time); with a `keptOnly` context, the bars it
+ * loaded today whatever their age, or a failure.
  */
 export function recentBarsOf(services: MarketDeps, name: SeriesChannelName, instrument: Instrument, count: number, ctx = services.channelContext): Promise<Bar[]> {
+  const window = barsWindowOf(count)
   if (ctx.keptOnly) {
-    const kept = services.recentBars.kept(name, instrument.code, count, services.now())
-    return kept ? Promise.resolve(kept) : Promise.reject(new ChannelError('over_budget', name, 'no daily bars kept to serve; nothing sent'))
+    const kept = services.recentBars.kept(name, instrument.code, window, services.now())
+    return kept ? Promise.resolve(kept.slice(-count)) : Promise.reject(new ChannelError('over_budget', name, 'no daily bars kept to serve; nothing sent'))
   }
-  return services.recentBars.get(name, instrument.code, count, services.now(), () => services.channels[name].kline({ instrument, period: 'day', count }, ctx))
+  return services.recentBars
+    .get(name, instrument.code, window, services.now(), () => services.channels[name].kline({ instrument, period: 'day', count: window }, ctx))
+    .then((bars) => bars.slice(-count))
 }
 
 /**
