@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { beijingInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant } from './instant'
+
+describe('isoInstant', () => {
+  const ms = Date.UTC(2026, 10, 20, 2, 30, 3, 789) // 10:30:03.789 Beijing
+
+  it('writes Beijing time with its offset, to the second, by default', () => {
+    expect(isoInstant(ms)).toBe('2026-11-20T10:30:03+08:00')
+  })
+
+  it('writes any offset, west of UTC too, never Z or milliseconds', () => {
+    expect(isoInstant(ms, -300)).toBe('2026-11-19T21:30:03-05:00')
+    expect(isoInstant(ms, 0)).toBe('2026-11-20T02:30:03+00:00')
+    expect(isoInstant(ms, 330)).toBe('2026-11-20T08:00:03+05:30')
+  })
+
+  it('crosses midnight into the local date', () => {
+    expect(isoInstant(Date.UTC(2026, 10, 20, 16, 0, 0))).toBe('2026-11-21T00:00:00+08:00')
+  })
+
+  it('reads back to the same second', () => {
+    expect(instantMs(isoInstant(ms))).toBe(Date.UTC(2026, 10, 20, 2, 30, 3))
+    expect(instantMs(isoInstant(ms, -240))).toBe(Date.UTC(2026, 10, 20, 2, 30, 3))
+  })
+})
+
+describe('wall-clock instants', () => {
+  it('writes a Beijing date and time, with or without seconds', () => {
+    expect(beijingInstant('2026-11-20', '10:30:03')).toBe('2026-11-20T10:30:03+08:00')
+    expect(beijingInstant('2026-11-20', '15:00')).toBe('2026-11-20T15:00:00+08:00')
+  })
+
+  it('gives US Eastern time its own offset, -04:00 under DST and -05:00 outside it', () => {
+    expect(easternInstant('2026-07-01', '10:00:00')).toBe('2026-07-01T10:00:00-04:00')
+    expect(easternInstant('2026-11-20', '16:00:00')).toBe('2026-11-20T16:00:00-05:00')
+    // 2026: DST from 8 March to 1 November.
+    expect(easternInstant('2026-03-06', '16:00:00')).toBe('2026-03-06T16:00:00-05:00')
+    expect(easternInstant('2026-03-09', '09:30:00')).toBe('2026-03-09T09:30:00-04:00')
+    expect(easternInstant('2026-10-30', '16:00:00')).toBe('2026-10-30T16:00:00-04:00')
+    expect(easternInstant('2026-11-02', '09:30:00')).toBe('2026-11-02T09:30:00-05:00')
+    expect(easternOffsetMinutes(Date.UTC(2026, 6, 1))).toBe(-240)
+    expect(easternOffsetMinutes(Date.UTC(2026, 0, 1))).toBe(-300)
+  })
+
+  it('picks the clock by the instrument: US Eastern for US listings, Beijing for the rest', () => {
+    expect(exchangeInstant('us', '2026-11-20', '16:00:00')).toBe('2026-11-20T16:00:00-05:00')
+    expect(exchangeInstant('hk', '2026-11-20', '16:08:00')).toBe('2026-11-20T16:08:00+08:00')
+    expect(exchangeInstant('sh', '2026-11-20', '10:30')).toBe('2026-11-20T10:30:00+08:00')
+  })
+})
