@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { beijingInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant } from './instant'
+import { barAsOf, beijingInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant, newestAsOf, oldestAsOf, quoteAsOf } from './instant'
 
 describe('isoInstant', () => {
   const ms = Date.UTC(2026, 10, 20, 2, 30, 3, 789) // 10:30:03.789 Beijing
@@ -46,5 +46,27 @@ describe('wall-clock instants', () => {
     expect(exchangeInstant('us', '2026-11-20', '16:00:00')).toBe('2026-11-20T16:00:00-05:00')
     expect(exchangeInstant('hk', '2026-11-20', '16:08:00')).toBe('2026-11-20T16:08:00+08:00')
     expect(exchangeInstant('sh', '2026-11-20', '10:30')).toBe('2026-11-20T10:30:00+08:00')
+  })
+})
+
+describe('as_of values', () => {
+  it('a quote with a time is an instant on its exchange clock; without one, its session date', () => {
+    expect(quoteAsOf('sz', '2026-11-20', '10:30:03')).toBe('2026-11-20T10:30:03+08:00')
+    expect(quoteAsOf('us', '2026-11-20', '15:59:58')).toBe('2026-11-20T15:59:58-05:00')
+    expect(quoteAsOf('us', '2026-11-20', null)).toBe('2026-11-20')
+  })
+
+  it("a day bar's date stays a date; a minute bar's end becomes an instant", () => {
+    expect(barAsOf('sh', '2026-11-20')).toBe('2026-11-20')
+    expect(barAsOf('sh', '2026-11-20 10:35')).toBe('2026-11-20T10:35:00+08:00')
+    expect(barAsOf('us', '2026-07-01 10:35')).toBe('2026-07-01T10:35:00-04:00')
+  })
+
+  it('orders by the instant named, not by the text', () => {
+    // 16:00 New York (21:00 UTC) is after 23:00 Beijing (15:00 UTC) the same day.
+    const values = ['2026-11-20T23:00:00+08:00', '2026-11-20T16:00:00-05:00', '2026-11-20T10:30:03+08:00']
+    expect(newestAsOf(values)).toBe('2026-11-20T16:00:00-05:00')
+    expect(oldestAsOf(values)).toBe('2026-11-20T10:30:03+08:00')
+    expect(newestAsOf([])).toBeUndefined()
   })
 })

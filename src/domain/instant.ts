@@ -68,5 +68,35 @@ export function exchangeInstant(prefix: string, date: string, time: string): str
   return prefix === 'us' ? easternInstant(date, time) : beijingInstant(date, time)
 }
 
-/** Epoch milliseconds of an instant in the form above (or any ISO 8601 with offset). */
+/**
+ * A quote's `as_of`: its exchange-time stamp as an instant when the line carries a time, else its
+ * date (the session it belongs to).
+ */
+export function quoteAsOf(prefix: string, date: string, time: string | null): string {
+  return time ? exchangeInstant(prefix, date, time) : date
+}
+
+/**
+ * A bar's `date` as an `as_of`: a day (or longer) bar's `YYYY-MM-DD` stays a date; a minute bar's
+ * `YYYY-MM-DD HH:MM` (bar end, exchange time) becomes an instant.
+ */
+export function barAsOf(prefix: string, date: string): string {
+  return date.length > 10 ? exchangeInstant(prefix, date.slice(0, 10), date.slice(11)) : date
+}
+
+/** Epoch milliseconds of an instant in the form above (or any ISO 8601 with offset); a bare date reads as its UTC midnight. */
 export const instantMs = (instant: string): number => Date.parse(instant)
+
+/** The newest of several `as_of` values by the instant they name (not by their text: offsets differ). */
+export function newestAsOf(values: readonly string[]): string | undefined {
+  let best: string | undefined
+  for (const v of values) if (best === undefined || instantMs(v) > instantMs(best)) best = v
+  return best
+}
+
+/** The oldest of several `as_of` values by the instant they name. */
+export function oldestAsOf(values: readonly string[]): string | undefined {
+  let best: string | undefined
+  for (const v of values) if (best === undefined || instantMs(v) < instantMs(best)) best = v
+  return best
+}
