@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { barAsOf, beijingInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant, newestAsOf, oldestAsOf, quoteAsOf } from './instant'
+import { barAsOf, beijingInstant, beijingStampInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant, newestAsOf, oldestAsOf, quoteAsOf } from './instant'
 
 describe('isoInstant', () => {
   const ms = Date.UTC(2026, 10, 20, 2, 30, 3, 789) // 10:30:03.789 Beijing
@@ -28,6 +28,7 @@ describe('wall-clock instants', () => {
   it('writes a Beijing date and time, with or without seconds', () => {
     expect(beijingInstant('2026-11-20', '10:30:03')).toBe('2026-11-20T10:30:03+08:00')
     expect(beijingInstant('2026-11-20', '15:00')).toBe('2026-11-20T15:00:00+08:00')
+    expect(beijingStampInstant('2026-11-20 10:30:00')).toBe('2026-11-20T10:30:00+08:00')
   })
 
   it('gives US Eastern time its own offset, -04:00 under DST and -05:00 outside it', () => {

@@ -29,6 +29,11 @@ export function beijingInstant(date: string, time: string): string {
   return wallInstant(date, time, BEIJING_OFFSET_MINUTES)
 }
 
+/** A Beijing stamp `YYYY-MM-DD HH:MM:SS` (an upstream's, a snapshot's `time`) as an instant. */
+export function beijingStampInstant(stamp: string): string {
+  return beijingInstant(stamp.slice(0, 10), stamp.slice(11))
+}
+
 /** A wall-clock date and time (`HH:MM:SS` or `HH:MM`) `offsetMinutes` east of UTC as an instant. */
 function wallInstant(date: string, time: string, offsetMinutes: number): string {
   return `${date}T${time.length === 5 ? time + ':00' : time}${offsetText(offsetMinutes)}`
