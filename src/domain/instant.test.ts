@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { barAsOf, beijingInstant, beijingStampInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant, newestAsOf, oldestAsOf, quoteAsOf } from './instant'
+import { barAsOf, beijingInstant, beijingStampInstant, easternInstant, easternOffsetMinutes, exchangeInstant, instantMs, isoInstant, newestAsOf, oldestAsOf, quoteAsOf, reformInstant } from './instant'
 
 describe('isoInstant', () => {
   const ms = Date.UTC(2026, 10, 20, 2, 30, 3, 789) // 10:30:03.789 Beijing
@@ -16,6 +16,11 @@ describe('isoInstant', () => {
 
   it('crosses midnight into the local date', () => {
     expect(isoInstant(Date.UTC(2026, 10, 20, 16, 0, 0))).toBe('2026-11-21T00:00:00+08:00')
+  })
+
+  it('rewrites a stored UTC ISO stamp in the one form', () => {
+    expect(reformInstant('2026-11-23T17:00:00.000Z')).toBe('2026-11-24T01:00:00+08:00')
+    expect(reformInstant('2026-11-24T01:00:00+08:00')).toBe('2026-11-24T01:00:00+08:00')
   })
 
   it('reads back to the same second', () => {

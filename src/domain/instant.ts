@@ -29,6 +29,11 @@ export function beijingInstant(date: string, time: string): string {
   return wallInstant(date, time, BEIJING_OFFSET_MINUTES)
 }
 
+/** An instant kept in another ISO 8601 form (a stored record's UTC `…T11:00:00.000Z`) in the one form, Beijing. */
+export function reformInstant(iso: string): string {
+  return isoInstant(Date.parse(iso))
+}
+
 /** A Beijing stamp `YYYY-MM-DD HH:MM:SS` (an upstream's, a snapshot's `time`) as an instant. */
 export function beijingStampInstant(stamp: string): string {
   return beijingInstant(stamp.slice(0, 10), stamp.slice(11))

@@ -4,7 +4,7 @@
  * /v1/kline-full and /v1/market-kline answer `ok:false` with code `BUILDING` and this progress for
  * what the build will write, instead of a bare NO_DATA (`services.store.buildUnderWay`).
  */
-import { isoInstant } from '../domain/instant'
+import { reformInstant } from '../domain/instant'
 import { readBackfillStatus, type BackfillStatus } from './backfill-record'
 import type { Building } from './shapes'
 
@@ -36,7 +36,7 @@ export function building({ state, done }: BackfillStatus): Building {
       from: state.from,
       to: state.to,
       // Kept as UTC ISO in the record; answered in the one form of an instant.
-      started_at: isoInstant(Date.parse(state.startedAt)),
+      started_at: reformInstant(state.startedAt),
     },
     buildsHistoryOf: (code) => codes.has(code),
     buildsDay: (date) => date >= state.from && date <= state.to,
