@@ -1,6 +1,6 @@
 import type { Attempt } from '../channels/failover'
 import type { ChannelName } from '../channels/types'
-import { isoInstant } from '../domain/instant'
+import { isoInstant, oldestAsOf } from '../domain/instant'
 import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
 import type { Ask, Body, ReferenceData, ReferenceRequest, ReferenceResult, StaleFields } from './types'
 import { allSaidNothing, describeAttempts, upstreamFailure } from '../http/outcome'
@@ -102,5 +102,5 @@ export function staleOf(results: ReadonlyArray<ReferenceResult<unknown>>, notice
   const stale = results.flatMap((r) => (r.ok && r.stale ? [r.stale] : []))
   if (stale.length === 0) return notice ? { notice } : {}
   const notices = [...new Set(stale.map((s) => s.notice))]
-  return { stale: true, as_of: stale.map((s) => s.as_of).sort()[0], notice: [...notices, ...(notice ? [notice] : [])].join('; ') }
+  return { stale: true, as_of: oldestAsOf(stale.map((s) => s.as_of)), notice: [...notices, ...(notice ? [notice] : [])].join('; ') }
 }
