@@ -25,7 +25,7 @@ describe('GET /v1/quote', () => {
     expect(typeof body.elapsed_ms).toBe('number')
     expect(body.data).toHaveLength(30)
     expect(body.data[0].date).toBe('2026-11-20')
-    expect(body.as_of).toMatch(/^2026-11-20 10:/)
+    expect(body.as_of).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
     expectSaneRows(body.data)
     // 贵州茅台 trades in the thousands of yuan with lots of 100 shares.
     expect(Number(body.data[0].last)).toBeGreaterThan(100)
