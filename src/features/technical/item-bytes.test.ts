@@ -43,7 +43,7 @@ describe('technicalItemBytes', () => {
       for (const [k, bar] of bars.entries()) {
         const id = { code: 'sh600000', name: k % 2 ? '浦发银行' : null, priceDecimals: decimals }
         const expected = JSON.stringify({ code: 'SH600000', ok: true, data: nextRow(state, bar, id), as_of: '2026-11-20T10:30:00+08:00' })
-        expect(text(steppedItemBytes(w, 'SH600000', state, bar, id, '2026-11-20 10:30:00')), `bar ${k} of ${n}`).toBe(expected)
+        expect(text(steppedItemBytes(w, 'SH600000', state, bar, id, '2026-11-20T10:30:00+08:00')), `bar ${k} of ${n}`).toBe(expected)
         // the state is left as it was: stepping on gives the next bar's row
         Object.assign(state, stateThrough(bars.slice(0, k + 1)))
       }
@@ -55,7 +55,7 @@ describe('technicalItemBytes', () => {
     const bars = history(300, 25.5, 2)
     const state = stateThrough(bars.slice(0, -2))
     const rows = [bars.at(-2)!, bars.at(-1)!].map((b) => nextRow(state, b, { code: 'sz000001', name: '平安银行', priceDecimals: 2 }))
-    const views = rows.map((row, k) => technicalItemBytes(w, `c${k}`, row, 2, '2026-11-20 10:30:00'))
+    const views = rows.map((row, k) => technicalItemBytes(w, `c${k}`, row, 2, '2026-11-20T10:30:00+08:00'))
     rows.forEach((row, k) => expect(text(views[k])).toBe(JSON.stringify({ code: `c${k}`, ok: true, data: row, as_of: '2026-11-20T10:30:00+08:00' })))
   })
 
@@ -73,7 +73,7 @@ describe('technicalItemBytes', () => {
   it('respells an item for a code asked in another spelling', () => {
     const bars = history(60, 9.87, 2)
     const row = nextRow(stateThrough(bars.slice(0, -1)), bars.at(-1)!, { code: 'sz000001', name: '平安银行', priceDecimals: 2 })
-    const bytes = technicalItemBytes(new JsonBytes(), 'sz000001', row, 2, '2026-11-20 10:30:00')
+    const bytes = technicalItemBytes(new JsonBytes(), 'sz000001', row, 2, '2026-11-20T10:30:00+08:00')
     expect(text(respelledItem(bytes, 'sz000001', 'SZ000001'))).toBe(JSON.stringify({ code: 'SZ000001', ok: true, data: row, as_of: '2026-11-20T10:30:00+08:00' }))
   })
 
@@ -89,7 +89,7 @@ describe('technicalItemBytes', () => {
     const utf8 = new TextEncoder()
     for (const name of ['平安银行', ',"date":"1999-01-01', null]) {
       const row = nextRow(stateThrough(bars.slice(0, -1)), bars.at(-1)!, { code: 'sz000001', name, priceDecimals: 2 })
-      expect(itemRowDate(technicalItemBytes(new JsonBytes(), ',"date":"1998-01-01', row, 2, '2026-11-20 10:30:00'))).toBe(row.date)
+      expect(itemRowDate(technicalItemBytes(new JsonBytes(), ',"date":"1998-01-01', row, 2, '2026-11-20T10:30:00+08:00'))).toBe(row.date)
       expect(itemRowDate(utf8.encode(JSON.stringify({ code: 'sz000001', ok: true, data: row })))).toBe(row.date)
     }
     expect(itemRowDate(utf8.encode(JSON.stringify({ code: 'sz000001', ok: false, error: 'sz000001: not traded on 2026-11-20' })))).toBeUndefined()
