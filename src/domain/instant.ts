@@ -8,7 +8,7 @@ const MINUTE_MS = 60_000
 const HOUR_MS = 3_600_000
 
 /** Beijing's (and Hong Kong's) offset from UTC, in minutes. */
-export const BEIJING_OFFSET_MINUTES = 480
+const BEIJING_OFFSET_MINUTES = 480
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
