@@ -231,6 +231,9 @@ describe('GET /v1/stream', () => {
     await tune({ heartbeat_ms: 50 })
     const first = await sse(`codes=${stocks.slice(0, 20).join(',')}`, trial)
     await first.until(() => first.of('quote').length >= 20)
+    // A heartbeat's `at` is an instant in the one form (Beijing, to the second); the emulator's clock stands at 10:30.
+    await first.until(() => first.of('heartbeat').length >= 1)
+    expect(first.of('heartbeat')[0].data.at).toMatch(/^2026-11-20T10:3\d:\d\d\+08:00$/)
     const second = await getJson(`/v1/stream?codes=sh600519&key=${trial}`, { headers: { upgrade: 'websocket' } })
     expect(second.status).toBe(429)
     expect(second.body).toMatchObject({ code: 'STREAM_LIMIT', limit: 1 })
