@@ -30,6 +30,8 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
       expect(item.as_of, item.code).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
       expect(item.data.date).toBe('2026-11-20')
     }
+    // The HK row is computed on the fly from its channel; its quote time is Beijing's clock too.
+    expect(body.data[CODES.length]).toMatchObject({ code: 'hk00700', ok: true, as_of: expect.stringMatching(/^2026-11-20T10:\d\d:\d\d\+08:00$/) })
     for (const code of ['sh600519', 'sz000001', BJ, CODES[10], CODES[30]]) {
       const one = await single(code, key)
       expect(one.history).toBe('store')
