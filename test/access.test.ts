@@ -92,6 +92,8 @@ describe('keys', () => {
       expect(body).toMatchObject({ code: 'KEY_REQUIRED' })
       expect(typeof body.error).toBe('string')
       expect(body.error).toMatch(/key is required/)
+      // And how to get one, in a few words: the command, with the tier the endpoint needs.
+      expect(body.error).toContain(`no key yet? create one with \`npm run key -- create --tier ${body.min_tier}\` (README, "First, a key"), or ask the service's operator`)
     }
   })
 

@@ -62,7 +62,7 @@ describe('Eastmoney bans us', () => {
   it('/v1/status says backing_off until the end of the first step (30 s ± 20 %), and which channel serves each family', async () => {
     const host = await eastmoneyHost()
     expect(host).toMatchObject({ state: 'backing_off', backoff_step: 1, budget_per_minute: null })
-    const until = Date.parse(`${String(host.backoff_until).replace(' ', 'T')}+08:00`)
+    const until = Date.parse(String(host.backoff_until))
     expect(until - T0).toBeGreaterThanOrEqual(24_000)
     expect(until - T0).toBeLessThanOrEqual(36_000)
     expect((host.error_rate as { failures: number }).failures).toBeGreaterThanOrEqual(1)
@@ -90,6 +90,6 @@ describe('Eastmoney bans us', () => {
     expect(body).toMatchObject({ ok: true, source: 'emulator:eastmoney' })
     // The probe is one call: the day bars, then the live line laid over today (src/services/bars.ts).
     expect((await upstreamRequests()).eastmoney - before).toBe(2)
-    expect(await eastmoneyHost()).toMatchObject({ state: 'serving', backoff_until: null, backoff_step: null, last_success: '2026-11-20 10:31:50' })
+    expect(await eastmoneyHost()).toMatchObject({ state: 'serving', backoff_until: null, backoff_step: null, last_success: '2026-11-20T10:31:50+08:00' })
   })
 })

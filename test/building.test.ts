@@ -41,7 +41,7 @@ describe('while the history is being built', () => {
       months_total: 1,
       from: FROM,
       to: TO,
-      started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/),
     })
     expect(body.error).toMatch(/^the daily history of sz000001 is being built \(0% done: histories 0 of \d+ stocks/)
     const usage = (await get('/v1/usage', k)).body

@@ -46,7 +46,7 @@ describe('GET /v1/changedist', () => {
   it('counts the whole market list: the numbers add up and equal the market\'s own', async () => {
     const { status, body } = await fromEastmoney()
     expect(status).toBe(200)
-    expect(body).toMatchObject({ ok: true, endpoint: 'changedist', source: 'emulator:eastmoney', as_of: '2026-11-20 10:30:00' })
+    expect(body).toMatchObject({ ok: true, endpoint: 'changedist', source: 'emulator:eastmoney', as_of: '2026-11-20T10:30:00+08:00' })
     const d = body.data
     expect(d.date).toBe('2026-11-20')
     expect(d.advancers + d.decliners + d.unchanged).toBe(d.traded)
@@ -101,10 +101,10 @@ describe('GET /v1/changedist', () => {
       await new Promise((r) => setTimeout(r, 50))
       next = (await getJson('/v1/changedist')).body
     }
-    expect(next.data.computed_at).toBe('2026-11-20 10:30:20')
+    expect(next.data.computed_at).toBe('2026-11-20T10:30:20+08:00')
     // Past the stale limit the answer is computed in the open.
     await setClock('2026-11-20T10:31:00+08:00')
-    expect((await getJson('/v1/changedist')).body.data.computed_at).toBe('2026-11-20 10:31:00')
+    expect((await getJson('/v1/changedist')).body.data.computed_at).toBe('2026-11-20T10:31:00+08:00')
   })
 
   it('on a Saturday answers the latest session (Friday), dated, with its counts', async () => {

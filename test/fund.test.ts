@@ -42,7 +42,7 @@ describe('GET /v1/fund', () => {
     expect(body.data.tables.map((t: any) => t.slug)).toEqual(['money_flow', 'top_traders', 'block_trades', 'margin'])
     for (const t of body.data.tables) expect(body.data.data[t.slug]).toEqual(t.rows)
     expect(body.data.data.money_flow).toHaveLength(20)
-    expect(body.as_of).toMatch(/^2026-11-20 10:(2|3)\d:\d\d$/)
+    expect(body.as_of).toMatch(/^2026-11-20T10:(2|3)\d:\d\d\+08:00$/)
   })
 
   it('splits today\'s turnover: the eight inflows and outflows add up to /v1/kline\'s day amount', async () => {

@@ -9,7 +9,7 @@ describe('GET /v1/hot', () => {
     expect(status).toBe(200)
     expect(body).toMatchObject({ ok: true, endpoint: 'hot', source: 'multi' })
     expect(body.data).toHaveLength(30)
-    expect(body.as_of).toMatch(/^2026-11-20 10:/)
+    expect(body.as_of).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
     const ranks = body.data.map((r: any) => r.rank)
     expect([...ranks].sort((a: number, b: number) => a - b)).toEqual(ranks)
     expect(body.data[0]).toMatchObject({ rank: 1, market: 'cn' })

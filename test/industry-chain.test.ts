@@ -38,7 +38,7 @@ describe('GET /v1/industry-chain', () => {
     expect(run.failures).toBe(0)
 
     const list = await getJson('/v1/industry-chain?mode=list')
-    expect(list.body).toMatchObject({ ok: true, mode: 'list', complete: true })
+    expect(list.body).toMatchObject({ ok: true, mode: 'list', complete: true, as_of: SESSION_CLOCK })
     expect(list.body.data.map((t: any) => t.name)).toEqual(THEMES.map((t) => t.name))
     for (const t of list.body.data) expect(t.stocks).toBeGreaterThan(0)
 
@@ -46,7 +46,7 @@ describe('GET /v1/industry-chain', () => {
     expect(graph.body).toMatchObject({ ok: true, mode: 'graph', data: { id: 'lithium-battery', name: '锂电池' } })
     expect(graph.body.data.edges).toEqual(THEMES[0].edges)
     const cathode = graph.body.data.nodes.find((n: any) => n.name === '正极材料')
-    expect(cathode).toMatchObject({ position: 'upstream', computed_at: new Date(NOW).toISOString() })
+    expect(cathode).toMatchObject({ position: 'upstream', computed_at: SESSION_CLOCK })
     expect(cathode.rule).toContain('concept boards 锂电池')
     for (const s of cathode.stocks) {
       // Every member's composition names the node's product, and relevance is that line's share.

@@ -39,6 +39,16 @@ describe('GET /v1/kline', () => {
     for (const r of body.data) expect(r.date).toMatch(dateRe)
   })
 
+  it("says as_of in its kind: a day bar's session date; a minute bar's end, an instant on its exchange's clock", async () => {
+    expect((await ok('?code=sh600519&count=2')).as_of).toBe('2026-11-20')
+    const m5 = await ok('?code=sh600519&period=m5&count=2')
+    expect(m5.as_of).toMatch(/^2026-11-20T\d\d:\d\d:00\+08:00$/)
+    expect(m5.as_of).toBe(`${m5.data[0].date.replace(' ', 'T')}:00+08:00`)
+    // November is standard time in New York: -05:00.
+    const us = await ok('?code=usAAPL&period=m5&count=2')
+    expect(us.as_of).toBe(`${us.data[0].date.replace(' ', 'T')}:00-05:00`)
+  })
+
   it('serves a day range, bounded by start and end', async () => {
     const body = await ok('?code=sz000001&start=2025-01-01&end=2025-03-31')
     const dates = body.data.map((r: any) => r.date)

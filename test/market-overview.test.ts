@@ -25,7 +25,7 @@ describe('GET /v1/market-overview', () => {
       const { status, body } = await getJson('/v1/market-overview')
       expect(status).toBe(200)
       expect(body).toMatchObject({ ok: true, endpoint: 'market-overview', data: { type: 'summary', date: '2026-11-20' } })
-      expect(body.as_of).toMatch(/^2026-11-20 10:/)
+      expect(body.as_of).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
       expect(body.data.indexes.map((i: any) => i.code)).toEqual(INDEXES)
       for (const i of body.data.indexes) {
         const q = (await getJson(`/v1/quote?code=${i.code}&count=2`)).body

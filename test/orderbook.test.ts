@@ -25,7 +25,7 @@ describe('GET /v1/orderbook', () => {
   it('returns the flat five-level book, price and time, agreeing with /v1/quote', async () => {
     const { status, body } = await getJson('/v1/orderbook?code=sh600519')
     expect(status).toBe(200)
-    expect(body).toMatchObject({ ok: true, endpoint: 'orderbook', source: 'emulator:tencent', as_of: '2026-11-20 10:30:00' })
+    expect(body).toMatchObject({ ok: true, endpoint: 'orderbook', source: 'emulator:tencent', as_of: '2026-11-20T10:30:00+08:00' })
     const d = body.data
     expect(Object.keys(d).sort()).toEqual(
       ['code', 'time', 'status', 'last', 'change', 'change_pct', ...['b', 'a'].flatMap((s) => LEVELS.flatMap((k) => [`${s}${k}_p`, `${s}${k}_v`]))].sort()

@@ -54,7 +54,7 @@ describe('polite at scale', () => {
     // 3 s later by the service's clock the line is asked for again: never older than the cadence.
     await setClock(new Date(Date.parse(SESSION_CLOCK) + 3_000).toISOString())
     const { body } = await getJson('/v1/quote?code=sh600519&count=1')
-    expect(body.as_of).toBe('2026-11-20 10:30:03')
+    expect(body.as_of).toBe('2026-11-20T10:30:03+08:00')
     expect((await paths())['qt.gtimg.cn/q=']).toBe(2)
   })
 
@@ -154,7 +154,7 @@ describe('polite at scale', () => {
       // Past the cadence the location's line is stale too: the host is asked again.
       await setClock(new Date(Date.parse(SESSION_CLOCK) + 3_000).toISOString())
       await call('/__emulator/shared-lines?own=1', { method: 'DELETE' })
-      expect((await getJson('/v1/quote?code=sh600519&count=1')).body.as_of).toBe('2026-11-20 10:30:03')
+      expect((await getJson('/v1/quote?code=sh600519&count=1')).body.as_of).toBe('2026-11-20T10:30:03+08:00')
       expect((await paths())['qt.gtimg.cn/q=']).toBe(2)
     } finally {
       await call('/__emulator/shared-lines', { method: 'PUT', body: JSON.stringify({ cache: false }), headers: json })

@@ -18,6 +18,17 @@ function expectSaneRows(rows: any[]) {
 describe('GET /v1/quote', () => {
   beforeEach(() => resetWorld())
 
+  it("stamps a US quote on its exchange's clock with its own offset, and a map's as_of is the newest instant", async () => {
+    const us = (await getJson('/v1/quote?code=usAAPL&count=1')).body
+    expect(us).toMatchObject({ ok: true })
+    // 10:30 Beijing on 20 November is 21:30 on the 19th in New York, standard time (-05:00).
+    expect(us.as_of).toMatch(/^2026-11-19T\d\d:\d\d:\d\d-05:00$/)
+    const cn = (await getJson('/v1/quote?code=sh600519&count=1')).body
+    const both = (await getJson('/v1/quote?code=usAAPL,sh600519&count=1')).body
+    const newest = Date.parse(us.as_of) > Date.parse(cn.as_of) ? us.as_of : cn.as_of
+    expect(both.as_of).toBe(newest)
+  })
+
   it('returns 30 daily bars newest first with today live, from the first channel', async () => {
     const { status, body } = await getJson('/v1/quote?code=sh600519')
     expect(status).toBe(200)
@@ -25,7 +36,7 @@ describe('GET /v1/quote', () => {
     expect(typeof body.elapsed_ms).toBe('number')
     expect(body.data).toHaveLength(30)
     expect(body.data[0].date).toBe('2026-11-20')
-    expect(body.as_of).toMatch(/^2026-11-20 10:/)
+    expect(body.as_of).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
     expectSaneRows(body.data)
     // 贵州茅台 trades in the thousands of yuan with lots of 100 shares.
     expect(Number(body.data[0].last)).toBeGreaterThan(100)

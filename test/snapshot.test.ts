@@ -27,7 +27,7 @@ describe('GET /v1/snapshot', () => {
     for (const code of ['sh600519', 'sz000001', 'sz300750', 'sh688981']) {
       const { status, body } = await getJson(`/v1/snapshot?code=${code}`)
       expect(status).toBe(200)
-      expect(body).toMatchObject({ ok: true, endpoint: 'snapshot', source: 'emulator:eastmoney', as_of: '2026-11-20 10:30:00' })
+      expect(body).toMatchObject({ ok: true, endpoint: 'snapshot', source: 'emulator:eastmoney', as_of: '2026-11-20T10:30:00+08:00' })
       const s = body.data
       expect(Object.keys(s).sort()).toEqual([...FIELDS].sort())
       expect(FIELDS).toHaveLength(35)

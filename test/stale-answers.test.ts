@@ -54,8 +54,8 @@ describe('stale-if-error', () => {
     await setClock(FRIDAY_1730)
     await everyUpstreamDown()
     const { body } = await getJson(path, { headers: { authorization: `Bearer ${key}` } })
-    expect(body).toMatchObject({ ok: true, endpoint, stale: true, as_of: '2026-11-20 10:30:00', source: fresh.source })
-    expect(body.notice).toMatch(/^stale: every upstream failed just now \(.*eastmoney.*\); this is the last good answer, fetched 2026-11-20 10:30:00 Beijing time \(7 h ago\)/)
+    expect(body).toMatchObject({ ok: true, endpoint, stale: true, as_of: '2026-11-20T10:30:00+08:00', source: fresh.source })
+    expect(body.notice).toMatch(/^stale: every upstream failed just now \(.*eastmoney.*\); this is the last good answer, fetched 2026-11-20T10:30:00\+08:00 \(7 h ago\)/)
     expect(body.data).toEqual(fresh.data)
     // A stale answer is data: counted like any other call.
     await new Promise((r) => setTimeout(r, 50))
@@ -70,7 +70,7 @@ describe('stale-if-error', () => {
     // Saturday: Friday is still the latest complete session.
     await setClock('2026-11-21T12:00:00+08:00')
     const sat = (await getJson('/v1/fund?code=sh600519&rank=false')).body
-    expect(sat).toMatchObject({ ok: true, stale: true, as_of: '2026-11-20 16:00:00', data: fresh.data })
+    expect(sat).toMatchObject({ ok: true, stale: true, as_of: '2026-11-20T16:00:00+08:00', data: fresh.data })
     // Monday after the close: Monday's flows are missing from the copy, so it no longer stands in.
     await setClock('2026-11-23T15:40:00+08:00')
     expect((await getJson('/v1/fund?code=sh600519&rank=false')).body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE' })

@@ -138,14 +138,14 @@ describe('GET /v1/stream', () => {
     await c.until((e) => e.some((x) => x.event === 'status') && c.of('quote').length >= 3)
     const first = c.of('quote')
     expect(first.map((q) => q.data.code).sort()).toEqual([...codes].sort())
-    expect(first[0].data).toMatchObject({ date: '2026-11-20', as_of: '2026-11-20 10:30:00', source: 'emulator:tencent' })
+    expect(first[0].data).toMatchObject({ date: '2026-11-20', as_of: '2026-11-20T10:30:00+08:00', source: 'emulator:tencent' })
     expect(Object.keys(first[0].data).sort()).toEqual(['amount', 'as_of', 'code', 'date', 'high', 'last', 'low', 'open', 'source', 'turnover', 'volume'])
     expect(c.of('status')[0].data).toEqual({ market: 'cn', phase: 'session', next_change: '2026-11-20T11:30:00+08:00' })
     await setClock(at(60_000))
     await c.until(() => c.of('quote').length > 3)
     const change = c.of('quote').slice(3)
     expect(change.length).toBeGreaterThan(0)
-    expect(change[0].data.as_of).toBe('2026-11-20 10:31:00')
+    expect(change[0].data.as_of).toBe('2026-11-20T10:31:00+08:00')
   })
 
   it('WebSocket: initial state, subscribe and unsubscribe', async () => {
@@ -231,6 +231,9 @@ describe('GET /v1/stream', () => {
     await tune({ heartbeat_ms: 50 })
     const first = await sse(`codes=${stocks.slice(0, 20).join(',')}`, trial)
     await first.until(() => first.of('quote').length >= 20)
+    // A heartbeat's `at` is an instant in the one form (Beijing, to the second); the emulator's clock stands at 10:30.
+    await first.until(() => first.of('heartbeat').length >= 1)
+    expect(first.of('heartbeat')[0].data.at).toMatch(/^2026-11-20T10:3\d:\d\d\+08:00$/)
     const second = await getJson(`/v1/stream?codes=sh600519&key=${trial}`, { headers: { upgrade: 'websocket' } })
     expect(second.status).toBe(429)
     expect(second.body).toMatchObject({ code: 'STREAM_LIMIT', limit: 1 })

@@ -23,13 +23,15 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
     const { body } = await batch(`codes=${[...CODES, 'hk00700'].join(',')}`, key)
     const after = await upstreamRequests()
     const spent = Object.keys(after).reduce((n, k) => n + after[k] - (before[k] ?? 0), 0)
-    expect(body).toMatchObject({ ok: true, date: '2026-11-20', requested: CODES.length + 1, returned: CODES.length + 1, as_of: expect.stringMatching(/^2026-11-20 10:/) })
+    expect(body).toMatchObject({ ok: true, date: '2026-11-20', requested: CODES.length + 1, returned: CODES.length + 1, as_of: expect.stringMatching(/^2026-11-20T10:\d\d:\d\d\+08:00$/) })
     // 40 stocks in one or two quote requests, plus what the HK symbol's own series costs
     expect(spent).toBeLessThanOrEqual(6)
     for (const item of body.data.slice(0, CODES.length)) {
-      expect(item.as_of, item.code).toMatch(/^2026-11-20 10:/)
+      expect(item.as_of, item.code).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
       expect(item.data.date).toBe('2026-11-20')
     }
+    // The HK row is computed on the fly from its channel; its quote time is Beijing's clock too.
+    expect(body.data[CODES.length]).toMatchObject({ code: 'hk00700', ok: true, as_of: expect.stringMatching(/^2026-11-20T10:\d\d:\d\d\+08:00$/) })
     for (const code of ['sh600519', 'sz000001', BJ, CODES[10], CODES[30]]) {
       const one = await single(code, key)
       expect(one.history).toBe('store')
@@ -51,7 +53,7 @@ describe('/v1/technical-batch with a blank date during a session: live rows step
     }
     const first = await spentOn('codes=sh600519,sz000001', a)
     expect(first.spent).toBeGreaterThan(0)
-    expect(first.body).toMatchObject({ ok: true, returned: 2, as_of: '2026-11-20 10:30:00' })
+    expect(first.body).toMatchObject({ ok: true, returned: 2, as_of: '2026-11-20T10:30:00+08:00' })
     // Another caller within the window, one code in another spelling: the same rows, no quote asked for
     const setClock = (now: string) => call('/__emulator/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now }) })
     await setClock('2026-11-20T10:30:02.900+08:00')

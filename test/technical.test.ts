@@ -57,7 +57,7 @@ describe('GET /v1/technical', () => {
     const q = await quote('sh600519')
     expect(row.closePrice).toBe(Number(q.data[0].last))
     expect(body.as_of).toBe(q.as_of) // the quote's time
-    expect(body.as_of).toMatch(/^2026-11-20 10:/)
+    expect(body.as_of).toMatch(/^2026-11-20T10:\d\d:\d\d\+08:00$/)
     expect(row.ma_MA_250).not.toBeNull()
   })
 
@@ -80,7 +80,7 @@ describe('GET /v1/technical', () => {
     const { body } = await technical(inst.code, k)
     // The stored bars through yesterday disagree with the channel's qfq ones (today's dividend is not
     // among the stored actions yet), so the join is refused rather than served unadjusted.
-    expect(body).toMatchObject({ ok: true, history: 'channel', bars: 1212, as_of: expect.stringMatching(/^2026-06-17 10:/) })
+    expect(body).toMatchObject({ ok: true, history: 'channel', bars: 1212, as_of: expect.stringMatching(/^2026-06-17T10:\d\d:\d\d\+08:00$/) })
     const q = (await storeJson(`/v1/quote?code=${inst.code}&count=5`, { key: k })).body
     const row = body.data[0]
     expect(row).toMatchObject({ date: '2026-06-17', closePrice: Number(q.data[0].last) })

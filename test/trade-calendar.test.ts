@@ -250,7 +250,7 @@ describe('GET /v1/trade-calendar', () => {
       const body = await ok('?date=2027-02-09')
       expect(body.source).toBe('emulator:calendar:szse')
       expect(body.structured[0]).toMatchObject({ date: '2027-02-09', is_trading_day: false })
-      expect(body).toMatchObject({ published_through: '2027-12-31', refreshed: '2026-11-20T20:00:00.000Z' })
+      expect(body).toMatchObject({ published_through: '2027-12-31', refreshed: '2026-11-21T04:00:00+08:00' })
       expect(body.unpublished_years).toBeUndefined()
 
       const year = await ok('?year=2027&trading_only=true')

@@ -12,6 +12,7 @@ import { canonicalIp } from './ip'
 import type { RateWindow } from './rate-window'
 import { KEY_LEASES, keyGuardOf } from './key-lease'
 import { KEY_RECORDS, MALFORMED_AUTHORIZATION, presentedKey } from './key-lookup'
+import { howToGetAKey } from './keys'
 import { issueChallenge, powSecret, verifyProof } from './pow'
 import { fromZodIssues, mayRepeatParams, repeatedParams, ValidationError } from '../http/validation'
 import type { AdmissionOptions, PolicyRefinement, Prefetch } from './admission-options'
@@ -63,7 +64,7 @@ export function admit(
     // naming it for every caller, never a 401 or 403 asking for a key or a tier that would not help.
     const query = opts.validate && !remembered ? await validateForEveryTier(c, opts.validate) : undefined
     if (key === null && p.group === 'keyed') {
-      throw new ApiError('KEY_REQUIRED', 'an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>)', {
+      throw new ApiError('KEY_REQUIRED', `an API key is required for this endpoint: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>); no key yet? ${howToGetAKey(p.minTier)}`, {
         min_tier: p.minTier,
       })
     }

@@ -13,6 +13,12 @@ export const KeyRecordSchema = z.object({
 })
 export type KeyRecord = z.infer<typeof KeyRecordSchema>
 
+/**
+ * How to get a key, in the words of the 401 `KEY_REQUIRED` (README, "First, a key"): the
+ * operator's command, with the tier the call needs.
+ */
+export const howToGetAKey = (tier: string) => `create one with \`npm run key -- create --tier ${tier}\` (README, "First, a key"), or ask the service's operator`
+
 /** KV key under which a key's record lives. */
 export const kvKeyOf = (hash: string) => `key:${hash}`
 

@@ -46,7 +46,8 @@ describe('issueChallenge', () => {
       raises_allowance: true,
       raises_to_per_minute: 60,
       expires_in: POW.ttlSeconds,
-      expires_at: new Date(NOW + POW.ttlSeconds * 1000).toISOString(),
+      // 02:30 UTC plus the 10 minutes' life, as an instant in Beijing time.
+      expires_at: '2026-11-20T10:40:00+08:00',
       algorithm: 'sha256',
       header: 'X-PoW',
       format: '<challenge>.<nonce>',

@@ -13,6 +13,7 @@
  */
 import { canonicalIp } from './ip'
 import { ANONYMOUS } from './tiers'
+import { isoInstant } from '../domain/instant'
 
 export interface PowParams {
   /** Difficulty served for `difficulty=0` and with a 429. */
@@ -98,7 +99,7 @@ export async function issueChallenge(secret: string, ip: string, difficulty: num
     min_difficulty: minimum,
     raises_allowance: bits >= minimum,
     raises_to_per_minute: ANONYMOUS.perMinuteWithPow,
-    expires_at: new Date(expiresS * 1000).toISOString(),
+    expires_at: isoInstant(expiresS * 1000),
     expires_in: Math.floor((expiresS * 1000 - nowMs) / 1000),
     algorithm: 'sha256',
     header: 'X-PoW',

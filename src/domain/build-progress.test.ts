@@ -10,13 +10,13 @@ const PROGRESS: BuildProgress = {
   months_total: 2,
   from: '2026-10-21',
   to: '2026-11-20',
-  started_at: '2026-11-23T11:00:00.000Z',
+  started_at: '2026-11-23T19:00:00+08:00',
 }
 
 describe('buildingMessage', () => {
   it('says what is being built and how far, by phase', () => {
     expect(buildingMessage('the daily history of sh600519', PROGRESS)).toBe(
-      'the daily history of sh600519 is being built (20% done: histories 2 of 5 stocks; started 2026-11-23T11:00:00.000Z); try again in a few minutes'
+      'the daily history of sh600519 is being built (20% done: histories 2 of 5 stocks; started 2026-11-23T19:00:00+08:00); try again in a few minutes'
     )
     expect(buildingMessage('the market day 2026-11-20', { ...PROGRESS, phase: 'day_blobs', percent: 80, months_done: 1 })).toMatch(/\(80% done: day blobs, 1 of 2 months;/)
     expect(buildingMessage('x', { ...PROGRESS, phase: 'day_tables' })).toMatch(/technicals and factor tables of the last days/)

@@ -9,8 +9,28 @@ import { DEADLINE_CODE } from './deadline'
 import { FailureCodeSchema } from './outcome'
 import { ERROR_CODES } from './api-error'
 
-/** The standard envelope around an endpoint's `data`. */
-export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
+/**
+ * The one form of each kind of value, in every answer: an instant (a quote's time stamp, when
+ * something was fetched or computed) is ISO 8601 with its offset, to the second; a session or
+ * report date is `YYYY-MM-DD` (src/domain/instant.ts writes the instants).
+ */
+export const TIME_FORMS =
+  'An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; ' +
+  'a US quote on its exchange\'s clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. ' +
+  'A session or report date is `YYYY-MM-DD`'
+
+/** What `as_of` is on an endpoint: a date, an instant, or an instant when the data is live and a date otherwise. */
+export const AS_OF = {
+  date: (what: string) => `A date, \`YYYY-MM-DD\`: ${what}`,
+  instant: (what: string) => `An instant: ${what}`,
+  either: (what: string) => `An instant or a date: ${what}`,
+}
+
+/**
+ * The standard envelope around an endpoint's `data`. `asOf` says what the endpoint's `as_of` is
+ * ({@link AS_OF}); the rule of the forms ({@link TIME_FORMS}) follows it.
+ */
+export function envelopeSchema<T extends z.ZodType>(name: string, data: T, asOf?: string) {
   return z
     .object({
       ok: z.boolean().openapi({ description: 'true when data was returned; false when every upstream failed or had nothing (not counted)' }),
@@ -22,7 +42,11 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T) {
         description: 'Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself)',
       }),
       data,
-      as_of: z.string().optional().openapi({ description: 'Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time)' }),
+      as_of: z.string().optional().openapi({
+        description:
+          `${asOf ?? 'Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which'}. ` +
+          `With \`stale\`, the instant the copy served was fetched. ${TIME_FORMS}.`,
+      }),
       stale: z.literal(true).optional().openapi({
         description:
           'Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and ' +
@@ -52,7 +76,7 @@ export const BuildProgressSchema = z
     months_total: z.number().int().openapi({ description: 'Months of day blobs the build writes' }),
     from: z.string().openapi({ description: 'First day blob the build writes, YYYY-MM-DD' }),
     to: z.string().openapi({ description: 'Last day blob the build writes, YYYY-MM-DD' }),
-    started_at: z.string().openapi({ description: 'When the build started (ISO 8601, UTC)' }),
+    started_at: z.string().openapi({ description: 'When the build started (an instant, ISO 8601 with its offset, `2026-11-20T10:30:03+08:00`)' }),
   })
   .openapi('BuildProgress')
 

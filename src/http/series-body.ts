@@ -1,4 +1,5 @@
 import type { Bar } from '../domain/bar'
+import { newestAsOf } from '../domain/instant'
 import type { Instrument, InstrumentKind } from '../domain/instrument'
 import { toBarRow, type BarRow } from './format'
 import type { Attempt } from '../channels/failover'
@@ -38,7 +39,7 @@ export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
   const data = single ? rows(outcomes[0]) : Object.fromEntries(outcomes.map((o) => [o.instrument.code, rows(o)]))
 
   const body: Record<string, unknown> = { ok, source, data }
-  const asOf = outcomes.flatMap((o) => (o.ok && o.asOf ? [o.asOf] : [])).sort().pop()
+  const asOf = newestAsOf(outcomes.flatMap((o) => (o.ok && o.asOf ? [o.asOf] : [])))
   if (asOf) body.as_of = asOf
   const notice = outcomes.find((o) => o.ok && o.notice)
   if (notice?.ok) body.notice = notice.notice

@@ -34,7 +34,7 @@ describe('sharedEnvelopeAnswer', () => {
 
   it('answers the bytes and headers of c.json(envelope(…)), extras in the answer\'s order after data', async () => {
     const answers: EnvelopeBody[] = [
-      { ok: true, source: 'emulator:eastmoney', data: rows, as_of: '2026-11-20 10:29:57', notice: 'US list unavailable' },
+      { ok: true, source: 'emulator:eastmoney', data: rows, as_of: '2026-11-20T10:29:57+08:00', notice: 'US list unavailable' },
       // A failure body names its code before source and data: the envelope still puts source and data first.
       { ok: false, code: 'UPSTREAM_UNAVAILABLE', error: 'eastmoney: HTTP 502', source: 'none', data: [] },
       { ok: true, source: 'multi', data: rows, skipped: undefined },

@@ -6,19 +6,18 @@
  */
 import type { Context } from 'hono'
 import { KEY_RECORDS, MALFORMED_AUTHORIZATION, presentedKey } from '../access/key-lookup'
+import { howToGetAKey } from '../access/keys'
 import type { AppEnv } from '../http/context'
 
 /** RFC 6750's challenge; `error` only when a key was presented. */
 const challenge = (error?: string) => `Bearer realm="mcp"${error ? `, error="${error}"` : ''}`
-
-const HOW_TO_GET_A_KEY = 'create one with `npm run key -- create --tier trial` (README: Access)'
 
 /** The caller's key, or the answer refusing the request. */
 export async function mcpCaller(c: Context<AppEnv>): Promise<{ key: string } | { refusal: Response }> {
   const key = presentedKey({ authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key'), query: c.req.queries('key') })
   if (key === null) {
     return refuse(c, 401, challenge(), {
-      error: `an API key is required for /mcp: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>); ${HOW_TO_GET_A_KEY}`,
+      error: `an API key is required for /mcp: send Authorization: Bearer <API_KEY> (or X-API-Key: <API_KEY>, or ?key=<API_KEY>); no key yet? ${howToGetAKey('trial')}`,
       code: 'KEY_REQUIRED',
     })
   }
@@ -34,7 +33,7 @@ export async function mcpCaller(c: Context<AppEnv>): Promise<{ key: string } | {
   const { record } = await c.get('services').caches.of(KEY_RECORDS).lookup(c.env.KEYS, key)
   if (!record || record.status !== 'active') {
     return refuse(c, 401, challenge('invalid_token'), {
-      error: record ? 'this API key has been revoked' : `unknown API key; check it, or ${HOW_TO_GET_A_KEY}`,
+      error: record ? 'this API key has been revoked' : `unknown API key; check it, or ${howToGetAKey('trial')}`,
       code: 'KEY_INVALID',
     })
   }

@@ -6,8 +6,8 @@ const text = (r: { content: { text: string }[] }) => r.content[0].text
 
 describe('toolResult', () => {
   it('shows a list of rows as one CSV table under a headline naming the endpoint, source and dates', () => {
-    const r = toolResult(ok([{ date: '2026-11-20', last: 1520, name: '贵州茅台' }, { date: '2026-11-19', last: null, name: 'a,"b"' }], { as_of: '2026-11-20 10:30:00' }), 100)
-    expect(text(r)).toBe('x (source emulator:tencent, as_of 2026-11-20 10:30:00)\ndate,last,name\n2026-11-20,1520,贵州茅台\n2026-11-19,,"a,""b"""')
+    const r = toolResult(ok([{ date: '2026-11-20', last: 1520, name: '贵州茅台' }, { date: '2026-11-19', last: null, name: 'a,"b"' }], { as_of: '2026-11-20T10:30:00+08:00' }), 100)
+    expect(text(r)).toBe('x (source emulator:tencent, as_of 2026-11-20T10:30:00+08:00)\ndate,last,name\n2026-11-20,1520,贵州茅台\n2026-11-19,,"a,""b"""')
     expect(r.isError).toBeUndefined()
     expect(r.structuredContent).toMatchObject({ ok: true, endpoint: 'x', data: [{ last: 1520 }, { last: null }] })
   })

@@ -13,7 +13,7 @@ import type { Services } from '../services/types'
 import { blockTrades, type BlockTrade, type BlockTradeQuery } from '../services/trading-records'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { DateParam, futureDateIssue } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { upstreamFailure } from '../http/outcome'
 import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, type BlockTradeRow, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
@@ -32,7 +32,7 @@ const Query = z.object({
   date: DateParam('date').optional().openapi({ description: 'Trading day `YYYY-MM-DD`; blank = the latest trading day with block trades (for a stock: its latest within 365 days)', example: '2026-11-20' }),
 })
 
-const Response = envelopeSchema('BlockTradeEnvelopeBase', z.array(BlockTradeRowSchema).openapi({ description: 'Block trades, by code then report order' }))
+const Response = envelopeSchema('BlockTradeEnvelopeBase', z.array(BlockTradeRowSchema).openapi({ description: 'Block trades, by code then report order' }), AS_OF.date('the session of the trades'))
   .extend({ date: z.string().optional().openapi({ description: 'The trading day the rows are from' }) })
   .openapi('BlockTradeEnvelope', {
     example: {

@@ -23,7 +23,8 @@ import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
 import { staleOf } from '../services/reference'
 import type { ReferenceResult } from '../services/types'
 import { DateParam, IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { oldestAsOf } from '../domain/instant'
 
 /** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -146,7 +147,7 @@ const CalendarData = z
   })
   .openapi('CalendarData')
 
-const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
+const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData, AS_OF.instant('when the oldest of the sections was fetched from the upstream (answers are kept for the whole service for hours)'))
   .extend({ window: z.object({ start: z.string(), end: z.string() }).openapi({ description: 'The window, inclusive Beijing dates' }) })
   .openapi('CalendarEnvelope', {
     example: {
@@ -155,7 +156,7 @@ const Response = envelopeSchema('CalendarEnvelopeBase', CalendarData)
       tier: 'trial',
       elapsed_ms: 9,
       source: 'eastmoney',
-      as_of: '2026-10-08 10:30:00',
+      as_of: '2026-10-08T10:30:00+08:00',
       window: { start: '2026-10-08', end: '2026-11-07' },
       data: {
         tables: [
@@ -311,7 +312,7 @@ export function registerCalendar(app: OpenAPIHono<AppEnv>, services: Services) {
       const error = `no event of any kind between ${start} and ${end} from ${[...sources].join(', ')}` + (Object.keys(errors).length ? `; ${Object.values(errors).join('; ')}` : '')
       return answer(c, 'calendar', { ok: false, source: 'none', data, window, code: 'NO_DATA', error, ...(Object.keys(errors).length ? { errors } : {}) })
     }
-    const asOf = good.map((r) => r.as_of).sort()[0]
+    const asOf = oldestAsOf(good.map((r) => r.as_of))
     // `data` is sectioned: tell admission the row count itself.
     return answer(
       c,

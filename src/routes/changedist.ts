@@ -5,7 +5,7 @@ import { CHANGE_BAND_EDGES } from '../domain/change-distribution'
 import type { AppEnv } from '../http/context'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
 import type { Services } from '../services/types'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 const ChangedistQuery = z.object({})
 
@@ -21,7 +21,7 @@ const BucketSchema = z
 const ChangeDistributionSchema = z
   .object({
     date: z.string().openapi({ description: 'Trading date of the session counted, YYYY-MM-DD (Beijing): outside a session the latest one, whose final state the list keeps' }),
-    computed_at: z.string().openapi({ description: 'When the count was made, `YYYY-MM-DD HH:MM:SS` Beijing time' }),
+    computed_at: z.string().openapi({ description: 'When the count was made, an instant (ISO 8601 with its offset, `2026-11-20T10:30:00+08:00`)' }),
     total: z.number().int().openapi({ description: 'A-share stocks listed (SH, SZ, BJ), each counted once' }),
     traded: z.number().int().openapi({ description: 'Stocks that traded this session; = advancers + decliners + unchanged = the sum of the bucket counts' }),
     halted: z.number().int().openapi({ description: 'Suspended stocks (the upstream\'s suspension sign: Eastmoney "-" prices; on Tencent\'s rank list, no volume in a session others traded in)' }),
@@ -43,16 +43,20 @@ const ChangeDistributionSchema = z
   })
   .openapi('ChangeDistribution')
 
-const ChangedistResponse = envelopeSchema('ChangedistEnvelope', ChangeDistributionSchema.nullable().openapi({ description: 'The count; null with ok:false' })).openapi({
+const ChangedistResponse = envelopeSchema(
+  'ChangedistEnvelope',
+  ChangeDistributionSchema.nullable().openapi({ description: 'The count; null with ok:false' }),
+  AS_OF.instant('when the count was made (= `data.computed_at`)')
+).openapi({
   example: {
     ok: true,
     endpoint: 'changedist',
     tier: 'free',
     elapsed_ms: 4,
     source: 'eastmoney',
-    as_of: '2026-11-20 10:30:00',
+    as_of: '2026-11-20T10:30:00+08:00',
     data: {
-      date: '2026-11-20', computed_at: '2026-11-20 10:30:00', total: 5430, traded: 5301, halted: 129, untraded: 0,
+      date: '2026-11-20', computed_at: '2026-11-20T10:30:00+08:00', total: 5430, traded: 5301, halted: 129, untraded: 0,
       advancers: 3120, decliners: 2010, unchanged: 171, limit_up: 48, limit_down: 6,
       buckets: [
         { label: '≤-9', min_pct: null, max_pct: -9, count: 7 },

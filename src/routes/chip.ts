@@ -10,7 +10,7 @@ import { ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { DateParam, futureDateIssue } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { chipBars } from '../features/technical/chip-bars'
 import { upstreamFailure } from '../http/outcome'
 
@@ -55,7 +55,7 @@ const ChipSchema = z
   })
   .openapi('Chip')
 
-const Response = envelopeSchema('ChipEnvelopeBase', z.union([ChipSchema, z.object({})]).openapi({ description: 'The distribution; `{}` with ok:false' }))
+const Response = envelopeSchema('ChipEnvelopeBase', z.union([ChipSchema, z.object({})]).openapi({ description: 'The distribution; `{}` with ok:false' }), AS_OF.date('the session of the distribution'))
   .extend({
     history: z.enum(['store', 'channel']).optional().openapi({
       description:

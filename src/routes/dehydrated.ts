@@ -16,7 +16,7 @@ import type { Services } from '../services/types'
 import { notThisMarket } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -93,7 +93,7 @@ const Consensus = z
   })
   .openapi('DigestConsensus', { description: 'Consensus of the brokers covering the stock, from the digests returned' })
 
-const Response = envelopeSchema('DehydratedEnvelopeBase', z.array(Digest).openapi({ description: 'Digests, newest first' }))
+const Response = envelopeSchema('DehydratedEnvelopeBase', z.array(Digest).openapi({ description: 'Digests, newest first' }), AS_OF.date('the newest digest\'s day'))
   .extend({ consensus: Consensus.optional().openapi({ description: 'With `mode=detail`: the consensus line' }) })
   .openapi('DehydratedEnvelope', {
     example: {

@@ -10,7 +10,7 @@ import type { Services } from '../services/types'
 import { dividendPlans, planDate, type DividendPlan } from '../services/dividends'
 import { oneStock } from './shared/stock-code'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
@@ -48,7 +48,7 @@ const DividendRow = z
   })
   .openapi('DividendRow')
 
-const Response = envelopeSchema('DividendEnvelope', z.array(DividendRow).openapi({ description: 'Plans, newest first' })).openapi({
+const Response = envelopeSchema('DividendEnvelope', z.array(DividendRow).openapi({ description: 'Plans, newest first' }), AS_OF.date('the day the plans were read (Beijing)')).openapi({
   example: {
     ok: true,
     endpoint: 'dividend',

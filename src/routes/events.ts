@@ -8,7 +8,7 @@ import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { companyEvents, type CompanyEvent } from '../services/calendar-events'
 import { oneStock } from './shared/stock-code'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
@@ -53,7 +53,7 @@ const EventsData = z
   })
   .openapi('EventsData')
 
-const Response = envelopeSchema('EventsEnvelope', EventsData).openapi({
+const Response = envelopeSchema('EventsEnvelope', EventsData, AS_OF.date('the day the events were read (Beijing)')).openapi({
   example: {
     ok: true,
     endpoint: 'events',

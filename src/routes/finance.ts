@@ -11,7 +11,7 @@ import { statements } from '../services/finance'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { upstreamFailure } from '../http/outcome'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs (pro group, trial and above). */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -61,7 +61,7 @@ const Data = z
   ])
   .openapi({ description: '`[income, balance, cashflow]`, each latest period first (at most `num` rows each); `[]` for a code that is not an A-share stock' })
 
-const Response = envelopeSchema('FinanceEnvelopeBase', Data).openapi('FinanceEnvelope', {
+const Response = envelopeSchema('FinanceEnvelopeBase', Data, AS_OF.date('the newest report period\'s end')).openapi('FinanceEnvelope', {
   example: {
     ok: true,
     endpoint: 'finance',

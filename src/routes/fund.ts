@@ -7,13 +7,14 @@ import { flowRankOf, flowRanks, moneyFlow, ORDER_CLASSES, type DayFlowRow, type 
 import { blockTrades, boardDays, marginDays, type BoardDay, type MarginDay } from '../services/trading-records'
 import { addDays, beijing } from '../domain/dates'
 import type { Instrument } from '../domain/instrument'
+import { beijingInstant, isoInstant } from '../domain/instant'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
 import { ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { isIssue, oneStockOrIssue } from './shared/stock-code'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts, upstreamFailure } from '../http/outcome'
 import { BlockTradeRowSchema, blockTradeRow, eastmoneySource, EVENT_WINDOW_DAYS } from './shared/trading-rows'
 
@@ -154,7 +155,11 @@ const EXAMPLE_ROWS = {
   ],
 }
 
-const Response = envelopeSchema('FundEnvelopeBase', FundData.nullable().openapi({ description: 'The sections; null with ok:false' }))
+const Response = envelopeSchema(
+  'FundEnvelopeBase',
+  FundData.nullable().openapi({ description: 'The sections; null with ok:false' }),
+  AS_OF.either('with today\'s live money-flow row, its time stamp (an instant); otherwise the newest money-flow row\'s session date')
+)
   .openapi('FundEnvelope', {
     example: {
       ok: true,
@@ -162,7 +167,7 @@ const Response = envelopeSchema('FundEnvelopeBase', FundData.nullable().openapi(
       tier: 'trial',
       elapsed_ms: 38,
       source: 'eastmoney',
-      as_of: '2026-11-20 15:00:00',
+      as_of: '2026-11-20T15:00:00+08:00',
       data: {
         code: 'sz000003',
         tables: FUND_SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: EXAMPLE_ROWS[s.slug] })),
@@ -291,7 +296,7 @@ function ranksFor(services: Services, rank: 'true' | 'false' | undefined, waitUn
 }
 
 /** Beijing `HH:MM:SS` of Unix seconds. */
-const clockOf = (unix: number) => new Date((unix + 8 * 3600) * 1000).toISOString().slice(11, 19)
+const clockOf = (unix: number) => isoInstant(unix * 1000).slice(11, 19)
 
 /** GET /v1/fund */
 export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
@@ -340,7 +345,7 @@ export function registerFund(app: OpenAPIHono<AppEnv>, services: Services) {
       ...(Object.keys(errors).length ? [`parts without data because their upstream failed: ${Object.keys(errors).join(', ')}`] : []),
       ...(ranks === NOT_READY && live ? [`main_net_rank is null: the market's money-flow ranking was not ready within ${RANK_WAIT_MS} ms; it is being computed, ask again shortly (or pass rank=true to wait)`] : []),
     ]
-    const asOf = live ? `${live.date} ${clockOf(live.time)}` : rows.money_flow[0]?.date
+    const asOf = live ? beijingInstant(live.date, clockOf(live.time)) : rows.money_flow[0]?.date
     const tables = FUND_SECTIONS.map((s) => ({ title: s.title, slug: s.slug, rows: rows[s.slug] }))
     return answer(
       c,

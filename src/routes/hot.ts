@@ -5,6 +5,7 @@ import type { AccessPolicy } from '../access/tiers'
 import type { Attempt } from '../services/types'
 import type { Quote } from '../domain/bar'
 import { beijing } from '../domain/dates'
+import { newestAsOf, quoteAsOf } from '../domain/instant'
 import type { InstrumentKind } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { sharedEnvelopeAnswer } from '../http/shared-envelope'
@@ -13,7 +14,7 @@ import type { Services } from '../services/types'
 import { hotRank, type HotList, type HotRankEntry } from '../services/hot-lists'
 import { sessionFigures, type SessionFigures } from '../services/session-figures'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts, upstreamFailureBody } from '../http/outcome'
 
 /** Rows computed once and shared: the largest `limit`. */
@@ -42,14 +43,18 @@ const HotRowSchema = z
 
 type HotRow = z.infer<typeof HotRowSchema>
 
-const HotResponse = envelopeSchema('HotEnvelope', z.array(HotRowSchema).openapi({ description: 'Rows by rank; at equal rank the A-share row first' })).openapi({
+const HotResponse = envelopeSchema(
+  'HotEnvelope',
+  z.array(HotRowSchema).openapi({ description: 'Rows by rank; at equal rank the A-share row first' }),
+  AS_OF.instant('the newest quote time among the rows (by the instant; a US quote keeps its own offset)')
+).openapi({
   example: {
     ok: true,
     endpoint: 'hot',
     tier: 'free',
     elapsed_ms: 3,
     source: 'multi',
-    as_of: '2026-11-20 10:29:57',
+    as_of: '2026-11-20T10:29:57+08:00',
     data: [
       { rank: 1, rank_change: 2, rank_source: 'eastmoney', market: 'cn', code: 'sh600519', kind: 'stock', name: '贵州茅台', last: 1520, change_pct: 0.76 },
       { rank: 1, rank_change: 0, rank_source: 'eastmoney', market: 'us', code: 'usNVDA', kind: 'us', name: '英伟达', last: 181.2, change_pct: -1.05 },
@@ -71,7 +76,7 @@ const route = admittedRoute(POLICY, {
     'Eastmoney Guba\'s popularity rank (人气榜) of A-shares with ETFs, and of US stocks, merged by rank (the A-share row first at equal rank); ' +
     'when Eastmoney\'s A-share list fails, THS\'s hot list (同花顺热股, stocks only) takes its place, each row naming its ranking in `rank_source`. ' +
     'each row joined with its real-time quote from the same channels as /v1/quote, so `last` equals /v1/quote\'s `data[0].last`. ' +
-    'The answer is the same for every caller and is computed at most every 15 seconds for the whole service; `as_of` is the newest quote time (Beijing). ' +
+    'The answer is the same for every caller and is computed at most every 15 seconds for the whole service; `as_of` is the newest quote time, an instant. ' +
     'When the US list is unavailable the A-share list is served alone with a `notice`. ok:false (not counted) when the A-share list or every quote failed.',
   request: { query: HotQuery },
   responses: {
@@ -115,13 +120,12 @@ async function computeHot(services: Services): Promise<HotBody> {
   if (failed.length) notices.push(`no quotes for ${failed.map((f) => f.group).join(', ')}: ${failed.map((f) => describeAttempts(f.attempts)).join('; ')}`)
 
   const channels = new Set<string>([cn.channel, ...(us.ok ? [us.channel] : [])])
-  let asOf = ''
+  const stamps: string[] = []
   const data = await Promise.all(top.map(async ({ e, market, ranker }) => {
     const q = quotes.get(e.instrument.code)
     if (q) {
       channels.add(q.channel)
-      const stamp = q.quote.time ? `${q.quote.date} ${q.quote.time}` : q.quote.date
-      if (stamp > asOf) asOf = stamp
+      stamps.push(quoteAsOf(e.instrument.prefix, q.quote.date, q.quote.time))
     }
     // A line without a trade in its session (before the match, suspended) shows its latest session's change, as /v1/quote does.
     return toRow(e, market, ranker, q?.quote, q ? await sessionFigures(services.market, e.instrument, q.quote) : null)
@@ -130,7 +134,7 @@ async function computeHot(services: Services): Promise<HotBody> {
     ok: true,
     source: channels.size === 1 ? services.sourcePrefix + [...channels][0] : 'multi',
     data,
-    as_of: asOf || beijing(services.now()).date,
+    as_of: newestAsOf(stamps) ?? beijing(services.now()).date,
     ...(notices.length ? { notice: notices.join('; ') } : {}),
   }
 }

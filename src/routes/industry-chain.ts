@@ -13,7 +13,8 @@ import type { Services } from '../services/types'
 import type { ReferenceRequest } from '../services/types'
 import { companySurvey, type CompanySurvey } from '../services/company-profile'
 import { notThisMarket } from './shared/stock-code'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { reformInstant } from '../domain/instant'
 
 /** Who may call it (pro group, trial and above). */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -64,7 +65,7 @@ const Node = z
     name: z.string().openapi({ description: 'Node name' }),
     position: Position,
     rule: z.string().openapi({ description: 'The rule that found the members, in words: the Eastmoney boards and the main-business keywords' }),
-    computed_at: z.string().openapi({ description: 'When the scheduled job computed the members (ISO 8601, UTC)' }),
+    computed_at: z.string().openapi({ description: 'When the scheduled job computed the members, an instant (ISO 8601 with its offset, `2026-11-24T01:00:00+08:00`)' }),
     stocks: z.array(NodeStock).openapi({ description: 'Members, most relevant first' }),
   })
   .openapi('ChainNode')
@@ -109,7 +110,11 @@ const Coverage = z
   })
   .openapi('ChainCoverage', { description: 'How much upstream data the members were computed from; `complete` says whether all of it' })
 
-const Response = envelopeSchema('IndustryChainEnvelopeBase', z.union([z.array(ThemeSummary), Graph, StockChains]).openapi({ description: 'list: array of themes; graph: one theme\'s graph; stock: the stock\'s chains' }))
+const Response = envelopeSchema(
+  'IndustryChainEnvelopeBase',
+  z.union([z.array(ThemeSummary), Graph, StockChains]).openapi({ description: 'list: array of themes; graph: one theme\'s graph; stock: the stock\'s chains' }),
+  AS_OF.instant('when the scheduled job computed the members')
+)
   .extend({
     mode: z.enum(['list', 'graph', 'stock']).optional().openapi({ description: 'The mode answered (`detail` answers as `graph`)' }),
     complete: z.boolean().optional().openapi({ description: 'False while the job has not yet read every board and composition (members may grow)' }),
@@ -122,7 +127,7 @@ const Response = envelopeSchema('IndustryChainEnvelopeBase', z.union([z.array(Th
       tier: 'pro',
       elapsed_ms: 3,
       source: 'store',
-      as_of: '2026-11-23T17:00:00.000Z',
+      as_of: '2026-11-24T01:00:00+08:00',
       mode: 'stock',
       complete: true,
       coverage: { boards: 213, boards_named: 213, compositions: 5120, candidates: 5120 },
@@ -206,7 +211,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
     if (!doc) {
       return answer(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: 'industry-chain members are not built yet: the scheduled job (or POST /__jobs/industry-chain) has not run' })
     }
-    const meta = { source: 'store', as_of: doc.computed_at, complete: doc.complete, coverage: doc.coverage }
+    const meta = { source: 'store', as_of: reformInstant(doc.computed_at), complete: doc.complete, coverage: doc.coverage }
     const nameOf = (code: string) => doc.names[code] ?? ''
 
     if (p.mode === 'list') {
@@ -223,7 +228,7 @@ export function registerIndustryChain(app: OpenAPIHono<AppEnv>, services: Servic
     if (p.mode === 'graph') {
       const t = doc.themes.find((x) => x.id === p.theme.id)
       if (!t) return answer(c, 'industry-chain', { ok: false, source: 'none', data: [], code: 'NOT_BUILT', error: `theme ${p.theme.name} is not in the built members yet; the next job run adds it` })
-      const nodes = t.nodes.map(({ members: ms, ...n }) => ({ ...n, stocks: ms.map((m) => ({ code: m.code, name: nameOf(m.code), relevance: m.relevance, via: m.via })) }))
+      const nodes = t.nodes.map(({ members: ms, ...n }) => ({ ...n, computed_at: reformInstant(n.computed_at), stocks: ms.map((m) => ({ code: m.code, name: nameOf(m.code), relevance: m.relevance, via: m.via })) }))
       return answer(c, 'industry-chain', { ok: true, ...meta, mode: 'graph' as const, data: { id: t.id, name: t.name, nodes, edges: t.edges } })
     }
 

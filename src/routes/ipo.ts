@@ -9,7 +9,7 @@ import type { Services } from '../services/types'
 import { staleOf } from '../services/reference'
 import { fetchIpoWindow, IpoRowSchema, ipoRow } from './shared/ipo-rows'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -20,7 +20,7 @@ const Query = z.object({
     .openapi({ description: 'Window half-width in calendar days: events from `days` days ago to `days` days ahead (Beijing dates), 1..90', example: 15, type: 'integer', minimum: 1, maximum: 90 }),
 })
 
-const Response = envelopeSchema('IpoEnvelopeBase', z.array(IpoRowSchema).openapi({ description: 'IPOs with at least one event in the window, by subscription date' }))
+const Response = envelopeSchema('IpoEnvelopeBase', z.array(IpoRowSchema).openapi({ description: 'IPOs with at least one event in the window, by subscription date' }), AS_OF.instant('when the answer was fetched from the upstream (answers are kept for the whole service for hours)'))
   .extend({ window: z.object({ start: z.string(), end: z.string() }).openapi({ description: 'The window, inclusive Beijing dates' }) })
   .openapi('IpoEnvelope', {
     example: {
@@ -29,7 +29,7 @@ const Response = envelopeSchema('IpoEnvelopeBase', z.array(IpoRowSchema).openapi
       tier: 'trial',
       elapsed_ms: 5,
       source: 'eastmoney',
-      as_of: '2026-10-20 10:30:00',
+      as_of: '2026-10-20T10:30:00+08:00',
       window: { start: '2026-10-05', end: '2026-11-04' },
       data: [
         {

@@ -19,7 +19,7 @@ import type { StoreRequest } from '../services/types'
 import { fullRowsBytes, lazyFullRows } from '../features/technical/kline-full-rows'
 import { oneStockOrIssue } from './shared/stock-code'
 import { DateParam } from './shared/schemas'
-import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: standard and above, trial excluded. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'standard', excludeTiers: ['trial'], cost: 1, counted: true }
@@ -49,7 +49,7 @@ const FullRowSchema = z
 /** The columns of a row, in order. */
 const FULL_COLUMNS = schemaColumns(FullRowSchema)
 
-const Response = envelopeSchema('KlineFullEnvelopeBase', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }))
+const Response = envelopeSchema('KlineFullEnvelopeBase', z.array(FullRowSchema).openapi({ description: 'Daily bars, oldest first' }), AS_OF.date('the newest bar\'s session'))
   .extend({
     fq: z.enum(FQ_MODES).optional().openapi({ description: 'The adjustment applied' }),
     progress: BuildProgressSchema.optional().openapi({ description: 'With code BUILDING: how far the history build is' }),

@@ -13,8 +13,9 @@ import { keptAnswerFields } from '../http/outcome'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services/types'
 import { CODE_EXAMPLES, DateParam, IntParam, SeriesDataSchema } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { seriesBody, type SymbolOutcome } from '../http/series-body'
+import { barAsOf } from '../domain/instant'
 
 const KlineQuery = z.object({
   code: z.string({ error: 'code is required' }).openapi({
@@ -36,7 +37,7 @@ const KlineQuery = z.object({
   end: DateParam('end').optional().openapi({ description: 'Range end YYYY-MM-DD, inclusive (paired with start)', example: '2026-11-20' }),
 })
 
-const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema).openapi({
+const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema, AS_OF.either('the newest bar\'s: its session date for day and longer bars, its end (exchange time) as an instant for minute bars (`2026-11-20T10:35:00+08:00`)')).openapi({
   example: {
     ok: true,
     endpoint: 'kline',
@@ -101,7 +102,7 @@ export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.series({ ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
-      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.at(-1)?.date, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.length ? barAsOf(instrument.prefix, r.bars[r.bars.length - 1].date) : undefined, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
     return answer(c, 'kline', seriesBody(outcomes, services.sourcePrefix))
   })

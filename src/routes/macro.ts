@@ -10,7 +10,8 @@ import type { Services } from '../services/types'
 import { groupOf, macroGroup, type MacroPoint } from '../services/macro'
 import { staleOf } from '../services/reference'
 import { IntParam } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { oldestAsOf } from '../domain/instant'
 
 /** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -51,14 +52,14 @@ const SeriesSchema = z
   })
   .openapi('MacroSeries')
 
-const Response = envelopeSchema('MacroEnvelope', z.array(SeriesSchema).openapi({ description: 'One entry per series asked, in the order asked' })).openapi('MacroEnvelope', {
+const Response = envelopeSchema('MacroEnvelope', z.array(SeriesSchema).openapi({ description: 'One entry per series asked, in the order asked' }), AS_OF.instant('when the oldest of the series was fetched from the upstream (answers are kept for the whole service for hours)')).openapi('MacroEnvelope', {
   example: {
     ok: true,
     endpoint: 'macro',
     tier: 'trial',
     elapsed_ms: 6,
     source: 'eastmoney',
-    as_of: '2026-11-20 10:30:00',
+    as_of: '2026-11-20T10:30:00+08:00',
     data: [
       {
         name: 'cpi', region: 'cn', title: 'Consumer prices, national, year on year', unit: '%', frequency: 'monthly',
@@ -154,6 +155,6 @@ export function registerMacro(app: OpenAPIHono<AppEnv>, services: Services) {
     }
     // Each series counts its history's points.
     const rows = data.reduce((n, s) => n + s.history.length, 0)
-    return answer(c, 'macro', { ok: true, source: sources.size === 1 ? [...sources][0] : 'multi', data, as_of: asOf.sort()[0], ...failed, ...staleOf(answers.map(([, r]) => r)) }, { rows })
+    return answer(c, 'macro', { ok: true, source: sources.size === 1 ? [...sources][0] : 'multi', data, as_of: oldestAsOf(asOf), ...failed, ...staleOf(answers.map(([, r]) => r)) }, { rows })
   })
 }

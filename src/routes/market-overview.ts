@@ -6,6 +6,7 @@ import { boardTurnover } from '../domain/board-turnover'
 import { changePct } from '../domain/change-distribution'
 import { valuationByBoard, valuedFromFactors } from '../domain/market-valuation'
 import { addDays, beijing } from '../domain/dates'
+import { isoInstant, newestAsOf, quoteAsOf } from '../domain/instant'
 import { latestSession } from '../domain/market-phase'
 import { lastSettledDay } from '../domain/settled-day'
 import { parseSymbol } from '../domain/symbols'
@@ -18,7 +19,7 @@ import type { Services } from '../services/types'
 import { sessionFigures, type SessionFigures } from '../services/session-figures'
 import { technicalBreadth } from '../domain/technical-breadth'
 import type { StoreRequest } from '../services/types'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { describeAttempts, upstreamFailureBody } from '../http/outcome'
 
 const OVERVIEW_TYPES = ['summary', 'trade', 'interval', 'technical', 'margin', 'valuation', 'rotation', 'updown'] as const
@@ -57,7 +58,7 @@ const IndexQuoteSchema = z
 const BreadthSchema = z
   .object({
     date: z.string().openapi({ description: 'Session counted, YYYY-MM-DD' }),
-    computed_at: z.string().openapi({ description: 'When counted, `YYYY-MM-DD HH:MM:SS` Beijing' }),
+    computed_at: z.string().openapi({ description: 'When counted, an instant (ISO 8601 with its offset, `2026-11-20T10:30:00+08:00`)' }),
     traded: z.number().int().openapi({ description: 'A-share stocks that traded this session' }),
     advancers: z.number().int().openapi({ description: 'Stocks up' }),
     decliners: z.number().int().openapi({ description: 'Stocks down' }),
@@ -93,7 +94,7 @@ const TradeSchema = z
   .object({
     type: z.literal('trade'),
     date: z.string().openapi({ description: 'Session counted, YYYY-MM-DD' }),
-    computed_at: z.string().openapi({ description: 'When counted, `YYYY-MM-DD HH:MM:SS` Beijing' }),
+    computed_at: z.string().openapi({ description: 'When counted, an instant (ISO 8601 with its offset, `2026-11-20T10:30:00+08:00`)' }),
     boards: z.array(BoardTradeSchema).openapi({ description: 'Per board, in the order SSE main, STAR, SZSE main, ChiNext, BSE' }),
     total: z
       .object({
@@ -246,14 +247,19 @@ const OverviewDataSchema = z.discriminatedUnion('type', [SummarySchema, TradeSch
 type OverviewData = z.infer<typeof OverviewDataSchema>
 type OverviewBody = { ok: boolean; source: string; data: OverviewData | null } & Record<string, unknown>
 
-const OverviewResponse = envelopeSchema('MarketOverviewEnvelope', OverviewDataSchema.nullable().openapi({ description: 'By `type`; null with ok:false' })).openapi({
+const OverviewResponse = envelopeSchema(
+  'MarketOverviewEnvelope',
+  OverviewDataSchema.nullable().openapi({ description: 'By `type`; null with ok:false' }),
+  AS_OF.either('by `type`. An instant for the live types: summary and interval the newest index quote\'s time stamp, trade (= `computed_at`), rotation and valuation when the list was read. ' +
+    'A date for the daily types: updown, margin and technical the session counted, valuation from the stored factors that table\'s session')
+).openapi({
   example: {
     ok: true,
     endpoint: 'market-overview',
     tier: 'free',
     elapsed_ms: 5,
     source: 'multi',
-    as_of: '2026-11-20 10:29:58',
+    as_of: '2026-11-20T10:29:58+08:00',
     data: {
       type: 'summary',
       date: '2026-11-20',
@@ -261,7 +267,7 @@ const OverviewResponse = envelopeSchema('MarketOverviewEnvelope', OverviewDataSc
         { code: 'sh000001', name: '上证指数', last: 3351.2, change: 12.31, change_pct: 0.37, amount: 412345678901 },
         { code: 'sz399001', name: '深证成指', last: 11502.33, change: -20.5, change_pct: -0.18, amount: 523456789012 },
       ],
-      breadth: { date: '2026-11-20', computed_at: '2026-11-20 10:30:00', traded: 5301, advancers: 3120, decliners: 2010, unchanged: 171, limit_up: 48, limit_down: 6, turnover_sh_sz: 1146913569024.68 },
+      breadth: { date: '2026-11-20', computed_at: '2026-11-20T10:30:00+08:00', traded: 5301, advancers: 3120, decliners: 2010, unchanged: 171, limit_up: 48, limit_down: 6, turnover_sh_sz: 1146913569024.68 },
     },
   },
 })
@@ -306,20 +312,19 @@ const route = admittedRoute(
 // Computation per type
 
 const INDEXES = OVERVIEW_INDEXES.map((c) => parseSymbol(c))
-const stampOf = (q: { date: string; time: string | null }) => (q.time ? `${q.date} ${q.time}` : q.date)
 const sourceOf = (services: Services, channels: Set<string>) => (channels.size === 1 ? services.sourcePrefix + [...channels][0] : 'multi')
 
 async function summary(services: Services): Promise<OverviewBody> {
   const [{ quotes, failed }, counted] = await Promise.all([services.market.liveQuotes(INDEXES), services.market.changedist()])
   if (quotes.size === 0) return upstreamFailureBody(failed.flatMap((f) => f.attempts), 'index quotes', null)
   const channels = new Set<string>()
-  let asOf = ''
+  const stamps: string[] = []
   const figures = await Promise.all(INDEXES.map(async (inst): Promise<SessionFigures | null> => {
     const hit = quotes.get(inst.code)
     if (!hit) return null
     const q = hit.quote
     channels.add(hit.channel)
-    if (stampOf(q) > asOf) asOf = stampOf(q)
+    stamps.push(quoteAsOf(inst.prefix, q.date, q.time))
     return (await sessionFigures(services.market, inst, q)) ?? { last: q.last, change: null, change_pct: null, amount: null }
   }))
   const indexes = INDEXES.flatMap((inst, k) => {
@@ -340,7 +345,7 @@ async function summary(services: Services): Promise<OverviewBody> {
     ok: true,
     source: sourceOf(services, channels),
     data: { type: 'summary', date: latestSession(services.now()), indexes, breadth },
-    as_of: asOf,
+    as_of: newestAsOf(stamps),
     ...(notices.length ? { notice: notices.join('; ') } : {}),
   }
 }
@@ -351,8 +356,7 @@ async function trade(services: Services): Promise<OverviewBody> {
   const rows = r.value
   const traded = rows.filter((x) => x.traded)
   if (traded.length === 0) return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: 'no A-share stock has traded in the current session yet' }
-  const now = beijing(services.now())
-  const computedAt = `${now.date} ${now.time}`
+  const computedAt = isoInstant(services.now())
   const { boards, total } = boardTurnover(rows)
   const date = traded.map((x) => x.date).sort().pop()!
   return { ok: true, source: services.sourcePrefix + r.channel, data: { type: 'trade', date, computed_at: computedAt, boards, total }, as_of: computedAt }
@@ -362,7 +366,7 @@ async function interval(services: Services): Promise<OverviewBody> {
   const longest = INTERVAL_SESSIONS[INTERVAL_SESSIONS.length - 1] + 1
   const series = await Promise.all(INDEXES.map((inst) => services.market.quoteSeries(inst, longest).then((r) => ({ inst, r }))))
   const channels = new Set<string>()
-  let asOf = ''
+  const stamps: string[] = []
   let date = ''
   const failed: string[] = []
   const indexes = series.flatMap(({ inst, r }) => {
@@ -373,7 +377,7 @@ async function interval(services: Services): Promise<OverviewBody> {
     channels.add(r.channel)
     const bars = r.bars
     const last = bars[bars.length - 1]
-    if (stampOf(r.quote) > asOf) asOf = stampOf(r.quote)
+    stamps.push(quoteAsOf(inst.prefix, r.quote.date, r.quote.time))
     if (last.date > date) date = last.date
     const changes = Object.fromEntries(
       INTERVAL_SESSIONS.map((n) => {
@@ -391,7 +395,7 @@ async function interval(services: Services): Promise<OverviewBody> {
     ok: true,
     source: sourceOf(services, channels),
     data: { type: 'interval', date, indexes } as OverviewData,
-    as_of: asOf,
+    as_of: newestAsOf(stamps),
     ...(failed.length ? { notice: `no series for ${failed.join('; ')}` } : {}),
   }
 }
@@ -439,12 +443,11 @@ async function rotation(services: Services): Promise<OverviewBody> {
   const r = await services.market.fetch('industry-boards', ['eastmoney'], industryBoards())
   if (!r.ok) return upstreamFailureBody(r.attempts, 'industry board list', null)
   const date = r.value.map((b) => b.date).sort().pop()!
-  const now = beijing(services.now())
   return {
     ok: true,
     source: services.sourcePrefix + r.channel,
     data: { type: 'rotation', date, boards: r.value.length, today: ranking(r.value, (b) => b.changePct), five_days: ranking(r.value, (b) => b.change5dPct) },
-    as_of: `${now.date} ${now.time}`,
+    as_of: isoInstant(services.now()),
   }
 }
 
@@ -453,8 +456,7 @@ async function valuation(services: Services, c: StoreRequest): Promise<OverviewB
   if (!r.ok) return storedValuation(services, c, upstreamFailureBody(r.attempts, 'valuation list', null))
   const date = r.value.map((v) => v.date).sort().pop()!
   const { all, boards } = valuationByBoard(r.value)
-  const now = beijing(services.now())
-  return { ok: true, source: services.sourcePrefix + r.channel, data: { type: 'valuation', date, ...all, boards }, as_of: `${now.date} ${now.time}` }
+  return { ok: true, source: services.sourcePrefix + r.channel, data: { type: 'valuation', date, ...all, boards }, as_of: isoInstant(services.now()) }
 }
 
 /**

@@ -10,7 +10,8 @@ import type { Services } from '../services/types'
 import { liveBook } from '../services/live-book'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { keptAnswerFields, upstreamFailure } from '../http/outcome'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { beijingStampInstant } from '../domain/instant'
 
 /** Who may call it and what it costs (pro group, trial and above). */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -39,10 +40,10 @@ for (const k of LEVELS) bookShape[`a${k}_v`] = z.number().int().openapi({ descri
 
 const BookRow = z.object(bookShape).openapi('OrderBook')
 
-const Response = envelopeSchema('OrderBookEnvelopeBase', z.union([BookRow, z.array(z.unknown()).max(0)]).openapi({ description: 'The book; `[]` when the code is not an A-share stock or every channel failed' }))
+const Response = envelopeSchema('OrderBookEnvelopeBase', z.union([BookRow, z.array(z.unknown()).max(0)]).openapi({ description: 'The book; `[]` when the code is not an A-share stock or every channel failed' }), AS_OF.instant('the book\'s data time (`data.time`) as an instant'))
   .openapi('OrderBookEnvelope', {
     example: {
-      ok: true, endpoint: 'orderbook', tier: 'pro', elapsed_ms: 21, source: 'tencent', as_of: '2026-11-20 10:30:00',
+      ok: true, endpoint: 'orderbook', tier: 'pro', elapsed_ms: 21, source: 'tencent', as_of: '2026-11-20T10:30:00+08:00',
       data: {
         code: 'sh600519', time: '2026-11-20 10:30:00', status: 'trading', last: 1520, change: 11.5, change_pct: 0.76,
         b1_p: 1519.99, b2_p: 1519.98, b3_p: 1519.9, b4_p: 1519.8, b5_p: 1519.5, b1_v: 3, b2_v: 2, b3_v: 5, b4_v: 1, b5_v: 4,
@@ -114,6 +115,6 @@ export function registerOrderbook(app: OpenAPIHono<AppEnv>, services: Services) 
     const empty = [...b.bids, ...b.asks].every(([p]) => p === null)
     const bookNotice = empty ? emptyBookNotice(status) : undefined
     // One book is one row (the envelope counts arrays only).
-    return answer(c, 'orderbook', { ok: true, source: services.sourcePrefix + r.channel, data: bookRow(b, status), as_of: b.time, ...(bookNotice ? { notice: bookNotice } : {}), ...(r.stale ? keptAnswerFields(r.attempts) : {}) }, { rows: 1 })
+    return answer(c, 'orderbook', { ok: true, source: services.sourcePrefix + r.channel, data: bookRow(b, status), as_of: beijingStampInstant(b.time), ...(bookNotice ? { notice: bookNotice } : {}), ...(r.stale ? keptAnswerFields(r.attempts) : {}) }, { rows: 1 })
   })
 }

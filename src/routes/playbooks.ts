@@ -7,7 +7,7 @@ import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { StoredEvidence } from '../store/shapes'
 import type { Services } from '../services/types'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /**
  * Pro tier and above. A static library between job runs with "no heavy quota": an
@@ -131,7 +131,7 @@ export const EXAMPLE_BACKTEST = {
   execution: 'Signals are evaluated on each close with factors computed from the bars up to that day; the buy is at the next session\'s open, …',
 }
 
-export const PlaybooksResponse = envelopeSchema('PlaybooksEnvelopeBase', z.array(PlaybookSchema).openapi({ description: 'The playbooks asked for, in library order' }))
+export const PlaybooksResponse = envelopeSchema('PlaybooksEnvelopeBase', z.array(PlaybookSchema).openapi({ description: 'The playbooks asked for, in library order' }), AS_OF.date('the last session the backtest evidence covers'))
   .extend({ backtest: Backtest.nullable().openapi({ description: 'What the evidence was computed on; null until the backtest job has run' }) })
   .openapi('PlaybooksEnvelope', {
     example: {

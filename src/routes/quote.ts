@@ -12,8 +12,9 @@ import { keptAnswerFields } from '../http/outcome'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
 import { CODE_EXAMPLES, IntParam, SeriesDataSchema } from './shared/schemas'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { seriesBody, type SymbolOutcome } from '../http/series-body'
+import { quoteAsOf } from '../domain/instant'
 
 const QuoteQuery = z.object({
   code: z.string({ error: 'code is required' }).openapi({
@@ -27,14 +28,14 @@ const QuoteQuery = z.object({
     .openapi({ description: 'Daily bars per symbol, newest first (default 30)', example: 30, type: 'integer', minimum: 1, maximum: 1212 }),
 })
 
-const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema).openapi({
+const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema, AS_OF.instant('the live line\'s time stamp (the newest one with several codes); a date when the line carries no time (Sina\'s US lines)')).openapi({
   example: {
     ok: true,
     endpoint: 'quote',
     tier: 'free',
     elapsed_ms: 42,
     source: 'tencent',
-    as_of: '2026-11-20 15:00:03',
+    as_of: '2026-11-20T15:00:03+08:00',
     data: [
       { date: '2026-11-20', open: '1510.00', last: '1520.00', high: '1525.00', low: '1505.20', volume: '2134500', amount: '3243567890.00', turnover: '0.17' },
       { date: '2026-11-19', open: '1502.00', last: '1508.50', high: '1512.00', low: '1498.00', volume: '1987600', amount: '2991234000.00', turnover: '0.16' },
@@ -87,7 +88,7 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
     const outcomes = await mapLimit(instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.quoteSeries(instrument, count)
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
-      const asOf = r.quote.time ? `${r.quote.date} ${r.quote.time}` : r.quote.date
+      const asOf = quoteAsOf(instrument.prefix, r.quote.date, r.quote.time)
       return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
     return answer(c, 'quote', seriesBody(outcomes, services.sourcePrefix))

@@ -10,7 +10,7 @@ import { markdownTable } from '../http/markdown-table'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
 import { IntParam } from './shared/schemas'
-import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { buildingMessage } from '../domain/build-progress'
 
 const MAX_LIMIT = 500
@@ -35,7 +35,7 @@ const Row = z.record(z.string(), z.string()).openapi('ScreenRow', {
   description: 'One stock: `code`, `name`, then each factor the expression uses, then `ClosePrice`, `ChangePCT` (and the orderby factor); every value a string, empty where the stock has no value',
 })
 
-const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ description: 'The rows as a Markdown table (paste-ready); empty with ok:false' }))
+const Response = envelopeSchema('ScreenEnvelopeBase', z.string().openapi({ description: 'The rows as a Markdown table (paste-ready); empty with ok:false' }), AS_OF.date('the session of the factor table screened'))
   .extend({
     structured: z.array(Row).openapi({ description: 'The same rows as objects, all values strings' }),
     tables: z.array(z.object({ title: z.string(), columns: z.array(z.string()), rows: z.array(Row) })).openapi({ description: 'The same content as one table with its title and column order' }),

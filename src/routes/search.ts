@@ -6,7 +6,7 @@ import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { SEARCH_KINDS, SEARCH_MARKETS, suggestions, type SearchHit } from '../services/search'
 import { staleOf } from '../services/reference'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 
 /** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -33,14 +33,14 @@ const HitSchema = z
   })
   .openapi('SearchHit')
 
-const Response = envelopeSchema('SearchEnvelope', z.array(HitSchema).openapi({ description: 'Matches, best first: exact code, then code or name prefix, then pinyin initials, then name substring' })).openapi('SearchEnvelope', {
+const Response = envelopeSchema('SearchEnvelope', z.array(HitSchema).openapi({ description: 'Matches, best first: exact code, then code or name prefix, then pinyin initials, then name substring' }), AS_OF.instant('when the answer was fetched from the upstream (answers are kept for the whole service for hours)')).openapi('SearchEnvelope', {
   example: {
     ok: true,
     endpoint: 'search',
     tier: 'trial',
     elapsed_ms: 4,
     source: 'eastmoney',
-    as_of: '2026-11-20 10:30:00',
+    as_of: '2026-11-20T10:30:00+08:00',
     data: [{ code: 'sh600519', name: '贵州茅台', kind: 'stock', market: 'shanghai', pinyin: 'GZMT' }],
   },
 })

@@ -9,7 +9,8 @@ import type { Services } from '../services/types'
 import { boardDividendYield, boardHistory, valuationBoard, type BoardValuationDay, type ValuationBoard } from '../services/sector-valuation'
 import { oneStock } from './shared/stock-code'
 import { staleOf } from '../services/reference'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { oldestAsOf } from '../domain/instant'
 
 /** Who may call it and what it costs: pro group, trial and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'trial', cost: 1, counted: true }
@@ -68,14 +69,14 @@ const Data = z
   .openapi('SectorValuationData')
 
 const EXAMPLE_WINDOW = { start: '2021-10-22', end: '2026-10-21', days: 1212 }
-const Response = envelopeSchema('SectorValuationEnvelope', Data.nullable().openapi({ description: 'null with ok:false' })).openapi({
+const Response = envelopeSchema('SectorValuationEnvelope', Data.nullable().openapi({ description: 'null with ok:false' }), AS_OF.instant('when the oldest of the figures was fetched from the upstream (answers are kept for the whole service for hours)')).openapi({
   example: {
     ok: true,
     endpoint: 'sector-valuation',
     tier: 'trial',
     elapsed_ms: 12,
     source: 'eastmoney',
-    as_of: '2026-10-22 10:30:00',
+    as_of: '2026-10-22T10:30:00+08:00',
     data: {
       board: { code: 'pt0477', name: '酿酒行业', constituents: 178, loss_making: 9, data_date: '2026-10-21' },
       stock: 'sh600519',
@@ -155,7 +156,7 @@ export function registerSectorValuation(app: OpenAPIHono<AppEnv>, services: Serv
         ? { value: dy.value.value, percentile: null, window: null, note: `${DIVIDEND_YIELD_NOTE}: ${dy.value.payers} of ${dy.value.constituents} constituents paid cash from ${dy.value.from} to ${dy.value.to}` }
         : { value: null, percentile: null, window: null, note: `not computed: ${dy.error}` },
     }
-    const asOf = [board.as_of, history.as_of, ...(dy.ok ? [dy.as_of] : [])].sort()[0]
+    const asOf = oldestAsOf([board.as_of, history.as_of, ...(dy.ok ? [dy.as_of] : [])])
     return answer(c, 'sector-valuation', { ok: true, source: history.source, data, as_of: asOf, ...staleOf([board, history, dy]) })
   })
 }

@@ -11,7 +11,7 @@ import { answer } from '../http/answer'
 import type { Services } from '../services/types'
 import { ccassRecord, hkHolders, HOLDER_COUNT_PERIODS, shareholders, type CcassSnapshot, type HkHolder, type Holder, type HolderCountRow } from '../services/holders'
 import { oneStock } from './shared/stock-code'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { staleOf } from '../services/reference'
 
 /** Who may call it and what it costs: the pro group, trial and above. */
@@ -130,7 +130,7 @@ const Sectioned = z
   })
   .openapi('ShareholderData')
 
-const Response = envelopeSchema('ShareholderEnvelope', Sectioned).openapi({
+const Response = envelopeSchema('ShareholderEnvelope', Sectioned, AS_OF.date('the newest report period\'s end among the sections')).openapi({
   example: {
     ok: true,
     endpoint: 'shareholder',

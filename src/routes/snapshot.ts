@@ -10,7 +10,8 @@ import type { Services } from '../services/types'
 import { liveSnapshot } from '../services/live-book'
 import { notThisMarket, oneCode, StockCodeParam } from './shared/stock-code'
 import { keptAnswerFields, upstreamFailure } from '../http/outcome'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { beijingStampInstant } from '../domain/instant'
 
 /** Who may call it and what it costs: pro and above. */
 const POLICY: AccessPolicy = { group: 'keyed', minTier: 'pro', cost: 1, counted: true }
@@ -72,10 +73,10 @@ const SnapshotRow = z
   })
   .openapi('Snapshot')
 
-const Response = envelopeSchema('SnapshotEnvelopeBase', z.union([SnapshotRow, z.array(z.unknown()).max(0)]).openapi({ description: 'The 35-field profile; `[]` when the code is not an A-share stock or every channel failed' }))
+const Response = envelopeSchema('SnapshotEnvelopeBase', z.union([SnapshotRow, z.array(z.unknown()).max(0)]).openapi({ description: 'The 35-field profile; `[]` when the code is not an A-share stock or every channel failed' }), AS_OF.instant('the profile\'s data time (`data.time`) as an instant'))
   .openapi('SnapshotEnvelope', {
     example: {
-      ok: true, endpoint: 'snapshot', tier: 'pro', elapsed_ms: 24, source: 'eastmoney', as_of: '2026-11-20 10:30:00',
+      ok: true, endpoint: 'snapshot', tier: 'pro', elapsed_ms: 24, source: 'eastmoney', as_of: '2026-11-20T10:30:00+08:00',
       data: {
         code: 'sh600519', name: '贵州茅台', time: '2026-11-20 10:30:00', security_type: 'sh_main', status: 'trading', currency: 'CNY',
         last: 1520, change: 11.5, change_pct: 0.76, open: 1510, high: 1525, low: 1505.2, pre_close: 1508.5, avg_price: 1519.62,
@@ -123,6 +124,6 @@ export function registerSnapshot(app: OpenAPIHono<AppEnv>, services: Services) {
     const r = await services.market.live('snapshot:cn', SNAPSHOT_CHANNELS, liveSnapshot(inst))
     if (!r.ok) return answer(c, 'snapshot', { ok: false, source: 'none', data: [], ...upstreamFailure(r.attempts, inst.code) })
     // One profile is one row (the envelope would count the book's levels).
-    return answer(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: r.value.time, ...(r.stale ? keptAnswerFields(r.attempts) : {}) }, { rows: 1 })
+    return answer(c, 'snapshot', { ok: true, source: services.sourcePrefix + r.channel, data: r.value, as_of: beijingStampInstant(r.value.time), ...(r.stale ? keptAnswerFields(r.attempts) : {}) }, { rows: 1 })
   })
 }

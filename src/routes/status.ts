@@ -41,7 +41,7 @@ class BudgetReads {
 const BUDGET_READS = cacheKind("budget objects' counts read for /v1/status", () => new BudgetReads(), (r) => r.clear())
 
 const CHANNELS = ['eastmoney', 'tencent', 'sina', 'ths', 'hkex'] as const
-const BeijingTime = (description: string) => z.string().nullable().openapi({ description, example: '2026-11-20 10:31:02' })
+const Instant = (description: string) => z.string().nullable().openapi({ description, example: '2026-11-20T10:31:02+08:00' })
 
 const HostSchema = z
   .object({
@@ -51,11 +51,11 @@ const HostSchema = z
         '`serving`: calls go to it. `backing_off`: it is skipped until `backoff_until`, after a ban (403, 429, 456, a captcha page) or three failures in a row; ' +
         'calls go to the next channel of their family, or answer ok:false. `probing`: the wait is over and the next call (one at a time) tries it again',
     }),
-    backoff_until: BeijingTime('While `backing_off`: when the wait ends (Beijing time, `YYYY-MM-DD HH:MM:SS`); else null'),
+    backoff_until: Instant('While `backing_off`: when the wait ends (an instant, ISO 8601 with its offset, `2026-11-20T10:31:02+08:00`); else null'),
     backoff_step: z.number().int().min(1).nullable().openapi({
       description: 'While a ban lasts: its backoff step, 1 for the first wait (30 s, ±20 %), doubling with every failed probe up to 30 min; null without a ban',
     }),
-    last_success: BeijingTime('When the host last answered a request of this instance (Beijing time), or null'),
+    last_success: Instant('When the host last answered a request of this instance (an instant, ISO 8601 with its offset), or null'),
     requests_this_minute: z.number().int().min(0).openapi({ description: 'Requests this instance sent the host in the current clock minute' }),
     budget_per_minute: z.number().int().min(0).nullable().openapi({
       description: 'The request budget per minute the whole service keeps to for this host (every instance together; defaults in docs/upstreams.md, "Budgets"); null: none is set',
@@ -84,21 +84,21 @@ const FamilySchema = z
 const StatusSchema = z
   .object({
     ok: z.boolean().openapi({ description: 'The service answers (true; the hosts may all be backing off)' }),
-    as_of: z.string().openapi({ description: 'When this was read (Beijing time, `YYYY-MM-DD HH:MM:SS`)' }),
+    as_of: z.string().openapi({ description: 'When this was read (an instant, ISO 8601 with its offset, `2026-11-20T10:30:41+08:00`)' }),
     hosts: z.array(HostSchema).openapi({ description: 'Every upstream host, in a fixed order' }),
     families: z.array(FamilySchema).openapi({ description: 'Which channel serves each data family now' }),
   })
   .openapi('UpstreamStatus', {
     example: {
       ok: true,
-      as_of: '2026-11-20 10:30:41',
+      as_of: '2026-11-20T10:30:41+08:00',
       hosts: [
         {
           channel: 'eastmoney',
           state: 'backing_off',
-          backoff_until: '2026-11-20 10:31:02',
+          backoff_until: '2026-11-20T10:31:02+08:00',
           backoff_step: 1,
-          last_success: '2026-11-20 10:29:58',
+          last_success: '2026-11-20T10:29:58+08:00',
           requests_this_minute: 1,
           budget_per_minute: 120,
           budget_used_this_minute: 14,
@@ -109,7 +109,7 @@ const StatusSchema = z
           state: 'serving',
           backoff_until: null,
           backoff_step: null,
-          last_success: '2026-11-20 10:30:40',
+          last_success: '2026-11-20T10:30:40+08:00',
           requests_this_minute: 37,
           budget_per_minute: 600,
           budget_used_this_minute: 212,

@@ -8,7 +8,7 @@ import { CLOSE_CODES, Relay, sseSink, webSocketSink } from '../features/stream/r
 import { ApiError } from '../http/api-error'
 import type { AppEnv } from '../http/context'
 import { answerResponse } from '../http/answer'
-import { COMMON_ERRORS, ErrorSchema } from '../http/envelope-schema'
+import { COMMON_ERRORS, ErrorSchema, TIME_FORMS } from '../http/envelope-schema'
 import { queryIssue, ValidationError } from '../http/validation'
 import { STREAM_DEFAULTS } from '../runtime/stream-tuning'
 
@@ -24,7 +24,7 @@ const QuoteEvent = z
   .object({
     code: S.openapi({ example: 'sh600519' }),
     date: S, open: S, last: S, high: S, low: S, volume: S, amount: S, turnover: S,
-    as_of: S.openapi({ description: 'The line\'s time stamp (Beijing)', example: '2026-11-20 10:30:03' }),
+    as_of: S.openapi({ description: `The line's time stamp, an instant (Beijing; the session date when the line carries no time). ${TIME_FORMS}`, example: '2026-11-20T10:30:03+08:00' }),
     source: S.openapi({ description: 'The channel that answered (the same failover as /v1/quote)', example: 'tencent' }),
   })
   .openapi('StreamQuoteEvent', { description: '`quote`: /v1/quote\'s latest bar of one code (8 strings), sent first for every code, then whenever a field changes' })
@@ -32,13 +32,13 @@ const StatusEvent = z
   .object({
     market: z.literal('cn'),
     phase: z.enum(['auction', 'session', 'lunch', 'closed']),
-    next_change: S.openapi({ description: 'When the phase next changes (ISO 8601, Beijing time)', example: '2026-11-20T11:30:00+08:00' }),
+    next_change: S.openapi({ description: 'When the phase next changes, an instant (ISO 8601 with its offset, Beijing)', example: '2026-11-20T11:30:00+08:00' }),
   })
   .openapi('StreamStatusEvent', { description: '`status`: the A-share market\'s phase, sent on connecting and at every change' })
 const ErrorEvent = z
   .object({ code: S.openapi({ example: 'SLOW_CONSUMER' }), error: S })
   .openapi('StreamErrorEvent', { description: '`error`: a code of the API\'s vocabulary. KEY_INVALID (key revoked), SLOW_CONSUMER and UPSTREAM_UNAVAILABLE (no quote object reachable) end the stream; BAD_REQUEST (a bad subscribe message) and UPSTREAM_UNAVAILABLE / NO_DATA of one poll do not' })
-const HeartbeatEvent = z.object({ at: S.openapi({ description: 'Service time, ISO 8601' }) }).openapi('StreamHeartbeatEvent', { description: '`heartbeat`: every 20 s' })
+const HeartbeatEvent = z.object({ at: S.openapi({ description: 'Service time, an instant (ISO 8601 with its offset, Beijing)', example: '2026-11-20T10:30:20+08:00' }) }).openapi('StreamHeartbeatEvent', { description: '`heartbeat`: every 20 s' })
 const StreamEvent = z
   .object({ event: z.enum(['quote', 'status', 'error', 'heartbeat']), data: z.union([QuoteEvent, StatusEvent, ErrorEvent, HeartbeatEvent]) })
   .openapi('StreamEvent', { description: 'One event. Over SSE: `event: <event>` and `data: <data as JSON>` lines; over WebSocket: this object as one JSON text message.' })

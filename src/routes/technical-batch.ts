@@ -6,6 +6,7 @@ import { HISTORY_START } from '../data/holidays'
 import { mapLimit } from '../domain/concurrency'
 import { echoed } from '../domain/query-issue'
 import { beijing } from '../domain/dates'
+import { exchangeInstant, newestAsOf } from '../domain/instant'
 import { toColumns } from '../domain/indicators/bars'
 import type { TechnicalRow } from '../domain/indicators/columns'
 import { technicalRow } from '../domain/indicators/row'
@@ -23,7 +24,7 @@ import { ON_DEMAND_BUDGET_MS, onDemandThrough, technicalsOnDemand } from '../job
 import { answersLive, liveOutcome } from '../features/technical/live-outcome'
 import { LIVE_ITEMS, type LiveItem, type LiveResult } from '../features/technical/live-items'
 import { DateParam, futureDateIssue } from './shared/schemas'
-import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { BuildProgressSchema, COMMON_ERRORS, envelopeSchema, TIME_FORMS } from '../http/envelope-schema'
 import { buildingMessage } from '../domain/build-progress'
 import { describeAttempts } from '../http/outcome'
 import { EXAMPLE_ROW, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
@@ -54,7 +55,7 @@ const Item = z
     code: z.string().openapi({ description: 'The code as requested' }),
     ok: z.boolean().openapi({ description: 'Whether this symbol has a row' }),
     data: TechnicalRowSchema.optional().openapi({ description: 'With ok: the row (the 55 columns of /v1/technical); its `date` is the session it describes' }),
-    as_of: z.string().optional().openapi({ description: 'With a live row (blank `date` during a session): the quote time it was computed from, `YYYY-MM-DD HH:MM:SS` Beijing (exchange time for HK and US); an A-share row is shared for 3 s after its quote was asked for, so it may be up to that much older than the call' }),
+    as_of: z.string().optional().openapi({ description: `With a live row (blank \`date\` during a session): the quote time it was computed from, an instant on its exchange's clock (\`2026-11-20T10:30:03+08:00\`; a US row's with its own offset); an A-share row is shared for 3 s after its quote was asked for, so it may be up to that much older than the call. ${TIME_FORMS}.` }),
     error: z.string().optional().openapi({ description: 'Without ok: why this symbol has no row (invalid code, not traded that day, no live quote, upstream failure, or, for a day computed on demand, the call ran out of time before it: ask again)' }),
   })
   .openapi('TechnicalBatchItem')
@@ -62,7 +63,7 @@ const Item = z
 const Response = envelopeSchema('TechnicalBatchEnvelopeBase', z.array(Item).openapi({ description: 'One item per requested symbol, in request order' }))
   .extend({
     date: z.string().optional().openapi({ description: "The batch's session, a day some item's row has: with `date`, the session asked for (a non-trading day falls back to the session before it), which every item with a row carries; with a blank `date`, each symbol is at its own latest session (each item's `date` says which; a suspended stock keeps its last one) and this is the newest of them. Absent when no item has a row and `date` was blank" }),
-    as_of: z.string().optional().openapi({ description: 'With live rows: the newest quote time among them' }),
+    as_of: z.string().optional().openapi({ description: 'With live rows: the newest quote time among them (by the instant, whatever its offset), an instant as the items write it' }),
     requested: z.number().int().openapi({ description: 'Symbols requested' }),
     returned: z.number().int().openapi({ description: 'Items with a row (the units billed)' }),
     failed: z.number().int().openapi({ description: 'Items without a row' }),
@@ -177,7 +178,7 @@ async function onTheFly(services: Services, c: StoreRequest, code: string, inst:
   }
   const row = technicalRow(toColumns(bars), { code: inst.code, name: r.quote.name || null, priceDecimals: PRICE_DECIMALS[inst.kind] })
   if (!row) return { code, ok: false, error: `${inst.code}: no daily bars` }
-  return r.quote.time && r.quote.date === row.date && r.quote.traded ? { code, ok: true, data: row, as_of: `${r.quote.date} ${r.quote.time}` } : { code, ok: true, data: row }
+  return r.quote.time && r.quote.date === row.date && r.quote.traded ? { code, ok: true, data: row, as_of: exchangeInstant(inst.prefix, r.quote.date, r.quote.time) } : { code, ok: true, data: row }
 }
 
 /** A kept live item (src/features/technical/live-items.ts) as this request's item. */
@@ -337,7 +338,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     // The day of the batch: the session asked for (after a non-trading day's fallback), which every
     // item with a row carries; blank, the newest session among the items' rows. Never a day no item has.
     const date = q.date ? tableDate : newestRowDate(items)
-    const asOf = live ? items.reduce<string | undefined>((m, x) => ('as_of' in x && x.as_of && (!m || x.as_of > m) ? x.as_of : m), undefined) : undefined
+    const asOf = live ? newestAsOf(items.flatMap((x) => ('as_of' in x && x.as_of ? [x.as_of] : []))) : undefined
     const body = {
       ok: returned > 0,
       source: later.length === 0 && stocks.length === 0 ? 'store' : 'multi',

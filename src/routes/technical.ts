@@ -2,12 +2,13 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import { dataTable, schemaColumns } from '../http/csv-answer'
 import { admittedRoute, registerAdmitted } from '../access/route'
 import type { AccessPolicy } from '../access/tiers'
+import { quoteAsOf } from '../domain/instant'
 import type { Instrument } from '../domain/instrument'
 import type { AppEnv } from '../http/context'
 import { answer } from '../http/answer'
 import { queryIssue, ValidationError } from '../http/validation'
 import type { Services } from '../services/types'
-import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
+import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { upstreamFailure } from '../http/outcome'
 import { technicalOfOne } from '../features/technical/one-row'
 import { EXAMPLE_ROW, SUPPORTED, technicalInstrument, TechnicalRowSchema } from './shared/technical-row'
@@ -19,13 +20,17 @@ const Query = z.object({
   code: z.string({ error: 'code is required' }).openapi({ description: 'One code with its market prefix: A-share stock, index or ETF, HK, US stock or index', example: 'sh600519' }),
 })
 
-const Response = envelopeSchema('TechnicalEnvelopeBase', z.array(TechnicalRowSchema).openapi({ description: 'One row (empty with ok:false)' }))
+const Response = envelopeSchema(
+  'TechnicalEnvelopeBase',
+  z.array(TechnicalRowSchema).openapi({ description: 'One row (empty with ok:false)' }),
+  AS_OF.either('during a session the live quote\'s time stamp, an instant on its exchange\'s clock; otherwise the row\'s session date')
+)
   .extend({
     history: z.enum(['store', 'channel']).optional().openapi({ description: '`store`: the stock\'s whole stored daily history since 2016-08-08 (or listing); `channel`: the channel\'s last 1,212 day bars' }),
     bars: z.number().int().optional().openapi({ description: 'Daily bars the row was computed over (OBV sums from the first of them)' }),
   })
   .openapi('TechnicalEnvelope', {
-    example: { ok: true, endpoint: 'technical', tier: 'trial', elapsed_ms: 48, source: 'tencent', as_of: '2026-11-20 15:00:03', history: 'store', bars: 2516, data: [EXAMPLE_ROW] },
+    example: { ok: true, endpoint: 'technical', tier: 'trial', elapsed_ms: 48, source: 'tencent', as_of: '2026-11-20T15:00:03+08:00', history: 'store', bars: 2516, data: [EXAMPLE_ROW] },
   })
 
 const route = admittedRoute(POLICY, {
@@ -67,7 +72,7 @@ export function registerTechnical(app: OpenAPIHono<AppEnv>, services: Services) 
     const row = r.row
     const source = services.sourcePrefix + r.channel
     if (!row) return answer(c, 'technical', { ok: false, source, data: [], code: 'NO_DATA', error: `${inst.code}: no daily bars` })
-    const asOf = r.quote.time && r.quote.date === row.date ? `${r.quote.date} ${r.quote.time}` : row.date
+    const asOf = r.quote.date === row.date ? quoteAsOf(inst.prefix, r.quote.date, r.quote.time) : row.date
     return answer(c, 'technical', { ok: true, source, data: [row], as_of: asOf, history: r.history, bars: r.bars })
   })
 }

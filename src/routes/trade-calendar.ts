@@ -16,6 +16,7 @@ import { DateParam, IntParam } from './shared/schemas'
 import { COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { FailureCodeSchema } from '../http/outcome'
 import { planOr422 } from '../http/validation'
+import { reformInstant } from '../domain/instant'
 
 const { autoLimit, maxLimit, maxSpanDays, firstDate } = CALENDAR_LIMITS
 
@@ -73,7 +74,7 @@ const TradeCalendarResponse = envelopeSchema(
     has_more: z.boolean().openapi({ description: 'More matching rows follow this page' }),
     next_offset: z.number().int().optional().openapi({ description: 'With has_more: the offset of the next page' }),
     published_through: z.string().openapi({ description: 'Last day of the last year whose holiday notice the service knows' }),
-    refreshed: z.string().optional().openapi({ description: 'When the calendar was last refreshed from the exchange (ISO instant), if it was' }),
+    refreshed: z.string().optional().openapi({ description: 'When the calendar was last refreshed from the exchange, if it was: an instant (ISO 8601 with its offset, `2026-11-21T04:00:00+08:00`)' }),
     unpublished_years: z.array(z.number().int()).optional().openapi({ description: 'Years of the span whose calendar is not published yet; their rows are left out' }),
     code: FailureCodeSchema.optional().openapi({ description: 'With ok:false: NOT_PUBLISHED (no year of the span is published yet; not counted)' }),
   })
@@ -141,7 +142,7 @@ function calendarBody(plan: CalendarPlan, table: CalendarTable, sourcePrefix: st
     range: { start: plan.start, end: plan.end },
     trading_only: plan.tradingOnly,
     published_through: publishedThrough,
-    ...(table.refreshed ? { refreshed: table.refreshed } : {}),
+    ...(table.refreshed ? { refreshed: reformInstant(table.refreshed) } : {}),
     ...(page.unpublishedYears.length ? { unpublished_years: page.unpublishedYears } : {}),
   }
   const unpublished = yearsText(page.unpublishedYears)

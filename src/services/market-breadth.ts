@@ -6,7 +6,7 @@
 import { fetchMarketSnapshot } from '../channels/eastmoney/market-list'
 import { fetchRankListMarket } from '../channels/tencent/market-rank'
 import { changeDistribution, type ChangeDistribution } from '../domain/change-distribution'
-import { beijing } from '../domain/dates'
+import { isoInstant } from '../domain/instant'
 import { latestSession } from '../domain/market-phase'
 import { upstreamFailureBody } from '../http/outcome'
 import type { MarketDeps } from './market-deps'
@@ -45,11 +45,10 @@ export async function sharedMarketList(services: MarketDeps) {
 async function computeChangedist(services: MarketDeps): Promise<ChangedistBody> {
   const r = await sharedMarketList(services)
   if (!r.ok) return upstreamFailureBody(r.attempts, 'whole-market list', null)
-  const now = beijing(services.now())
-  const computedAt = `${now.date} ${now.time}`
+  const computedAt = isoInstant(services.now())
   const counted: ChangeDistribution = changeDistribution(r.value)
   if (counted.traded === 0) {
-    return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: `no A-share stock has traded in the current session yet (${computedAt} Beijing)` }
+    return { ok: false, source: services.sourcePrefix + r.channel, data: null, code: 'NO_DATA', error: `no A-share stock has traded in the current session yet (${computedAt})` }
   }
   return {
     ok: true,

@@ -1,6 +1,6 @@
 import type { Attempt } from '../channels/failover'
 import type { ChannelName } from '../channels/types'
-import { beijing } from '../domain/dates'
+import { isoInstant, oldestAsOf } from '../domain/instant'
 import { staleAllowed, type ReferenceCache, type StaleClass, type StaleOptions } from '../store/reference-cache'
 import type { Ask, Body, ReferenceData, ReferenceRequest, ReferenceResult, StaleFields } from './types'
 import { allSaidNothing, describeAttempts, upstreamFailure } from '../http/outcome'
@@ -22,17 +22,11 @@ export function referenceData(deps: ReferenceDeps): ReferenceData {
   }
 }
 
-/** `YYYY-MM-DD HH:MM:SS`, Beijing time. */
-const beijingStamp = (ms: number) => {
-  const b = beijing(ms)
-  return `${b.date} ${b.time}`
-}
-
 /** The fields of an answer served stale: fetched at `at`, served because of `failure`. */
 function staleFields(at: number, now: number, failure: string): StaleFields {
   const hours = Math.max(0, Math.round((now - at) / 360_000) / 10)
-  const as_of = beijingStamp(at)
-  return { stale: true, as_of, notice: `stale: every upstream failed just now (${failure}); this is the last good answer, fetched ${as_of} Beijing time (${hours} h ago)` }
+  const as_of = isoInstant(at)
+  return { stale: true, as_of, notice: `stale: every upstream failed just now (${failure}); this is the last good answer, fetched ${as_of} (${hours} h ago)` }
 }
 
 /**
@@ -69,7 +63,7 @@ async function fetchReference<T>(
     stale && { ...stale, serve: () => !allSaidNothing(failed) }
   )
   if (got.value) {
-    const fresh = { ok: true as const, value: got.value.value, source: services.sourcePrefix + got.value.channel, as_of: beijingStamp(got.at) }
+    const fresh = { ok: true as const, value: got.value.value, source: services.sourcePrefix + got.value.channel, as_of: isoInstant(got.at) }
     return got.stale ? { ...fresh, stale: staleFields(got.at, now, describeAttempts(failed)) } : fresh
   }
   return { ok: false, source: 'none', ...upstreamFailure(failed) }
@@ -108,5 +102,5 @@ export function staleOf(results: ReadonlyArray<ReferenceResult<unknown>>, notice
   const stale = results.flatMap((r) => (r.ok && r.stale ? [r.stale] : []))
   if (stale.length === 0) return notice ? { notice } : {}
   const notices = [...new Set(stale.map((s) => s.notice))]
-  return { stale: true, as_of: stale.map((s) => s.as_of).sort()[0], notice: [...notices, ...(notice ? [notice] : [])].join('; ') }
+  return { stale: true, as_of: oldestAsOf(stale.map((s) => s.as_of)), notice: [...notices, ...(notice ? [notice] : [])].join('; ') }
 }

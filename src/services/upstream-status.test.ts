@@ -26,7 +26,7 @@ describe('upstreamStatus', () => {
   it('lists every host serving, and the quote and kline families, before any call', () => {
     const { status } = setup()
     const s = status()
-    expect(s.as_of).toBe('2026-11-20 10:30:00')
+    expect(s.as_of).toBe('2026-11-20T10:30:00+08:00')
     expect(s.hosts.map((h) => [h.channel, h.state])).toEqual([['eastmoney', 'serving'], ['tencent', 'serving'], ['sina', 'serving'], ['ths', 'serving'], ['hkex', 'serving']])
     expect(s.hosts[0]).toEqual({ channel: 'eastmoney', state: 'serving', backoff_until: null, backoff_step: null, last_success: null, requests_this_minute: 0, budget_per_minute: null, budget_used_this_minute: null, error_rate: { minutes: 5, requests: 0, failures: 0 } })
     expect(s.families.map((f) => f.key)).toEqual(['quote:cn', 'quote:hk', 'quote:us', 'kline:cn:day', 'kline:cn:minute', 'kline:hk:day', 'kline:hk:minute', 'kline:us:day', 'kline:us:minute'])
@@ -41,7 +41,7 @@ describe('upstreamStatus', () => {
     await failover.run('kline:cn:day', ['eastmoney', 'tencent', 'sina'], fail('banned'))
     await failover.run('fund:flow', ['eastmoney'], fail('banned'))
     let s = status()
-    expect(s.hosts[0]).toMatchObject({ channel: 'eastmoney', state: 'backing_off', backoff_until: '2026-11-20 10:30:30', backoff_step: 1, requests_this_minute: 1, error_rate: { requests: 1, failures: 1 } })
+    expect(s.hosts[0]).toMatchObject({ channel: 'eastmoney', state: 'backing_off', backoff_until: '2026-11-20T10:30:30+08:00', backoff_step: 1, requests_this_minute: 1, error_rate: { requests: 1, failures: 1 } })
     expect(s.families.find((f) => f.key === 'kline:cn:day')!.channel).toBe('tencent')
     expect(s.families.find((f) => f.key === 'kline:hk:day')).toEqual({ key: 'kline:hk:day', chain: ['eastmoney', 'tencent'], channel: 'tencent' })
     expect(s.families.at(-1)).toEqual({ key: 'fund:flow', chain: ['eastmoney'], channel: null })
@@ -53,6 +53,6 @@ describe('upstreamStatus', () => {
   it('shows an ordinary open circuit backing off for its cooldown, without a step', async () => {
     const { failover, status } = setup()
     for (let i = 0; i < 2; i++) await failover.run(`quote:hk${i}`, ['eastmoney', 'tencent'], fail('http'))
-    expect(status().hosts[0]).toMatchObject({ state: 'backing_off', backoff_until: '2026-11-20 10:30:30', backoff_step: null })
+    expect(status().hosts[0]).toMatchObject({ state: 'backing_off', backoff_until: '2026-11-20T10:30:30+08:00', backoff_step: null })
   })
 })

@@ -2,7 +2,7 @@ import type { BreakerState, BackoffView } from '../channels/circuit-breaker'
 import { HEALTH_MINUTES, HOSTS, type HostCounts } from '../channels/host-health'
 import { klinePlans, quoteChannels } from '../channels/channel-tables'
 import type { ChannelName } from '../channels/types'
-import { beijing } from '../domain/dates'
+import { isoInstant } from '../domain/instant'
 
 /** What a host's breaker lets through now: everything, nothing until `backoff_until`, or one probe. */
 type HostState = 'serving' | 'backing_off' | 'probing'
@@ -62,12 +62,6 @@ const FAMILIES: ReadonlyArray<{ key: string; chain: readonly ChannelName[] }> = 
   }),
 ]
 
-/** Beijing `YYYY-MM-DD HH:MM:SS` of an instant. */
-function beijingTime(ms: number): string {
-  const { date, time } = beijing(ms)
-  return `${date} ${time}`
-}
-
 function hostStatus(src: StatusSources, channel: ChannelName): HostStatus {
   const b = src.breaker(channel)
   const ban = b.banned()
@@ -78,9 +72,9 @@ function hostStatus(src: StatusSources, channel: ChannelName): HostStatus {
   return {
     channel,
     state,
-    backoff_until: until === null ? null : beijingTime(until),
+    backoff_until: until === null ? null : isoInstant(until),
     backoff_step: ban ? ban.step : null,
-    last_success: c.lastSuccess === null ? null : beijingTime(c.lastSuccess),
+    last_success: c.lastSuccess === null ? null : isoInstant(c.lastSuccess),
     requests_this_minute: c.requestsThisMinute,
     budget_per_minute: src.budget(channel),
     budget_used_this_minute: null,
@@ -100,5 +94,5 @@ export function upstreamStatus(src: StatusSources): UpstreamStatus {
     const chain = seen.get(key) ?? FAMILIES.find((f) => f.key === key)!.chain
     return { key, chain: [...chain], channel: src.serving(key, chain) }
   })
-  return { as_of: beijingTime(src.now), hosts: HOSTS.map((h) => hostStatus(src, h)), families }
+  return { as_of: isoInstant(src.now), hosts: HOSTS.map((h) => hostStatus(src, h)), families }
 }

@@ -31,6 +31,10 @@ describe('building', () => {
     expect(building({ state, done: 3, pending: [] }).progress).toMatchObject({ phase: 'day_tables', percent: 85 })
   })
 
+  it('answers the start as an instant with its offset, though the record keeps it in UTC', () => {
+    expect(building({ state: STATE, done: 0, pending: [0, 1, 2] }).progress.started_at).toBe('2026-11-23T19:00:00+08:00')
+  })
+
   it('never claims 100% before the build is done', () => {
     const last = building({ state: { ...STATE, phase: 'finish', finishedMonths: ['2026-10', '2026-11'] }, done: 3, pending: [] })
     expect(last.progress.percent).toBe(99)

@@ -4,6 +4,7 @@
  * /v1/kline-full and /v1/market-kline answer `ok:false` with code `BUILDING` and this progress for
  * what the build will write, instead of a bare NO_DATA (`services.store.buildUnderWay`).
  */
+import { reformInstant } from '../domain/instant'
 import { readBackfillStatus, type BackfillStatus } from './backfill-record'
 import type { Building } from './shapes'
 
@@ -34,7 +35,8 @@ export function building({ state, done }: BackfillStatus): Building {
       months_total: state.months.length,
       from: state.from,
       to: state.to,
-      started_at: state.startedAt,
+      // Kept as UTC ISO in the record; answered in the one form of an instant.
+      started_at: reformInstant(state.startedAt),
     },
     buildsHistoryOf: (code) => codes.has(code),
     buildsDay: (date) => date >= state.from && date <= state.to,

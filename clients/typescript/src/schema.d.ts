@@ -278,7 +278,7 @@ export interface paths {
         };
         /**
          * Hot list: the most-followed A-shares, ETFs and US stocks
-         * @description Eastmoney Guba's popularity rank (人气榜) of A-shares with ETFs, and of US stocks, merged by rank (the A-share row first at equal rank); when Eastmoney's A-share list fails, THS's hot list (同花顺热股, stocks only) takes its place, each row naming its ranking in `rank_source`. each row joined with its real-time quote from the same channels as /v1/quote, so `last` equals /v1/quote's `data[0].last`. The answer is the same for every caller and is computed at most every 15 seconds for the whole service; `as_of` is the newest quote time (Beijing). When the US list is unavailable the A-share list is served alone with a `notice`. ok:false (not counted) when the A-share list or every quote failed.
+         * @description Eastmoney Guba's popularity rank (人气榜) of A-shares with ETFs, and of US stocks, merged by rank (the A-share row first at equal rank); when Eastmoney's A-share list fails, THS's hot list (同花顺热股, stocks only) takes its place, each row naming its ranking in `rank_source`. each row joined with its real-time quote from the same channels as /v1/quote, so `last` equals /v1/quote's `data[0].last`. The answer is the same for every caller and is computed at most every 15 seconds for the whole service; `as_of` is the newest quote time, an instant. When the US list is unavailable the A-share list is served alone with a `notice`. ok:false (not counted) when the A-share list or every quote failed.
          */
         get: operations["hot"];
         put?: never;
@@ -922,14 +922,14 @@ export interface components {
         /**
          * @example {
          *       "ok": true,
-         *       "as_of": "2026-11-20 10:30:41",
+         *       "as_of": "2026-11-20T10:30:41+08:00",
          *       "hosts": [
          *         {
          *           "channel": "eastmoney",
          *           "state": "backing_off",
-         *           "backoff_until": "2026-11-20 10:31:02",
+         *           "backoff_until": "2026-11-20T10:31:02+08:00",
          *           "backoff_step": 1,
-         *           "last_success": "2026-11-20 10:29:58",
+         *           "last_success": "2026-11-20T10:29:58+08:00",
          *           "requests_this_minute": 1,
          *           "budget_per_minute": 120,
          *           "budget_used_this_minute": 14,
@@ -944,7 +944,7 @@ export interface components {
          *           "state": "serving",
          *           "backoff_until": null,
          *           "backoff_step": null,
-         *           "last_success": "2026-11-20 10:30:40",
+         *           "last_success": "2026-11-20T10:30:40+08:00",
          *           "requests_this_minute": 37,
          *           "budget_per_minute": 600,
          *           "budget_used_this_minute": 212,
@@ -980,7 +980,7 @@ export interface components {
         UpstreamStatus: {
             /** @description The service answers (true; the hosts may all be backing off) */
             ok: boolean;
-            /** @description When this was read (Beijing time, `YYYY-MM-DD HH:MM:SS`) */
+            /** @description When this was read (an instant, ISO 8601 with its offset, `2026-11-20T10:30:41+08:00`) */
             as_of: string;
             /** @description Every upstream host, in a fixed order */
             hosts: components["schemas"]["UpstreamHost"][];
@@ -999,15 +999,15 @@ export interface components {
              */
             state: "serving" | "backing_off" | "probing";
             /**
-             * @description While `backing_off`: when the wait ends (Beijing time, `YYYY-MM-DD HH:MM:SS`); else null
-             * @example 2026-11-20 10:31:02
+             * @description While `backing_off`: when the wait ends (an instant, ISO 8601 with its offset, `2026-11-20T10:31:02+08:00`); else null
+             * @example 2026-11-20T10:31:02+08:00
              */
             backoff_until: string | null;
             /** @description While a ban lasts: its backoff step, 1 for the first wait (30 s, ±20 %), doubling with every failed probe up to 30 min; null without a ban */
             backoff_step: number | null;
             /**
-             * @description When the host last answered a request of this instance (Beijing time), or null
-             * @example 2026-11-20 10:31:02
+             * @description When the host last answered a request of this instance (an instant, ISO 8601 with its offset), or null
+             * @example 2026-11-20T10:31:02+08:00
              */
             last_success: string | null;
             /** @description Requests this instance sent the host in the current clock minute */
@@ -1047,7 +1047,7 @@ export interface components {
          *       "tier": "free",
          *       "elapsed_ms": 42,
          *       "source": "tencent",
-         *       "as_of": "2026-11-20 15:00:03",
+         *       "as_of": "2026-11-20T15:00:03+08:00",
          *       "data": [
          *         {
          *           "date": "2026-11-20",
@@ -1094,7 +1094,7 @@ export interface components {
             data: components["schemas"]["BarRow"][] | {
                 [key: string]: components["schemas"]["BarRow"][];
             };
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: the live line's time stamp (the newest one with several codes); a date when the line carries no time (Sina's US lines). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -1156,8 +1156,8 @@ export interface components {
             amount: string;
             turnover: string;
             /**
-             * @description The line's time stamp (Beijing)
-             * @example 2026-11-20 10:30:03
+             * @description The line's time stamp, an instant (Beijing; the session date when the line carries no time). An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`
+             * @example 2026-11-20T10:30:03+08:00
              */
             as_of: string;
             /**
@@ -1173,7 +1173,7 @@ export interface components {
             /** @enum {string} */
             phase: "auction" | "session" | "lunch" | "closed";
             /**
-             * @description When the phase next changes (ISO 8601, Beijing time)
+             * @description When the phase next changes, an instant (ISO 8601 with its offset, Beijing)
              * @example 2026-11-20T11:30:00+08:00
              */
             next_change: string;
@@ -1186,7 +1186,10 @@ export interface components {
         };
         /** @description `heartbeat`: every 20 s */
         StreamHeartbeatEvent: {
-            /** @description Service time, ISO 8601 */
+            /**
+             * @description Service time, an instant (ISO 8601 with its offset, Beijing)
+             * @example 2026-11-20T10:30:20+08:00
+             */
             at: string;
         };
         /**
@@ -1233,7 +1236,7 @@ export interface components {
             data: components["schemas"]["BarRow"][] | {
                 [key: string]: components["schemas"]["BarRow"][];
             };
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant or a date: the newest bar's: its session date for day and longer bars, its end (exchange time) as an instant for minute bars (`2026-11-20T10:35:00+08:00`). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -1340,7 +1343,7 @@ export interface components {
             next_offset?: number;
             /** @description Last day of the last year whose holiday notice the service knows */
             published_through: string;
-            /** @description When the calendar was last refreshed from the exchange (ISO instant), if it was */
+            /** @description When the calendar was last refreshed from the exchange, if it was: an instant (ISO 8601 with its offset, `2026-11-21T04:00:00+08:00`) */
             refreshed?: string;
             /** @description Years of the span whose calendar is not published yet; their rows are left out */
             unpublished_years?: number[];
@@ -1380,7 +1383,7 @@ export interface components {
             source: string;
             /** @description The rows as a Markdown table (paste-ready), columns as in `structured`; empty string with ok:false */
             data: string;
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -1418,7 +1421,7 @@ export interface components {
          *         "min_difficulty": 16,
          *         "raises_allowance": true,
          *         "raises_to_per_minute": 60,
-         *         "expires_at": "2026-11-20T02:50:00.000Z",
+         *         "expires_at": "2026-11-20T10:50:00+08:00",
          *         "expires_in": 600,
          *         "algorithm": "sha256",
          *         "header": "X-PoW",
@@ -1446,7 +1449,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["Challenge"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -1478,7 +1481,7 @@ export interface components {
          *       "min_difficulty": 16,
          *       "raises_allowance": true,
          *       "raises_to_per_minute": 60,
-         *       "expires_at": "2026-11-20T02:50:00.000Z",
+         *       "expires_at": "2026-11-20T10:50:00+08:00",
          *       "expires_in": 600,
          *       "algorithm": "sha256",
          *       "header": "X-PoW",
@@ -1496,7 +1499,7 @@ export interface components {
             raises_allowance: boolean;
             /** @description Anonymous calls per minute while a valid proof is sent (instead of 2 for scripts, 5 for browsers) */
             raises_to_per_minute: number;
-            /** @description When the challenge, and the allowance a proof of it buys, expires (ISO 8601, UTC) */
+            /** @description When the challenge, and the allowance a proof of it buys, expires (an instant, ISO 8601 with its offset) */
             expires_at: string;
             /** @description Seconds until `expires_at` */
             expires_in: number;
@@ -1577,7 +1580,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["Usage"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -1723,7 +1726,7 @@ export interface components {
             from: string;
             /** @description Last day blob the build writes, YYYY-MM-DD */
             to: string;
-            /** @description When the build started (ISO 8601, UTC) */
+            /** @description When the build started (an instant, ISO 8601 with its offset, `2026-11-20T10:30:03+08:00`) */
             started_at: string;
         };
         KlineFullEnvelopeBase: {
@@ -1747,7 +1750,7 @@ export interface components {
             source: string;
             /** @description Daily bars, oldest first */
             data: components["schemas"]["FullHistoryRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the newest bar's session. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -1779,7 +1782,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 38,
          *       "source": "eastmoney",
-         *       "as_of": "2026-11-20 15:00:00",
+         *       "as_of": "2026-11-20T15:00:00+08:00",
          *       "data": {
          *         "code": "sz000003",
          *         "tables": [
@@ -2027,7 +2030,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["FundData"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant or a date: with today's live money-flow row, its time stamp (an instant); otherwise the newest money-flow row's session date. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2268,7 +2271,7 @@ export interface components {
             source: string;
             /** @description Block trades, by code then report order */
             data: components["schemas"]["BlockTradeRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the session of the trades. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2362,7 +2365,7 @@ export interface components {
             source: string;
             /** @description One row per stock that traded that day, ascending by code */
             data: components["schemas"]["MarketKlineRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2426,7 +2429,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["AllowList"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2469,7 +2472,7 @@ export interface components {
          *       "tier": "free",
          *       "elapsed_ms": 3,
          *       "source": "multi",
-         *       "as_of": "2026-11-20 10:29:57",
+         *       "as_of": "2026-11-20T10:29:57+08:00",
          *       "data": [
          *         {
          *           "rank": 1,
@@ -2528,7 +2531,7 @@ export interface components {
             source: string;
             /** @description Rows by rank; at equal rank the A-share row first */
             data: components["schemas"]["HotRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: the newest quote time among the rows (by the instant; a US quote keeps its own offset). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2589,10 +2592,10 @@ export interface components {
          *       "tier": "free",
          *       "elapsed_ms": 4,
          *       "source": "eastmoney",
-         *       "as_of": "2026-11-20 10:30:00",
+         *       "as_of": "2026-11-20T10:30:00+08:00",
          *       "data": {
          *         "date": "2026-11-20",
-         *         "computed_at": "2026-11-20 10:30:00",
+         *         "computed_at": "2026-11-20T10:30:00+08:00",
          *         "total": 5430,
          *         "traded": 5301,
          *         "halted": 129,
@@ -2699,7 +2702,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["ChangeDistribution"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the count was made (= `data.computed_at`). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2728,7 +2731,7 @@ export interface components {
         ChangeDistribution: {
             /** @description Trading date of the session counted, YYYY-MM-DD (Beijing): outside a session the latest one, whose final state the list keeps */
             date: string;
-            /** @description When the count was made, `YYYY-MM-DD HH:MM:SS` Beijing time */
+            /** @description When the count was made, an instant (ISO 8601 with its offset, `2026-11-20T10:30:00+08:00`) */
             computed_at: string;
             /** @description A-share stocks listed (SH, SZ, BJ), each counted once */
             total: number;
@@ -2779,7 +2782,7 @@ export interface components {
          *       "tier": "free",
          *       "elapsed_ms": 5,
          *       "source": "multi",
-         *       "as_of": "2026-11-20 10:29:58",
+         *       "as_of": "2026-11-20T10:29:58+08:00",
          *       "data": {
          *         "type": "summary",
          *         "date": "2026-11-20",
@@ -2803,7 +2806,7 @@ export interface components {
          *         ],
          *         "breadth": {
          *           "date": "2026-11-20",
-         *           "computed_at": "2026-11-20 10:30:00",
+         *           "computed_at": "2026-11-20T10:30:00+08:00",
          *           "traded": 5301,
          *           "advancers": 3120,
          *           "decliners": 2010,
@@ -2835,7 +2838,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["OverviewData"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant or a date: by `type`. An instant for the live types: summary and interval the newest index quote's time stamp, trade (= `computed_at`), rotation and valuation when the list was read. A date for the daily types: updown, margin and technical the session counted, valuation from the stored factors that table's session. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -2889,7 +2892,7 @@ export interface components {
         OverviewBreadth: {
             /** @description Session counted, YYYY-MM-DD */
             date: string;
-            /** @description When counted, `YYYY-MM-DD HH:MM:SS` Beijing */
+            /** @description When counted, an instant (ISO 8601 with its offset, `2026-11-20T10:30:00+08:00`) */
             computed_at: string;
             /** @description A-share stocks that traded this session */
             traded: number;
@@ -2911,7 +2914,7 @@ export interface components {
             type: "trade";
             /** @description Session counted, YYYY-MM-DD */
             date: string;
-            /** @description When counted, `YYYY-MM-DD HH:MM:SS` Beijing */
+            /** @description When counted, an instant (ISO 8601 with its offset, `2026-11-20T10:30:00+08:00`) */
             computed_at: string;
             /** @description Per board, in the order SSE main, STAR, SZSE main, ChiNext, BSE */
             boards: components["schemas"]["OverviewBoardTrade"][];
@@ -3241,7 +3244,7 @@ export interface components {
             source: string;
             /** @description The rows as a Markdown table (paste-ready); empty with ok:false */
             data: string;
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the session of the factor table screened. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -3273,7 +3276,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 48,
          *       "source": "tencent",
-         *       "as_of": "2026-11-20 15:00:03",
+         *       "as_of": "2026-11-20T15:00:03+08:00",
          *       "history": "store",
          *       "bars": 2516,
          *       "data": [
@@ -3480,7 +3483,7 @@ export interface components {
             source: string;
             /** @description One row (empty with ok:false) */
             data: components["schemas"]["TechnicalRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant or a date: during a session the live quote's time stamp, an instant on its exchange's clock; otherwise the row's session date. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -3587,7 +3590,7 @@ export interface components {
          *     }
          */
         TechnicalBatchEnvelope: components["schemas"]["TechnicalBatchEnvelopeBase"] & {
-            /** @description With live rows: the newest quote time among them */
+            /** @description With live rows: the newest quote time among them (by the instant, whatever its offset), an instant as the items write it */
             as_of?: string;
             /** @description The batch's session, a day some item's row has: with `date`, the session asked for (a non-trading day falls back to the session before it), which every item with a row carries; with a blank `date`, each symbol is at its own latest session (each item's `date` says which; a suspended stock keeps its last one) and this is the newest of them. Absent when no item has a row and `date` was blank */
             date?: string;
@@ -3605,7 +3608,7 @@ export interface components {
             /** @description Whether this symbol has a row */
             ok: boolean;
             data?: components["schemas"]["TechnicalRow"] & unknown;
-            /** @description With a live row (blank `date` during a session): the quote time it was computed from, `YYYY-MM-DD HH:MM:SS` Beijing (exchange time for HK and US); an A-share row is shared for 3 s after its quote was asked for, so it may be up to that much older than the call */
+            /** @description With a live row (blank `date` during a session): the quote time it was computed from, an instant on its exchange's clock (`2026-11-20T10:30:03+08:00`; a US row's with its own offset); an A-share row is shared for 3 s after its quote was asked for, so it may be up to that much older than the call. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /** @description Without ok: why this symbol has no row (invalid code, not traded that day, no live quote, upstream failure, or, for a day computed on demand, the call ran out of time before it: ask again) */
             error?: string;
@@ -3631,7 +3634,7 @@ export interface components {
             source: string;
             /** @description One item per requested symbol, in request order */
             data: components["schemas"]["TechnicalBatchItem"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description Either a date (the data is true as of that session or report) or an instant (when the data was true or fetched); each endpoint says which. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -3755,7 +3758,7 @@ export interface components {
             source: string;
             /** @description The distribution; `{}` with ok:false */
             data: components["schemas"]["Chip"] | Record<string, never>;
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the session of the distribution. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -3828,7 +3831,7 @@ export interface components {
             source: string;
             /** @description Plans, newest first */
             data: components["schemas"]["DividendRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the day the plans were read (Beijing). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -3952,7 +3955,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["ShareholderData"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the newest report period's end among the sections. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -4142,7 +4145,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["EventsData"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the day the events were read (Beijing). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -4216,7 +4219,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 4,
          *       "source": "eastmoney",
-         *       "as_of": "2026-11-20 10:30:00",
+         *       "as_of": "2026-11-20T10:30:00+08:00",
          *       "data": [
          *         {
          *           "code": "sh600519",
@@ -4249,7 +4252,7 @@ export interface components {
             source: string;
             /** @description Matches, best first: exact code, then code or name prefix, then pinyin initials, then name substring */
             data: components["schemas"]["SearchHit"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the answer was fetched from the upstream (answers are kept for the whole service for hours). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -4299,7 +4302,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 5,
          *       "source": "eastmoney",
-         *       "as_of": "2026-10-20 10:30:00",
+         *       "as_of": "2026-10-20T10:30:00+08:00",
          *       "window": {
          *         "start": "2026-10-05",
          *         "end": "2026-11-04"
@@ -4412,7 +4415,7 @@ export interface components {
             source: string;
             /** @description IPOs with at least one event in the window, by subscription date */
             data: components["schemas"]["IpoRow"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the answer was fetched from the upstream (answers are kept for the whole service for hours). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -4444,7 +4447,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 9,
          *       "source": "eastmoney",
-         *       "as_of": "2026-10-08 10:30:00",
+         *       "as_of": "2026-10-08T10:30:00+08:00",
          *       "window": {
          *         "start": "2026-10-08",
          *         "end": "2026-11-07"
@@ -4673,7 +4676,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["CalendarData"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the oldest of the sections was fetched from the upstream (answers are kept for the whole service for hours). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -4705,7 +4708,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 6,
          *       "source": "eastmoney",
-         *       "as_of": "2026-11-20 10:30:00",
+         *       "as_of": "2026-11-20T10:30:00+08:00",
          *       "data": [
          *         {
          *           "name": "cpi",
@@ -4753,7 +4756,7 @@ export interface components {
             source: string;
             /** @description One entry per series asked, in the order asked */
             data: components["schemas"]["MacroSeries"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the oldest of the series was fetched from the upstream (answers are kept for the whole service for hours). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -4891,7 +4894,7 @@ export interface components {
                 components["schemas"]["BalanceSheetRow"][],
                 components["schemas"]["CashFlowRow"][]
             ] | unknown[];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the newest report period's end. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -5006,7 +5009,7 @@ export interface components {
          *       "tier": "pro",
          *       "elapsed_ms": 24,
          *       "source": "eastmoney",
-         *       "as_of": "2026-11-20 10:30:00",
+         *       "as_of": "2026-11-20T10:30:00+08:00",
          *       "data": {
          *         "code": "sh600519",
          *         "name": "贵州茅台",
@@ -5109,7 +5112,7 @@ export interface components {
             source: string;
             /** @description The 35-field profile; `[]` when the code is not an A-share stock or every channel failed */
             data: components["schemas"]["Snapshot"] | unknown[];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: the profile's data time (`data.time`) as an instant. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -5225,7 +5228,7 @@ export interface components {
          *       "tier": "pro",
          *       "elapsed_ms": 21,
          *       "source": "tencent",
-         *       "as_of": "2026-11-20 10:30:00",
+         *       "as_of": "2026-11-20T10:30:00+08:00",
          *       "data": {
          *         "code": "sh600519",
          *         "time": "2026-11-20 10:30:00",
@@ -5277,7 +5280,7 @@ export interface components {
             source: string;
             /** @description The book; `[]` when the code is not an A-share stock or every channel failed */
             data: components["schemas"]["OrderBook"] | unknown[];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: the book's data time (`data.time`) as an instant. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -5522,7 +5525,7 @@ export interface components {
             source: string;
             /** @description Digests, newest first */
             data: components["schemas"]["Digest"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the newest digest's day. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -5554,7 +5557,7 @@ export interface components {
          *       "tier": "pro",
          *       "elapsed_ms": 3,
          *       "source": "store",
-         *       "as_of": "2026-11-23T17:00:00.000Z",
+         *       "as_of": "2026-11-24T01:00:00+08:00",
          *       "mode": "stock",
          *       "complete": true,
          *       "coverage": {
@@ -5639,7 +5642,7 @@ export interface components {
             position: "upstream" | "midstream" | "downstream";
             /** @description The rule that found the members, in words: the Eastmoney boards and the main-business keywords */
             rule: string;
-            /** @description When the scheduled job computed the members (ISO 8601, UTC) */
+            /** @description When the scheduled job computed the members, an instant (ISO 8601 with its offset, `2026-11-24T01:00:00+08:00`) */
             computed_at: string;
             /** @description Members, most relevant first */
             stocks: components["schemas"]["ChainNodeStock"][];
@@ -5714,7 +5717,7 @@ export interface components {
             source: string;
             /** @description list: array of themes; graph: one theme's graph; stock: the stock's chains */
             data: components["schemas"]["ChainThemeSummary"][] | components["schemas"]["ChainGraph"] | components["schemas"]["StockChains"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the scheduled job computed the members. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -5746,7 +5749,7 @@ export interface components {
          *       "tier": "trial",
          *       "elapsed_ms": 12,
          *       "source": "eastmoney",
-         *       "as_of": "2026-10-22 10:30:00",
+         *       "as_of": "2026-10-22T10:30:00+08:00",
          *       "data": {
          *         "board": {
          *           "code": "pt0477",
@@ -5825,7 +5828,7 @@ export interface components {
             /** @description Channel that served the call (eastmoney, tencent, sina; `emulator:<channel>` under the emulator; `multi` when symbols came from different channels; `none` when no upstream was needed; `service` for answers the service computes itself) */
             source: string;
             data: components["schemas"]["SectorValuationData"];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description An instant: when the oldest of the figures was fetched from the upstream (answers are kept for the whole service for hours). With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call
@@ -6211,7 +6214,7 @@ export interface components {
             source: string;
             /** @description The playbooks asked for, in library order */
             data: components["schemas"]["Playbook"][];
-            /** @description Date (and time) of the newest bar returned, or when the data was true or fetched (each endpoint says which); with `stale`, when the copy served was fetched (Beijing time) */
+            /** @description A date, `YYYY-MM-DD`: the last session the backtest evidence covers. With `stale`, the instant the copy served was fetched. An instant is ISO 8601 with its offset, to the second: `2026-11-20T10:30:03+08:00` (Beijing for A-shares, Hong Kong, futures and forex; a US quote on its exchange's clock, `-05:00`, or `-04:00` under daylight saving time), never `Z` and never milliseconds. A session or report date is `YYYY-MM-DD`. */
             as_of?: string;
             /**
              * @description Present (true) when every upstream failed and the last good answer was served instead (stale-if-error): `as_of` says when it was fetched and `notice` names the failure. Only slow-moving data is served stale, within a limit per kind (dividends, holders, events, block trades, search, ipo, calendar, macro, sector valuation: 7 days; market-overview's daily types (valuation, margin, updown, interval, technical): 3 days; money flow: while it holds the latest complete session). Live quotes, books and snapshots are served stale only when the service's own request budget for their hosts is spent this minute or the hosts ban us (GET /v1/status), from the last line fetched, at most 15 minutes old; `as_of` is that line's own time stamp. Market breadth never is. A stale answer is data: ok:true, and counted like any other call

@@ -18,6 +18,7 @@
 import type { KeyGuard } from '../../access/key-guard'
 import { kvKeyOf, KeyRecordSchema } from '../../access/keys'
 import { STREAM_LIMITS, type Tier } from '../../access/tiers'
+import { isoInstant } from '../../domain/instant'
 import { streamTuning } from '../../runtime/stream-tuning'
 import { shardOf, type StreamEvent } from './stream-shard'
 import { parseStreamCodes } from './codes'
@@ -88,7 +89,7 @@ export class Relay {
   /** Connects to the shards and starts the heartbeat and the minute's recheck. */
   start(sink: Sink): void {
     this.sink = sink
-    this.timers.push(setInterval(() => this.deliver({ event: 'heartbeat', data: { at: new Date(this.o.now()).toISOString() } }), streamTuning.heartbeatMs))
+    this.timers.push(setInterval(() => this.deliver({ event: 'heartbeat', data: { at: isoInstant(this.o.now()) } }), streamTuning.heartbeatMs))
     this.timers.push(setInterval(() => void this.recheck(), streamTuning.recheckMs))
     void this.route(this.codes).catch((e) => {
       console.error('stream relay: shard connection failed', e)

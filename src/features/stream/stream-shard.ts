@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import { quoteCadenceMs } from '../../channels/cadence'
 import type { Quote } from '../../domain/bar'
+import { isoInstant, quoteAsOf } from '../../domain/instant'
 import type { Instrument } from '../../domain/instrument'
 import { isMoving, streamPhase, type StreamPhase } from '../../domain/stream-phase'
 import { parseSymbol } from '../../domain/symbols'
@@ -217,16 +218,16 @@ export interface StreamEvent {
 
 function quoteData(q: Quote, instrument: Instrument, source: string): QuoteData {
   const row = toBarRow({ date: q.date, open: q.open, close: q.last, high: q.high, low: q.low, volume: q.volume, amount: q.amount, turnover: q.turnover }, instrument.kind)
-  return { code: instrument.code, ...row, as_of: q.time ? `${q.date} ${q.time}` : q.date, source }
+  return { code: instrument.code, ...row, as_of: quoteAsOf(instrument.prefix, q.date, q.time), source }
 }
 
 const sameFields = (a: QuoteData, b: QuoteData) =>
   a.date === b.date && a.open === b.open && a.last === b.last && a.high === b.high && a.low === b.low && a.volume === b.volume && a.amount === b.amount && a.turnover === b.turnover
 
-/** A `status` event at `now`: the market's phase and when it next changes (Beijing time, ISO 8601). */
+/** A `status` event at `now`: the market's phase and when it next changes (an instant, Beijing). */
 function statusEvent(now: number): StreamEvent {
   const { phase, nextChange } = streamPhase(now)
-  return { event: 'status', data: { market: 'cn', phase, next_change: new Date(nextChange + 8 * 3_600_000).toISOString().replace('Z', '+08:00').replace('.000', '') } }
+  return { event: 'status', data: { market: 'cn', phase, next_change: isoInstant(nextChange) } }
 }
 
 function send(ws: WebSocket, events: StreamEvent[]): void {

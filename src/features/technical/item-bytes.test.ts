@@ -30,7 +30,7 @@ describe('technicalItemBytes', () => {
       const bars = history(n, start, decimals)
       const state = stateThrough(bars.slice(0, -1))
       const row = nextRow(state, bars.at(-1)!, { code: 'sh600519', name, priceDecimals: decimals })
-      expect(text(technicalItemBytes(w, 'sh600519', row, decimals, '2026-11-20 10:30:00'))).toBe(JSON.stringify({ code: 'sh600519', ok: true, data: row, as_of: '2026-11-20 10:30:00' }))
+      expect(text(technicalItemBytes(w, 'sh600519', row, decimals, '2026-11-20T10:30:00+08:00'))).toBe(JSON.stringify({ code: 'sh600519', ok: true, data: row, as_of: '2026-11-20T10:30:00+08:00' }))
       expect(text(technicalItemBytes(w, 'SH600519', row, decimals))).toBe(JSON.stringify({ code: 'SH600519', ok: true, data: row }))
     }
   })
@@ -42,8 +42,8 @@ describe('technicalItemBytes', () => {
       const state = stateThrough([])
       for (const [k, bar] of bars.entries()) {
         const id = { code: 'sh600000', name: k % 2 ? '浦发银行' : null, priceDecimals: decimals }
-        const expected = JSON.stringify({ code: 'SH600000', ok: true, data: nextRow(state, bar, id), as_of: '2026-11-20 10:30:00' })
-        expect(text(steppedItemBytes(w, 'SH600000', state, bar, id, '2026-11-20 10:30:00')), `bar ${k} of ${n}`).toBe(expected)
+        const expected = JSON.stringify({ code: 'SH600000', ok: true, data: nextRow(state, bar, id), as_of: '2026-11-20T10:30:00+08:00' })
+        expect(text(steppedItemBytes(w, 'SH600000', state, bar, id, '2026-11-20T10:30:00+08:00')), `bar ${k} of ${n}`).toBe(expected)
         // the state is left as it was: stepping on gives the next bar's row
         Object.assign(state, stateThrough(bars.slice(0, k + 1)))
       }
@@ -55,8 +55,8 @@ describe('technicalItemBytes', () => {
     const bars = history(300, 25.5, 2)
     const state = stateThrough(bars.slice(0, -2))
     const rows = [bars.at(-2)!, bars.at(-1)!].map((b) => nextRow(state, b, { code: 'sz000001', name: '平安银行', priceDecimals: 2 }))
-    const views = rows.map((row, k) => technicalItemBytes(w, `c${k}`, row, 2, '2026-11-20 10:30:00'))
-    rows.forEach((row, k) => expect(text(views[k])).toBe(JSON.stringify({ code: `c${k}`, ok: true, data: row, as_of: '2026-11-20 10:30:00' })))
+    const views = rows.map((row, k) => technicalItemBytes(w, `c${k}`, row, 2, '2026-11-20T10:30:00+08:00'))
+    rows.forEach((row, k) => expect(text(views[k])).toBe(JSON.stringify({ code: `c${k}`, ok: true, data: row, as_of: '2026-11-20T10:30:00+08:00' })))
   })
 
   it('writes a row whose keys are in another order as the same JSON value, in column order', () => {
@@ -73,8 +73,8 @@ describe('technicalItemBytes', () => {
   it('respells an item for a code asked in another spelling', () => {
     const bars = history(60, 9.87, 2)
     const row = nextRow(stateThrough(bars.slice(0, -1)), bars.at(-1)!, { code: 'sz000001', name: '平安银行', priceDecimals: 2 })
-    const bytes = technicalItemBytes(new JsonBytes(), 'sz000001', row, 2, '2026-11-20 10:30:00')
-    expect(text(respelledItem(bytes, 'sz000001', 'SZ000001'))).toBe(JSON.stringify({ code: 'SZ000001', ok: true, data: row, as_of: '2026-11-20 10:30:00' }))
+    const bytes = technicalItemBytes(new JsonBytes(), 'sz000001', row, 2, '2026-11-20T10:30:00+08:00')
+    expect(text(respelledItem(bytes, 'sz000001', 'SZ000001'))).toBe(JSON.stringify({ code: 'SZ000001', ok: true, data: row, as_of: '2026-11-20T10:30:00+08:00' }))
   })
 
   it('keeps large volume figures (OBV in shares) exact', () => {

@@ -18,6 +18,7 @@ import type { Quote } from '../../domain/bar'
 import type { RowIdentity } from '../../domain/indicators/row'
 import type { StepBar } from '../../domain/indicators/step'
 import type { StepState } from '../../domain/indicators/step-state'
+import { quoteAsOf } from '../../domain/instant'
 import type { Instrument } from '../../domain/instrument'
 import { isTradingDay, previousTradingDay } from '../../domain/trading-calendar'
 import { PRICE_DECIMALS } from '../../http/format'
@@ -47,5 +48,5 @@ export function liveOutcome(inst: Instrument, today: string, quote: Quote | unde
   if (!state || state.date !== previous || state.c.at(-1) !== quote.preClose) return { kind: 'full' }
   const bar = { date: today, open: quote.open, high: quote.high, low: quote.low, close: quote.last, volume: quote.volume }
   const id = { code: inst.code, name: quote.name || name, priceDecimals: PRICE_DECIMALS[inst.kind] }
-  return { kind: 'row', state, bar, id, asOf: quote.time ? `${quote.date} ${quote.time}` : quote.date }
+  return { kind: 'row', state, bar, id, asOf: quoteAsOf(inst.prefix, quote.date, quote.time) }
 }
