@@ -51,7 +51,7 @@ export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrum
  * different counts (a quote's 5, a chart's 30) share one request and one cache entry, a few more
  * bars a request rather than a request per count.
  */
-export const barsWindowOf = (count: number): number => (count <= 30 ? 30 : count <= 120 ? 120 : count)
+const barsWindowOf = (count: number): number => (count <= 30 ? 30 : count <= 120 ? 120 : count)
 
 /**
  * The past daily bars of one channel, the newest `count`, from the isolate's {@link RecentBarsCache}
