@@ -75,8 +75,8 @@ function cpuMs(pid) {
 /** The upstream family of a host (the emulator's channels). */
 const familyOf = (host) => (/eastmoney/.test(host) ? 'eastmoney' : /gtimg|qq\.com/.test(host) ? 'tencent' : /sina/.test(host) ? 'sina' : /10jqka|ths/.test(host) ? 'ths' : /hkex/.test(host) ? 'hkex' : host)
 
-/** Beijing `YYYY-MM-DD HH:MM:SS` to epoch ms. */
-const beijingMs = (s) => Date.parse(`${s.replace(' ', 'T')}+08:00`)
+/** An answer's `as_of` as epoch ms when it is an instant (ISO 8601 with its offset); null for a date. */
+export const instantMs = (asOf) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/.test(asOf) ? Date.parse(asOf) : null)
 
 async function control(mf, method, path, body) {
   const res = await mf.dispatchFetch(BASE + path, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
@@ -134,8 +134,9 @@ async function simulate(mf, client, pid, universe, users, start) {
         const asOf = /"as_of":"([^"]+)"/.exec(body)?.[1]
         const marked = body.includes('"stale":true')
         if (marked) stale++
-        if (asOf && asOf.length === 19) {
-          const age = Math.max(0, now - beijingMs(asOf))
+        const at = asOf ? instantMs(asOf) : null
+        if (at !== null) {
+          const age = Math.max(0, now - at)
           ages[calls_[k][0]].push(age)
           if (age > 3_000 && !marked && LIVE.includes(calls_[k][0])) oldUnmarked++
         }

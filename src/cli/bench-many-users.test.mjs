@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { quantile, random, zipf } from './bench-many-users.mjs'
+import { instantMs, quantile, random, zipf } from './bench-many-users.mjs'
 
 test('the generator is deterministic per seed, in [0, 1)', () => {
   const [a, b] = [random(7), random(7)]
@@ -22,4 +22,11 @@ test('quantiles of the answer ages', () => {
   assert.equal(quantile([], 0.5), null)
   assert.equal(quantile([3, 1, 2], 0.5), 2)
   assert.equal(quantile(Array.from({ length: 100 }, (_, k) => k), 0.99), 99)
+})
+
+test("an answer's age is read from an instant, never from a date", () => {
+  assert.equal(instantMs('2026-11-20T10:30:03+08:00'), Date.parse('2026-11-20T02:30:03Z'))
+  assert.equal(instantMs('2026-11-20T09:30:03-05:00'), Date.parse('2026-11-20T14:30:03Z'))
+  assert.equal(instantMs('2026-11-20'), null)
+  assert.equal(instantMs('2026-11-20 10:30:03'), null)
 })

@@ -48,13 +48,13 @@ export async function spliceBench() {
   const batchExtra = { date: '2026-11-20', requested: 1000, returned: 1000, failed: 0 }
 
   const bars = Array.from({ length: 250 }, (_, i) => ({ date: `2026-${String(1 + (i % 12)).padStart(2, '0')}-10`, open: 1500 + i / 3, close: 1501.25, high: 1510, low: 1490.5, volume: 31415 + i, amount: 4.7e9 + i }))
-  const kept = JSON.stringify({ ok: true, endpoint: 'kline', tier: 'free', elapsed_ms: 40, source: 'emulator:tencent', data: bars, as_of: '2026-11-20 10:30:00' })
+  const kept = JSON.stringify({ ok: true, endpoint: 'kline', tier: 'free', elapsed_ms: 40, source: 'emulator:tencent', data: bars, as_of: '2026-11-20T10:30:00+08:00' })
   const keptValue = JSON.parse(kept)
   const keptSlot = slotIn(kept, keptValue, 'elapsed_ms')
   const keptTail = tailWith(keptSlot.tail, { cached: true })
 
   const hotRows = Array.from({ length: 100 }, (_, i) => ({ rank: i + 1, code: `sz${300000 + i}`, name: '宁德时代', price: 250.5 + i, change_pct: 1.23, popularity: 99000 - i }))
-  const hotTail = utf8.encode(tailAfter({ source: 'emulator:eastmoney', data: hotRows, as_of: '2026-11-20 10:30:00' }))
+  const hotTail = utf8.encode(tailAfter({ source: 'emulator:eastmoney', data: hotRows, as_of: '2026-11-20T10:30:00+08:00' }))
 
   const rows = [
     {
@@ -72,7 +72,7 @@ export async function spliceBench() {
     },
     {
       name: 'shared answer (/v1/hot, 100 rows), its envelope',
-      whole: () => utf8.encode(JSON.stringify({ ok: true, endpoint: 'hot', tier: 'pro', elapsed_ms: 3, source: 'emulator:eastmoney', data: hotRows, as_of: '2026-11-20 10:30:00' })),
+      whole: () => utf8.encode(JSON.stringify({ ok: true, endpoint: 'hot', tier: 'pro', elapsed_ms: 3, source: 'emulator:eastmoney', data: hotRows, as_of: '2026-11-20T10:30:00+08:00' })),
       spliced: () => asciiHeadBefore(`${headThrough({ ok: true, endpoint: 'hot', tier: 'pro' }, 'elapsed_ms')}3`, hotTail),
     },
   ]
