@@ -1,0 +1,285 @@
+// The push-quote view of `npm run bench` (BENCH_ONLY=stream for it alone): N Server-Sent Events
+// subscribers of `GET /v1/stream` on the same 50 A-share codes (25 in each of two StreamShard
+// objects), at 1, 10, 200 and 1,000 subscribers (BENCH_SUBSCRIBERS to change them), each size in a
+// workerd of its own. The clients live in this Node process, on plain HTTP connections to
+// Miniflare's port (not inside workerd, where the tests' clients share the Worker's isolate). After
+// a few untimed steps, the emulator's clock moves 3 s at a time, 10 times, with the shards' cadence
+// shortened (PUT /__emulator/stream) so that each polls within some milliseconds of a step; each
+// step waits until every subscriber has the step's change. Printed per size: the upstream requests
+// of the 10 cadences per host, workerd's CPU per cadence (user + system from /proc, and the same
+// from the threads' schedstat in ns) and its ratio to one subscriber's, and the delay from each
+// clock step to each subscriber's receipt of the change (p50 / p99). The figures and what they
+// include are in docs/performance.md ("Push quotes").
+import { readdirSync, readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { quantile } from './bench-many-users.mjs'
+import { startWorker, storeKeys, workerdPid } from './harness.mjs'
+
+/** Session time of the first step: a Friday 10:30 in Beijing. */
+const START = Date.parse('2026-11-20T10:30:00+08:00')
+const SIZES = (process.env.BENCH_SUBSCRIBERS || '1,10,200,1000').split(',').map(Number)
+/** Measured cadences per size, and untimed ones before them (the isolate's steady state, not its first calls). */
+const STEPS = 10
+const WARM_STEPS = 3
+/** The source's cadence: the clock moves this much a step. */
+const STEP_MS = Number(process.env.BENCH_STREAM_STEP_S || 60) * 1000
+/** The shards' poll interval in real ms during the run (production: the 3 s of the source's cadence). */
+const CADENCE_MS = Number(process.env.BENCH_STREAM_CADENCE_MS || 50)
+/** How long a step may wait for every subscriber's change. */
+const STEP_BOUND_MS = Number(process.env.BENCH_STREAM_BOUND_MS || 15_000)
+/** Connections a key may hold (the unlimited tier). */
+const PER_KEY = 20
+/** Streams opened at once while connecting. */
+const OPENING = 25
+/** Shards the 50 codes are drawn from (25 each), as test/stream.test.ts's fan-out test. */
+const SHARDS = ['cn-0', 'cn-1']
+
+/**
+ * The shard of a code, as src/features/stream/stream-shard.ts's shardOf computes it (FNV-1a of the
+ * code modulo 16); that module imports `cloudflare:workers`, so Node cannot load it.
+ */
+export function shardOf(code) {
+  let h = 0x811c9dc5
+  for (let k = 0; k < code.length; k++) h = Math.imul(h ^ code.charCodeAt(k), 0x01000193) >>> 0
+  return `cn-${h % 16}`
+}
+
+/**
+ * Splits Server-Sent Events text into events: `buffer` is what arrived so far (earlier rest
+ * included); returns the complete events (`event` and `data` fields; `data` lines joined with
+ * newlines, comments and `retry:` ignored) and the incomplete rest.
+ */
+export function parseSseFrames(buffer) {
+  const events = []
+  const text = buffer.replace(/\r\n?/g, '\n')
+  let start = 0
+  for (let k = text.indexOf('\n\n'); k >= 0; k = text.indexOf('\n\n', start)) {
+    const block = text.slice(start, k)
+    start = k + 2
+    let event = 'message'
+    const data = []
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) continue
+      const colon = line.indexOf(':')
+      const field = colon < 0 ? line : line.slice(0, colon)
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+      if (field === 'event') event = value
+      else if (field === 'data') data.push(value)
+    }
+    if (data.length) events.push({ event, data: data.join('\n') })
+  }
+  return { events, rest: text.slice(start) }
+}
+
+/** Sums requests per host between two `/__emulator` path counts (`host/path` → count). */
+export function hostCounts(before, after) {
+  const hosts = {}
+  for (const [path, n] of Object.entries(after)) {
+    const d = n - (before[path] ?? 0)
+    if (d) hosts[path.split('/')[0]] = (hosts[path.split('/')[0]] ?? 0) + d
+  }
+  return hosts
+}
+
+/** Beijing wall time `YYYY-MM-DD HH:MM:SS` of epoch ms: the quotes' `as_of` at a step. */
+export const beijing = (ms) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')
+
+/** workerd's CPU so far: user + system from /proc/<pid>/stat (10 ms ticks), and the sum of its threads' schedstat (ns), both in ms. */
+function cpu(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  let ns = 0
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // a thread gone meanwhile
+    }
+  }
+  return { stat: ((Number(f[11]) + Number(f[12])) * 1000) / 100, sched: ns / 1e6 }
+}
+
+/** One HTTP request to the worker's port, read whole. */
+function call(origin, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, origin), { method, agent: false, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (c) => (text += c))
+      res.on('end', () => resolve(text ? JSON.parse(text) : null))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body && JSON.stringify(body))
+  })
+}
+
+/**
+ * An SSE subscriber on its own connection: resolves once the answer's head arrived (status 200),
+ * then records each quote's receipt time by `as_of`. `got(asOf)` is how many of its codes it has
+ * received at that `as_of`, `at(asOf)` when the last of them arrived.
+ */
+function subscribe(origin, codes, key) {
+  return new Promise((resolve, reject) => {
+    const byAsOf = new Map()
+    const client = {
+      quotes: 0,
+      other: [],
+      got: (asOf) => byAsOf.get(asOf)?.codes.size ?? 0,
+      at: (asOf) => byAsOf.get(asOf)?.at,
+      close: () => req.destroy(),
+    }
+    const req = request(new URL(`/v1/stream?codes=${codes.join(',')}`, origin), { agent: false, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } }, (res) => {
+      if (res.statusCode !== 200) {
+        let text = ''
+        res.on('data', (c) => (text += c))
+        res.on('end', () => reject(new Error(`stream answered ${res.statusCode}: ${text.slice(0, 300)}`)))
+        return
+      }
+      res.setEncoding('utf8')
+      let rest = ''
+      res.on('data', (chunk) => {
+        const now = performance.now()
+        const parsed = parseSseFrames(rest + chunk)
+        rest = parsed.rest
+        for (const ev of parsed.events) {
+          if (ev.event !== 'quote') {
+            if (ev.event !== 'status') client.other.push(ev)
+            continue
+          }
+          const q = JSON.parse(ev.data)
+          client.quotes++
+          let seen = byAsOf.get(q.as_of)
+          if (!seen) byAsOf.set(q.as_of, (seen = { codes: new Set(), at: now }))
+          seen.codes.add(q.code)
+          seen.at = now
+        }
+      })
+      res.on('error', () => undefined)
+      resolve(client)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** Waits until `test()` holds, checking every few ms, at most `bound` ms; resolves to whether it held. */
+async function until(test, bound) {
+  const deadline = performance.now() + bound
+  while (!test()) {
+    if (performance.now() > deadline) return false
+    await sleep(2)
+  }
+  return true
+}
+
+/** One size: a fresh workerd, `n` subscribers, then WARM_STEPS + STEPS clock steps; resolves to its row. */
+async function measure(bundle, codes, n) {
+  const mf = startWorker(bundle, { assets: false })
+  const clients = []
+  try {
+    const origin = String(await mf.ready)
+    const pid = workerdPid()
+    await call(origin, 'POST', '/__emulator/reset')
+    await call(origin, 'PUT', '/__emulator/clock', { now: new Date(START).toISOString() })
+    // Heartbeats and the relays' minute recheck (lease, usage, key re-read) out of the measured span.
+    await call(origin, 'PUT', '/__emulator/stream', { cadence_ms: CADENCE_MS, heartbeat_ms: 600_000, recheck_ms: 600_000 })
+    const keys = Array.from({ length: Math.ceil(n / PER_KEY) }, (_, k) => `mk_stream_${k}`)
+    await storeKeys(mf, keys)
+    const opening = performance.now()
+    for (let k = 0; k < n; k += OPENING) {
+      const batch = await Promise.all(Array.from({ length: Math.min(OPENING, n - k) }, (_, j) => subscribe(origin, codes, keys[Math.floor((k + j) / PER_KEY)])))
+      clients.push(...batch)
+    }
+    const first = beijing(START)
+    if (!(await until(() => clients.every((c) => c.got(first) === codes.length), 60_000))) throw new Error(`${clients.filter((c) => c.got(first) < codes.length).length} of ${n} subscribers did not get the first state`)
+    const connectS = (performance.now() - opening) / 1000
+    // The shards' idle polls (clock still: the lines are shared for the cadence, nothing changes, nothing is sent).
+    await sleep(200)
+    const idle0 = cpu(pid)
+    await sleep(2_000)
+    const idle1 = cpu(pid)
+    const idlePerS = { stat: (idle1.stat - idle0.stat) / 2, sched: (idle1.sched - idle0.sched) / 2 }
+
+    let before = {}
+    const used = { stat: 0, sched: 0 }
+    let wallMs = 0
+    const delays = []
+    let late = 0
+    let missing = 0
+    for (let s = 1; s <= WARM_STEPS + STEPS; s++) {
+      const measured = s > WARM_STEPS
+      if (s === WARM_STEPS + 1) before = (await call(origin, 'GET', '/__emulator')).paths
+      const asOf = beijing(START + s * STEP_MS)
+      const c0 = cpu(pid)
+      const t0 = performance.now()
+      await call(origin, 'PUT', '/__emulator/clock', { now: new Date(START + s * STEP_MS).toISOString() })
+      const all = await until(() => clients.every((c) => c.got(asOf) === codes.length), STEP_BOUND_MS)
+      const c1 = cpu(pid)
+      if (process.env.BENCH_VERBOSE) console.log(`  ${n} subscribers, step ${s}${measured ? '' : ' (untimed)'}: ${(performance.now() - t0).toFixed(0)} ms, ${clients.filter((c) => c.got(asOf) === codes.length).length} had all ${codes.length} codes at ${asOf} (the first: ${clients[0].got(asOf)}), CPU ${(c1.sched - c0.sched).toFixed(1)} ms`)
+      if (!measured) continue
+      wallMs += performance.now() - t0
+      used.stat += c1.stat - c0.stat
+      used.sched += c1.sched - c0.sched
+      if (!all) late++
+      for (const c of clients) {
+        if (c.got(asOf) === codes.length) delays.push(c.at(asOf) - t0)
+        else missing++
+      }
+    }
+    const after = (await call(origin, 'GET', '/__emulator')).paths
+    const errors = clients.flatMap((c) => c.other)
+    return {
+      n,
+      connectS,
+      hosts: hostCounts(before, after),
+      cpuPerCadence: { stat: used.stat / STEPS, sched: used.sched / STEPS },
+      idlePerS,
+      wallPerCadence: wallMs / STEPS,
+      p50: quantile(delays, 0.5),
+      p99: quantile(delays, 0.99),
+      late,
+      missing,
+      errors: errors.length ? `${errors.length} other events, first ${errors[0].event} ${errors[0].data.slice(0, 200)}` : '',
+    }
+  } finally {
+    for (const c of clients) c.close()
+    await mf.dispose()
+  }
+}
+
+/** The stream view: one row per size, the CPU ratio against one subscriber's in the same run. */
+export async function streamBench({ bundle }) {
+  // The 50 codes: A-share stocks of two shards, 25 each, from the emulator's universe.
+  const mf = startWorker(bundle, { assets: false })
+  let universe
+  try {
+    const origin = String(await mf.ready)
+    await call(origin, 'PUT', '/__emulator/clock', { now: new Date(START).toISOString() })
+    universe = await call(origin, 'GET', '/__bench/universe')
+  } finally {
+    await mf.dispose()
+  }
+  const codes = SHARDS.flatMap((s) => universe.filter((c) => shardOf(c) === s && !c.startsWith('bj')).slice(0, 25))
+  console.log(`\nstream: N SSE subscribers of /v1/stream, each on the same ${codes.length} A-share codes (25 in each of shards ${SHARDS.join(' and ')}), ` +
+    `clients in the bench's Node process on HTTP connections to Miniflare's port; a fresh workerd per size; ` +
+    `${WARM_STEPS} untimed then ${STEPS} measured steps of the emulator's clock, ${STEP_MS / 1000} s each, shards polling every ${CADENCE_MS} ms of real time`)
+  const rows = []
+  for (const n of SIZES) {
+    const row = await measure(bundle, codes, n)
+    rows.push(row)
+    if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(row))
+  }
+  const base = rows.find((r) => r.n === 1)
+  // The shards poll every CADENCE_MS between steps too (nothing changed: no upstream request, nothing sent);
+  // "less idle" takes that rate, measured with the same subscribers before the steps, times the step's span off.
+  const net = (r) => r.cpuPerCadence.sched - (r.idlePerS.sched * r.wallPerCadence) / 1000
+  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | less idle polling, ms | ratio to 1 subscriber (raw / less idle) | idle polling, ms of CPU per s | step to last receipt, ms | delay p50 / p99, ms | steps past the bound | receipts missing')
+  for (const r of rows) {
+    const hosts = Object.entries(r.hosts).sort((a, b) => b[1] - a[1]).map(([h, k]) => `${h} ${k}`).join(', ') || 'none'
+    const ratio = base ? `${(r.cpuPerCadence.sched / base.cpuPerCadence.sched).toFixed(1)} / ${(net(r) / net(base)).toFixed(1)}` : '—'
+    const ms = (x) => (x === null ? '—' : x.toFixed(0))
+    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${net(r).toFixed(1)} | ${ratio} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
+  }
+}
