@@ -20,17 +20,23 @@ const START = Date.parse('2026-11-20T10:30:00+08:00')
 const SIZES = (process.env.BENCH_SUBSCRIBERS || '1,10,200,1000').split(',').map(Number)
 /** Measured cadences per size, and untimed ones before them (the isolate's steady state, not its first calls). */
 const STEPS = 10
-const WARM_STEPS = 3
+const WARM_STEPS = 2
 /** The source's cadence: the clock moves this much a step. */
 const STEP_MS = Number(process.env.BENCH_STREAM_STEP_S || 60) * 1000
 /** The shards' poll interval in real ms during the run (production: the 3 s of the source's cadence). */
 const CADENCE_MS = Number(process.env.BENCH_STREAM_CADENCE_MS || 50)
 /** How long a step may wait for every subscriber's change. */
-const STEP_BOUND_MS = Number(process.env.BENCH_STREAM_BOUND_MS || 15_000)
+const STEP_BOUND_MS = Number(process.env.BENCH_STREAM_BOUND_MS || 60_000)
 /** Connections a key may hold (the unlimited tier). */
 const PER_KEY = 20
 /** Streams opened at once while connecting. */
 const OPENING = 25
+/**
+ * How the clients reach the Worker: `direct`, a socket of workerd's straight to the Worker
+ * (Miniflare's unsafeDirectSockets), or `entry`, Miniflare's port, whose entry worker proxies
+ * every request and every chunk of every SSE body in the same process (BENCH_STREAM_VIA=entry).
+ */
+const VIA = process.env.BENCH_STREAM_VIA === 'entry' ? 'entry' : 'direct'
 /** Shards the 50 codes are drawn from (25 each), as test/stream.test.ts's fan-out test. */
 const SHARDS = ['cn-0', 'cn-1']
 
@@ -84,18 +90,24 @@ export function hostCounts(before, after) {
 /** Beijing wall time `YYYY-MM-DD HH:MM:SS` of epoch ms: the quotes' `as_of` at a step. */
 export const beijing = (ms) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')
 
-/** workerd's CPU so far: user + system from /proc/<pid>/stat (10 ms ticks), and the sum of its threads' schedstat (ns), both in ms. */
+/**
+ * workerd's CPU so far, ms: user + system from /proc/<pid>/stat (10 ms ticks), the sum of its
+ * threads' time on a core from their schedstat (ns), and their time runnable but waiting for a core.
+ */
 function cpu(pid) {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
   let ns = 0
+  let waitNs = 0
   for (const t of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0])
+      const [on, waiting] = readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')
+      ns += Number(on)
+      waitNs += Number(waiting)
     } catch {
       // a thread gone meanwhile
     }
   }
-  return { stat: ((Number(f[11]) + Number(f[12])) * 1000) / 100, sched: ns / 1e6 }
+  return { stat: ((Number(f[11]) + Number(f[12])) * 1000) / 100, sched: ns / 1e6, wait: waitNs / 1e6 }
 }
 
 /** One HTTP request to the worker's port, read whole. */
@@ -176,10 +188,11 @@ async function until(test, bound) {
 
 /** One size: a fresh workerd, `n` subscribers, then WARM_STEPS + STEPS clock steps; resolves to its row. */
 async function measure(bundle, codes, n) {
-  const mf = startWorker(bundle, { assets: false })
+  const mf = startWorker(bundle, { assets: false, ...(VIA === 'direct' ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] } : {}) })
   const clients = []
   try {
-    const origin = String(await mf.ready)
+    await mf.ready
+    const origin = String(VIA === 'direct' ? await mf.unsafeGetDirectURL() : await mf.ready)
     const pid = workerdPid()
     await call(origin, 'POST', '/__emulator/reset')
     await call(origin, 'PUT', '/__emulator/clock', { now: new Date(START).toISOString() })
@@ -203,7 +216,7 @@ async function measure(bundle, codes, n) {
     const idlePerS = { stat: (idle1.stat - idle0.stat) / 2, sched: (idle1.sched - idle0.sched) / 2 }
 
     let before = {}
-    const used = { stat: 0, sched: 0 }
+    const used = { stat: 0, sched: 0, wait: 0 }
     let wallMs = 0
     const delays = []
     let late = 0
@@ -222,6 +235,7 @@ async function measure(bundle, codes, n) {
       wallMs += performance.now() - t0
       used.stat += c1.stat - c0.stat
       used.sched += c1.sched - c0.sched
+      used.wait += c1.wait - c0.wait
       if (!all) late++
       for (const c of clients) {
         if (c.got(asOf) === codes.length) delays.push(c.at(asOf) - t0)
@@ -234,7 +248,7 @@ async function measure(bundle, codes, n) {
       n,
       connectS,
       hosts: hostCounts(before, after),
-      cpuPerCadence: { stat: used.stat / STEPS, sched: used.sched / STEPS },
+      cpuPerCadence: { stat: used.stat / STEPS, sched: used.sched / STEPS, wait: used.wait / STEPS },
       idlePerS,
       wallPerCadence: wallMs / STEPS,
       p50: quantile(delays, 0.5),
@@ -263,7 +277,7 @@ export async function streamBench({ bundle }) {
   }
   const codes = SHARDS.flatMap((s) => universe.filter((c) => shardOf(c) === s && !c.startsWith('bj')).slice(0, 25))
   console.log(`\nstream: N SSE subscribers of /v1/stream, each on the same ${codes.length} A-share codes (25 in each of shards ${SHARDS.join(' and ')}), ` +
-    `clients in the bench's Node process on HTTP connections to Miniflare's port; a fresh workerd per size; ` +
+    `clients in the bench's Node process on HTTP connections ${VIA === 'direct' ? "straight to the Worker's socket in workerd" : "to Miniflare's port (its entry worker in front)"}; a fresh workerd per size; ` +
     `${WARM_STEPS} untimed then ${STEPS} measured steps of the emulator's clock, ${STEP_MS / 1000} s each, shards polling every ${CADENCE_MS} ms of real time`)
   const rows = []
   for (const n of SIZES) {
@@ -275,11 +289,11 @@ export async function streamBench({ bundle }) {
   // The shards poll every CADENCE_MS between steps too (nothing changed: no upstream request, nothing sent);
   // "less idle" takes that rate, measured with the same subscribers before the steps, times the step's span off.
   const net = (r) => r.cpuPerCadence.sched - (r.idlePerS.sched * r.wallPerCadence) / 1000
-  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | less idle polling, ms | ratio to 1 subscriber (raw / less idle) | idle polling, ms of CPU per s | step to last receipt, ms | delay p50 / p99, ms | steps past the bound | receipts missing')
+  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | less idle polling, ms | ratio to 1 subscriber (raw / less idle) | workerd waiting for a core, ms per cadence | idle polling, ms of CPU per s | step to last receipt, ms | delay p50 / p99, ms | steps past the bound | receipts missing')
   for (const r of rows) {
     const hosts = Object.entries(r.hosts).sort((a, b) => b[1] - a[1]).map(([h, k]) => `${h} ${k}`).join(', ') || 'none'
     const ratio = base ? `${(r.cpuPerCadence.sched / base.cpuPerCadence.sched).toFixed(1)} / ${(net(r) / net(base)).toFixed(1)}` : '—'
     const ms = (x) => (x === null ? '—' : x.toFixed(0))
-    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${net(r).toFixed(1)} | ${ratio} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
+    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${net(r).toFixed(1)} | ${ratio} | ${r.cpuPerCadence.wait.toFixed(0)} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
   }
 }
