@@ -1,15 +1,18 @@
 // The push-quote view of `npm run bench` (BENCH_ONLY=stream for it alone): N Server-Sent Events
 // subscribers of `GET /v1/stream` on the same 50 A-share codes (25 in each of two StreamShard
 // objects), at 1, 10, 200 and 1,000 subscribers (BENCH_SUBSCRIBERS to change them), each size in a
-// workerd of its own. The clients live in this Node process, on plain HTTP connections to
-// Miniflare's port (not inside workerd, where the tests' clients share the Worker's isolate). After
-// a few untimed steps, the emulator's clock moves 3 s at a time, 10 times, with the shards' cadence
+// workerd of its own. The clients live in this Node process, on plain HTTP connections straight to
+// the Worker's socket in workerd (not inside workerd, where the tests' clients share the Worker's
+// isolate). After two untimed steps, the emulator's clock moves 10 times, with the shards' cadence
 // shortened (PUT /__emulator/stream) so that each polls within some milliseconds of a step; each
-// step waits until every subscriber has the step's change. Printed per size: the upstream requests
-// of the 10 cadences per host, workerd's CPU per cadence (user + system from /proc, and the same
-// from the threads' schedstat in ns) and its ratio to one subscriber's, and the delay from each
-// clock step to each subscriber's receipt of the change (p50 / p99). The figures and what they
-// include are in docs/performance.md ("Push quotes").
+// step waits until every subscriber has the step's change. A step is a minute of the clock, not the
+// source's 3 s: the emulator's quotes are minute bars, so a 3 s step inside a minute changes no field
+// and the shards, having polled, send nothing; a minute changes every one of the 50 codes, each
+// cadence the whole fan-out. Printed per size: the upstream requests of the 10 cadences per host,
+// workerd's CPU per cadence (user + system from /proc, and the same from its threads' schedstat in
+// ns) and its ratio to one subscriber's, and the delay from each clock step to each subscriber's
+// receipt of the change (p50 / p99). The figures and what they include are in docs/performance.md
+// ("Push quotes").
 import { readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { quantile } from './bench-many-users.mjs'
@@ -138,6 +141,7 @@ function subscribe(origin, codes, key) {
       other: [],
       got: (asOf) => byAsOf.get(asOf)?.codes.size ?? 0,
       at: (asOf) => byAsOf.get(asOf)?.at,
+      firstAt: (asOf) => byAsOf.get(asOf)?.first,
       close: () => req.destroy(),
     }
     const req = request(new URL(`/v1/stream?codes=${codes.join(',')}`, origin), { agent: false, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } }, (res) => {
@@ -161,7 +165,7 @@ function subscribe(origin, codes, key) {
           const q = JSON.parse(ev.data)
           client.quotes++
           let seen = byAsOf.get(q.as_of)
-          if (!seen) byAsOf.set(q.as_of, (seen = { codes: new Set(), at: now }))
+          if (!seen) byAsOf.set(q.as_of, (seen = { codes: new Set(), at: now, first: now }))
           seen.codes.add(q.code)
           seen.at = now
         }
@@ -219,6 +223,7 @@ async function measure(bundle, codes, n) {
     const used = { stat: 0, sched: 0, wait: 0 }
     let wallMs = 0
     const delays = []
+    const firsts = []
     let late = 0
     let missing = 0
     for (let s = 1; s <= WARM_STEPS + STEPS; s++) {
@@ -239,6 +244,7 @@ async function measure(bundle, codes, n) {
       if (!all) late++
       for (const c of clients) {
         if (c.got(asOf) === codes.length) delays.push(c.at(asOf) - t0)
+        if (c.got(asOf)) firsts.push(c.firstAt(asOf) - t0)
         else missing++
       }
     }
@@ -253,6 +259,8 @@ async function measure(bundle, codes, n) {
       wallPerCadence: wallMs / STEPS,
       p50: quantile(delays, 0.5),
       p99: quantile(delays, 0.99),
+      firstP50: quantile(firsts, 0.5),
+      firstP99: quantile(firsts, 0.99),
       late,
       missing,
       errors: errors.length ? `${errors.length} other events, first ${errors[0].event} ${errors[0].data.slice(0, 200)}` : '',
@@ -289,11 +297,12 @@ export async function streamBench({ bundle }) {
   // The shards poll every CADENCE_MS between steps too (nothing changed: no upstream request, nothing sent);
   // "less idle" takes that rate, measured with the same subscribers before the steps, times the step's span off.
   const net = (r) => r.cpuPerCadence.sched - (r.idlePerS.sched * r.wallPerCadence) / 1000
-  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | less idle polling, ms | ratio to 1 subscriber (raw / less idle) | workerd waiting for a core, ms per cadence | idle polling, ms of CPU per s | step to last receipt, ms | delay p50 / p99, ms | steps past the bound | receipts missing')
+  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | less idle polling, ms | ratio to 1 subscriber (raw / less idle) | workerd waiting for a core, ms per cadence | idle polling, ms of CPU per s | step to last receipt, ms | delay to the whole change (50 quotes) p50 / p99, ms | to its first quote p50 / p99, ms | steps past the bound | receipts missing')
   for (const r of rows) {
     const hosts = Object.entries(r.hosts).sort((a, b) => b[1] - a[1]).map(([h, k]) => `${h} ${k}`).join(', ') || 'none'
     const ratio = base ? `${(r.cpuPerCadence.sched / base.cpuPerCadence.sched).toFixed(1)} / ${(net(r) / net(base)).toFixed(1)}` : '—'
     const ms = (x) => (x === null ? '—' : x.toFixed(0))
-    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${net(r).toFixed(1)} | ${ratio} | ${r.cpuPerCadence.wait.toFixed(0)} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
+    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${net(r).toFixed(1)} | ${ratio} | ${r.cpuPerCadence.wait.toFixed(0)} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${ms(r.firstP50)} / ${ms(r.firstP99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
   }
+  if (base) console.log(`workerd CPU per subscriber per cadence beyond one subscriber's (raw): ${rows.filter((r) => r.n > 1).map((r) => `${r.n}: ${((r.cpuPerCadence.sched - base.cpuPerCadence.sched) / (r.n - 1)).toFixed(2)} ms`).join(', ')}`)
 }
