@@ -11,10 +11,13 @@
 // cadence the whole fan-out. Printed per size: the upstream requests of the 10 cadences per host,
 // workerd's CPU per cadence (user + system from /proc, and the same from its threads' schedstat in
 // ns) and its ratio to one subscriber's, and the delay from each clock step to each subscriber's
-// receipt of the change (p50 / p99). The figures and what they include are in docs/performance.md
-// ("Push quotes").
+// receipt of the change (p50 / p99). Two tables: SSE subscribers of /v1/stream (each a relay in the
+// Worker), then the shards alone (each subscriber a WebSocket straight to each shard object, as a
+// relay holds: BENCH_STREAM_CLIENTS=sse or shards for one). The figures and what they include are
+// in docs/performance.md ("Push quotes").
 import { readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
+import WebSocket from 'ws'
 import { quantile } from './bench-many-users.mjs'
 import { startWorker, storeKeys, workerdPid } from './harness.mjs'
 
@@ -40,6 +43,8 @@ const OPENING = 25
  * every request and every chunk of every SSE body in the same process (BENCH_STREAM_VIA=entry).
  */
 const VIA = process.env.BENCH_STREAM_VIA === 'entry' ? 'entry' : 'direct'
+/** Which clients: `sse` (SSE subscribers of /v1/stream), `shards` (WebSockets straight to the shards, no relay); BENCH_STREAM_CLIENTS=sse for one. */
+const KINDS = (process.env.BENCH_STREAM_CLIENTS || 'sse,shards').split(',')
 /** Shards the 50 codes are drawn from (25 each), as test/stream.test.ts's fan-out test. */
 const SHARDS = ['cn-0', 'cn-1']
 
@@ -133,17 +138,27 @@ function call(origin, method, path, body) {
  * then records each quote's receipt time by `as_of`. `got(asOf)` is how many of its codes it has
  * received at that `as_of`, `at(asOf)` when the last of them arrived.
  */
+/** A subscriber's record of quotes by `as_of`: which codes arrived, the first and the last receipt. */
+function receipts(close) {
+  const byAsOf = new Map()
+  return {
+    other: [],
+    got: (asOf) => byAsOf.get(asOf)?.codes.size ?? 0,
+    at: (asOf) => byAsOf.get(asOf)?.at,
+    firstAt: (asOf) => byAsOf.get(asOf)?.first,
+    close,
+    quote(q, now) {
+      let seen = byAsOf.get(q.as_of)
+      if (!seen) byAsOf.set(q.as_of, (seen = { codes: new Set(), at: now, first: now }))
+      seen.codes.add(q.code)
+      seen.at = now
+    },
+  }
+}
+
 function subscribe(origin, codes, key) {
   return new Promise((resolve, reject) => {
-    const byAsOf = new Map()
-    const client = {
-      quotes: 0,
-      other: [],
-      got: (asOf) => byAsOf.get(asOf)?.codes.size ?? 0,
-      at: (asOf) => byAsOf.get(asOf)?.at,
-      firstAt: (asOf) => byAsOf.get(asOf)?.first,
-      close: () => req.destroy(),
-    }
+    const client = receipts(() => req.destroy())
     const req = request(new URL(`/v1/stream?codes=${codes.join(',')}`, origin), { agent: false, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } }, (res) => {
       if (res.statusCode !== 200) {
         let text = ''
@@ -162,12 +177,7 @@ function subscribe(origin, codes, key) {
             if (ev.event !== 'status') client.other.push(ev)
             continue
           }
-          const q = JSON.parse(ev.data)
-          client.quotes++
-          let seen = byAsOf.get(q.as_of)
-          if (!seen) byAsOf.set(q.as_of, (seen = { codes: new Set(), at: now, first: now }))
-          seen.codes.add(q.code)
-          seen.at = now
+          client.quote(JSON.parse(ev.data), now)
         }
       })
       res.on('error', () => undefined)
@@ -176,6 +186,31 @@ function subscribe(origin, codes, key) {
     req.on('error', reject)
     req.end()
   })
+}
+
+/**
+ * The shards alone: one WebSocket straight to each shard object (`/__bench/stream-shard`), as a
+ * relay holds, with no relay between; each message is a JSON array of events.
+ */
+async function subscribeShards(origin, codes) {
+  const sockets = []
+  const client = receipts(() => sockets.forEach((ws) => ws.terminate()))
+  await Promise.all(SHARDS.map((name) => new Promise((resolve, reject) => {
+    const url = new URL(`/__bench/stream-shard?name=${name}&codes=${codes.filter((c) => shardOf(c) === name).join(',')}`, origin)
+    url.protocol = 'ws:'
+    const ws = new WebSocket(url, { perMessageDeflate: false })
+    sockets.push(ws)
+    ws.on('message', (data) => {
+      const now = performance.now()
+      for (const ev of JSON.parse(String(data))) {
+        if (ev.event === 'quote') client.quote(ev.data, now)
+        else if (ev.event !== 'status') client.other.push({ event: ev.event, data: JSON.stringify(ev.data) })
+      }
+    })
+    ws.on('open', resolve)
+    ws.on('error', reject)
+  })))
+  return client
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -191,7 +226,7 @@ async function until(test, bound) {
 }
 
 /** One size: a fresh workerd, `n` subscribers, then WARM_STEPS + STEPS clock steps; resolves to its row. */
-async function measure(bundle, codes, n) {
+async function measure(bundle, codes, n, kind) {
   const mf = startWorker(bundle, { assets: false, ...(VIA === 'direct' ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] } : {}) })
   const clients = []
   try {
@@ -206,7 +241,7 @@ async function measure(bundle, codes, n) {
     await storeKeys(mf, keys)
     const opening = performance.now()
     for (let k = 0; k < n; k += OPENING) {
-      const batch = await Promise.all(Array.from({ length: Math.min(OPENING, n - k) }, (_, j) => subscribe(origin, codes, keys[Math.floor((k + j) / PER_KEY)])))
+      const batch = await Promise.all(Array.from({ length: Math.min(OPENING, n - k) }, (_, j) => (kind === 'shards' ? subscribeShards(origin, codes) : subscribe(origin, codes, keys[Math.floor((k + j) / PER_KEY)]))))
       clients.push(...batch)
     }
     const first = beijing(START)
@@ -284,25 +319,35 @@ export async function streamBench({ bundle }) {
     await mf.dispose()
   }
   const codes = SHARDS.flatMap((s) => universe.filter((c) => shardOf(c) === s && !c.startsWith('bj')).slice(0, 25))
-  console.log(`\nstream: N SSE subscribers of /v1/stream, each on the same ${codes.length} A-share codes (25 in each of shards ${SHARDS.join(' and ')}), ` +
-    `clients in the bench's Node process on HTTP connections ${VIA === 'direct' ? "straight to the Worker's socket in workerd" : "to Miniflare's port (its entry worker in front)"}; a fresh workerd per size; ` +
-    `${WARM_STEPS} untimed then ${STEPS} measured steps of the emulator's clock, ${STEP_MS / 1000} s each, shards polling every ${CADENCE_MS} ms of real time`)
-  const rows = []
-  for (const n of SIZES) {
-    const row = await measure(bundle, codes, n)
-    rows.push(row)
-    if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(row))
+  console.log(`\nstream: N subscribers, each on the same ${codes.length} A-share codes (25 in each of shards ${SHARDS.join(' and ')}); ` +
+    `clients in the bench's Node process on connections ${VIA === 'direct' ? "straight to the Worker's socket in workerd" : "to Miniflare's port (its entry worker in front)"}; a fresh workerd per size; ` +
+    `${WARM_STEPS} untimed then ${STEPS} measured steps of the emulator's clock, ${STEP_MS / 1000} s each (every code changes), shards polling every ${CADENCE_MS} ms of real time`)
+  for (const kind of KINDS) {
+    const rows = []
+    for (const n of SIZES) {
+      const row = await measure(bundle, codes, n, kind)
+      rows.push(row)
+      if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(row))
+    }
+    console.log(kind === 'sse'
+      ? '\nSSE subscribers of /v1/stream (a relay each in the Worker, one WebSocket from it to each shard):'
+      : "\nthe shards alone: each subscriber one WebSocket straight to each shard object (/__bench/stream-shard), as a relay holds, no relay or SSE:")
+    printRows(rows)
   }
+}
+
+/** One table: a row per size, the CPU ratio against one subscriber's of the same run. */
+function printRows(rows) {
   const base = rows.find((r) => r.n === 1)
-  // The shards poll every CADENCE_MS between steps too (nothing changed: no upstream request, nothing sent);
-  // "less idle" takes that rate, measured with the same subscribers before the steps, times the step's span off.
-  const net = (r) => r.cpuPerCadence.sched - (r.idlePerS.sched * r.wallPerCadence) / 1000
-  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | less idle polling, ms | ratio to 1 subscriber (raw / less idle) | workerd waiting for a core, ms per cadence | idle polling, ms of CPU per s | step to last receipt, ms | delay to the whole change (50 quotes) p50 / p99, ms | to its first quote p50 / p99, ms | steps past the bound | receipts missing')
+  // The shards poll every CADENCE_MS between steps too (nothing changed: no upstream request, nothing sent):
+  // the idle column is that rate with the same subscribers and the clock still. The step's own CPU holds
+  // the idle polls of its span, fewer than that rate times the span (a busy isolate runs fewer of them).
+  console.log('subscribers | connect (s) | upstream requests in 10 cadences, per host | workerd CPU per cadence, ms (stat / schedstat) | ratio to 1 subscriber | workerd waiting for a core, ms per cadence | idle polling, ms of CPU per s | step to last receipt, ms | delay to the whole change (50 quotes) p50 / p99, ms | to its first quote p50 / p99, ms | steps past the bound | receipts missing')
   for (const r of rows) {
     const hosts = Object.entries(r.hosts).sort((a, b) => b[1] - a[1]).map(([h, k]) => `${h} ${k}`).join(', ') || 'none'
-    const ratio = base ? `${(r.cpuPerCadence.sched / base.cpuPerCadence.sched).toFixed(1)} / ${(net(r) / net(base)).toFixed(1)}` : '—'
+    const ratio = base ? (r.cpuPerCadence.sched / base.cpuPerCadence.sched).toFixed(1) : '—'
     const ms = (x) => (x === null ? '—' : x.toFixed(0))
-    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${net(r).toFixed(1)} | ${ratio} | ${r.cpuPerCadence.wait.toFixed(0)} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${ms(r.firstP50)} / ${ms(r.firstP99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
+    console.log(`${r.n} | ${r.connectS.toFixed(1)} | ${hosts} | ${r.cpuPerCadence.stat.toFixed(1)} / ${r.cpuPerCadence.sched.toFixed(1)} | ${ratio} | ${r.cpuPerCadence.wait.toFixed(0)} | ${r.idlePerS.sched.toFixed(1)} | ${r.wallPerCadence.toFixed(0)} | ${ms(r.p50)} / ${ms(r.p99)} | ${ms(r.firstP50)} / ${ms(r.firstP99)} | ${r.late} | ${r.missing}${r.errors ? ` | ${r.errors}` : ''}`)
   }
-  if (base) console.log(`workerd CPU per subscriber per cadence beyond one subscriber's (raw): ${rows.filter((r) => r.n > 1).map((r) => `${r.n}: ${((r.cpuPerCadence.sched - base.cpuPerCadence.sched) / (r.n - 1)).toFixed(2)} ms`).join(', ')}`)
+  if (base) console.log(`workerd CPU per subscriber per cadence beyond one subscriber's: ${rows.filter((r) => r.n > 1).map((r) => `${r.n}: ${((r.cpuPerCadence.sched - base.cpuPerCadence.sched) / (r.n - 1)).toFixed(2)} ms`).join(', ')}`)
 }
