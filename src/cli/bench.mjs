@@ -18,6 +18,7 @@ import { marketKlineBench } from './bench-market-kline.mjs'
 import { manyUsersBench } from './bench-many-users.mjs'
 import { startupBench } from './bench-startup.mjs'
 import { spliceBench } from './bench-splice.mjs'
+import { streamBench } from './bench-stream.mjs'
 import { barLines, compareInRounds, median, printTable, ROUNDS } from './bench-rounds.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 2)
@@ -170,7 +171,9 @@ const END_TO_END = [
 
 // BENCH_ONLY=<regexp> measures only the routes whose name matches (and the baseline).
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
-const chosen = (targets) => (only ? targets.filter((t) => only.test(t.name)) : targets)
+/** A view's own name alone runs that view alone (`stream` would match the routes' "upstream" rows as a regexp). */
+const VIEW_ONLY = ['many-users', 'splice', 'startup', 'stream'].includes(process.env.BENCH_ONLY ?? '')
+const chosen = (targets) => (VIEW_ONLY ? [] : only ? targets.filter((t) => only.test(t.name)) : targets)
 /** The bare controls whose slot a chosen row uses: chosen themselves, or their admitted twin is. */
 const withSlots = (controls) => controls.filter((c) => chosen([c]).length || chosen(ADMITTED).some((a) => a.admittedOf === c))
 
@@ -601,7 +604,7 @@ async function routeBench(bundle) {
 }
 
 const routeRows = chosen(IN_WORKER).length + chosen(END_TO_END).length + chosen(UPSTREAM_COST).length > 0
-const marketKlineRows = !only || only.test('/v1/market-kline')
+const marketKlineRows = !only || (!VIEW_ONLY && only.test('/v1/market-kline'))
 if (routeRows || marketKlineRows) {
   console.log('building the emulator worker bundle…')
   const bundle = buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build'))
@@ -611,5 +614,7 @@ if (routeRows || marketKlineRows) {
 if (!only || only.test('many-users')) await manyUsersBench({ bundle: buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build')) })
 // Answers put together from parts against JSON.stringify of the whole (BENCH_ONLY=splice for these alone).
 if (!only || only.test('splice')) await spliceBench()
+// Push quotes' fan-out: N SSE subscribers, workerd's CPU per cadence (BENCH_ONLY=stream for it alone).
+if (!only || only.test('stream')) await streamBench({ bundle: buildWorker('src/emulator/worker.ts', join(ROOT, '.bench/build')) })
 // The production bundle's size and start-up time (BENCH_ONLY=startup for these alone).
 if (!only || only.test('startup')) await startupBench()

@@ -29,6 +29,12 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
   let benchIp = 1
   // Baseline for `npm run bench`: the cheapest possible route in the same worker.
   app.get('/__bench/constant', (c) => c.json({ ok: true }))
+  // The stream view's shard-only clients: a WebSocket straight to a StreamShard object (`?name=cn-0&codes=…`),
+  // as a relay holds one, with no relay or client connection of the Worker's in between.
+  app.get('/__bench/stream-shard', async (c) => {
+    const res = await c.env.STREAM_SHARD.getByName(c.req.query('name') ?? '').fetch(c.req.raw)
+    return res.webSocket ? new Response(null, { status: 101, webSocket: res.webSocket }) : res
+  })
   // The many-users view's symbols: the A-share stocks listed at the emulator's clock, in code order.
   app.get('/__bench/universe', (c) => {
     const today = new Date(clock.now() + 8 * 3_600_000).toISOString().slice(0, 10)
