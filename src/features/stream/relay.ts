@@ -39,8 +39,12 @@ export const CLOSE_CODES: Record<Ending['code'], number> = {
 
 /** Where the relay's events go: the SSE body or the client's WebSocket. */
 export interface Sink {
-  /** Sends one event; returns false when the client is too far behind (the relay then ends). */
-  send(event: StreamEvent): boolean
+  /**
+   * Sends events, in order: a shard's message at once (one SSE write for all of its quotes, as a
+   * write per event was most of a relay's CPU per cadence: docs/performance.md, "Push quotes").
+   * Returns false when the client is too far behind (the relay then ends).
+   */
+  send(events: readonly StreamEvent[]): boolean
   /** Sends the last event (if any) and closes the connection. */
   end(last: Ending | null): void
 }
@@ -89,7 +93,7 @@ export class Relay {
   /** Connects to the shards and starts the heartbeat and the minute's recheck. */
   start(sink: Sink): void {
     this.sink = sink
-    this.timers.push(setInterval(() => this.deliver({ event: 'heartbeat', data: { at: isoInstant(this.o.now()) } }), streamTuning.heartbeatMs))
+    this.timers.push(setInterval(() => this.deliver([{ event: 'heartbeat', data: { at: isoInstant(this.o.now()) } }]), streamTuning.heartbeatMs))
     this.timers.push(setInterval(() => void this.recheck(), streamTuning.recheckMs))
     void this.route(this.codes).catch((e) => {
       console.error('stream relay: shard connection failed', e)
@@ -132,7 +136,7 @@ export class Relay {
   }
 
   private refuse(error: string): void {
-    this.deliver({ event: 'error', data: { code: 'BAD_REQUEST', error } })
+    this.deliver([{ event: 'error', data: { code: 'BAD_REQUEST', error } }])
   }
 
   /** One WebSocket per shard of `codes`: opened, told its new codes, or closed. */
@@ -175,7 +179,7 @@ export class Relay {
       } catch {
         return
       }
-      for (const ev of events) this.forward(ev)
+      this.deliver(events.filter((ev) => this.wanted(ev)))
     })
     ws.addEventListener('close', () => {
       // A shard that went away (a deploy, an eviction): connect again with its codes.
@@ -185,20 +189,20 @@ export class Relay {
     })
   }
 
-  /** A shard's event to the client: quotes of codes still held, a status once per change (every shard sends it). */
-  private forward(ev: StreamEvent): void {
-    if (ev.event === 'quote' && !this.held.has((ev.data as { code: string }).code)) return
+  /** Whether a shard's event goes to the client: quotes of codes still held, a status once per change (every shard sends it). */
+  private wanted(ev: StreamEvent): boolean {
+    if (ev.event === 'quote') return this.held.has((ev.data as { code: string }).code)
     if (ev.event === 'status') {
       const s = JSON.stringify(ev.data)
-      if (s === this.lastStatus) return
+      if (s === this.lastStatus) return false
       this.lastStatus = s
     }
-    this.deliver(ev)
+    return true
   }
 
-  private deliver(ev: StreamEvent): void {
-    if (this.ended) return
-    if (!this.sink.send(ev)) this.end({ code: 'SLOW_CONSUMER', error: `the client fell more than ${streamTuning.slowBytes} bytes behind; the stream was closed (reconnect to resume)` })
+  private deliver(events: readonly StreamEvent[]): void {
+    if (this.ended || events.length === 0) return
+    if (!this.sink.send(events)) this.end({ code: 'SLOW_CONSUMER', error: `the client fell more than ${streamTuning.slowBytes} bytes behind; the stream was closed (reconnect to resume)` })
   }
 
   /** The minute's work: the key re-read (revocation), the lease refreshed and the minutes started recorded. */
@@ -233,7 +237,7 @@ function closeQuietly(ws: WebSocket): void {
 const utf8 = new TextEncoder()
 
 /** One event as Server-Sent Events text. */
-const sseText = (ev: StreamEvent) => utf8.encode(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`)
+const sseText = (ev: StreamEvent) => `event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`
 
 /**
  * An SSE response body for a relay: a `TransformStream` whose unread bytes are counted. Past
@@ -259,16 +263,16 @@ export function sseSink(relay: () => Relay): { sink: Sink; body: ReadableStream<
   })
   write(utf8.encode('retry: 3000\n\n'))
   const sink: Sink = {
-    send(ev) {
+    send(events) {
       if (closed) return true
       if (unread > streamTuning.slowBytes) return false
-      write(sseText(ev))
+      write(utf8.encode(events.map(sseText).join('')))
       return true
     },
     end(last) {
       if (closed) return
       closed = true
-      if (last) writer.write(sseText({ event: 'error', data: last })).catch(() => undefined)
+      if (last) writer.write(utf8.encode(sseText({ event: 'error', data: last }))).catch(() => undefined)
       writer.close().catch(() => undefined)
     },
   }
@@ -279,10 +283,10 @@ export function sseSink(relay: () => Relay): { sink: Sink; body: ReadableStream<
 export function webSocketSink(server: WebSocket): Sink {
   let closed = false
   return {
-    send(ev) {
+    send(events) {
       if (closed) return true
       try {
-        server.send(JSON.stringify(ev))
+        for (const ev of events) server.send(JSON.stringify(ev))
       } catch {
         closed = true
       }

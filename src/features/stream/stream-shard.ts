@@ -41,6 +41,13 @@ export class StreamShard extends DurableObject<Env> {
   private failing = false
   /** Polls made by this object since it was loaded (diagnostics, tests). */
   private polls = 0
+  /**
+   * Each socket's codes as read from its attachment, and their union: reading every attachment at
+   * every poll grew an idle poll's CPU with the sockets held (docs/performance.md, "Push quotes").
+   * Memory only: an object woken from hibernation reads the attachments again.
+   */
+  private readonly held = new WeakMap<WebSocket, string[]>()
+  private union: string[] | null = null
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expects Upgrade: websocket', { status: 426 })
@@ -48,7 +55,7 @@ export class StreamShard extends DurableObject<Env> {
     const pair = new WebSocketPair()
     const server = pair[1]
     this.ctx.acceptWebSocket(server)
-    server.serializeAttachment({ codes } satisfies Attachment)
+    this.hold(server, codes)
     void this.greet(server, codes).catch((e) => console.error('stream shard: greeting failed', e))
     return new Response(null, { status: 101, webSocket: pair[0] })
   }
@@ -63,13 +70,14 @@ export class StreamShard extends DurableObject<Env> {
     } catch {
       return
     }
-    const before = new Set(attachmentOf(ws).codes)
-    ws.serializeAttachment({ codes } satisfies Attachment)
+    const before = new Set(this.codesOf(ws))
+    this.hold(ws, codes)
     const added = codes.filter((c) => !before.has(c))
     if (added.length) await this.greet(ws, added, false)
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.union = null
     try {
       // 1005, 1006 and 1015 are reported, never sent.
       ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code, reason)
@@ -80,6 +88,7 @@ export class StreamShard extends DurableObject<Env> {
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
+    this.union = null
     await this.idleCheck(ws)
   }
 
@@ -148,7 +157,7 @@ export class StreamShard extends DurableObject<Env> {
   private broadcast(pick: (codes: string[]) => StreamEvent[], except?: WebSocket): void {
     for (const ws of this.sockets()) {
       if (ws === except) continue
-      send(ws, pick(attachmentOf(ws).codes))
+      send(ws, pick(this.codesOf(ws)))
     }
   }
 
@@ -194,9 +203,23 @@ export class StreamShard extends DurableObject<Env> {
   }
 
   private unionCodes(): string[] {
+    if (this.union) return this.union
     const all = new Set<string>()
-    for (const ws of this.sockets()) for (const c of attachmentOf(ws).codes) all.add(c)
-    return [...all]
+    for (const ws of this.sockets()) for (const c of this.codesOf(ws)) all.add(c)
+    return (this.union = [...all])
+  }
+
+  /** Sets a socket's codes: in its attachment (which outlives hibernation) and in memory. */
+  private hold(ws: WebSocket, codes: string[]): void {
+    ws.serializeAttachment({ codes } satisfies Attachment)
+    this.held.set(ws, codes)
+    this.union = null
+  }
+
+  private codesOf(ws: WebSocket): string[] {
+    let codes = this.held.get(ws)
+    if (!codes) this.held.set(ws, (codes = attachmentOf(ws).codes))
+    return codes
   }
 }
 
