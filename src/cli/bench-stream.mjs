@@ -95,8 +95,8 @@ export function hostCounts(before, after) {
   return hosts
 }
 
-/** Beijing wall time `YYYY-MM-DD HH:MM:SS` of epoch ms: the quotes' `as_of` at a step. */
-export const beijing = (ms) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')
+/** Beijing time of epoch ms in the quotes' `as_of` form (ISO 8601 with its offset): their `as_of` at a step. */
+export const beijing = (ms) => `${new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19)}+08:00`
 
 /**
  * workerd's CPU so far, ms: user + system from /proc/<pid>/stat (10 ms ticks), the sum of its

@@ -29,5 +29,5 @@ test('upstream requests per host between two counts of the paths', () => {
 })
 
 test('Beijing time of a clock instant, as the quotes stamp it', () => {
-  assert.equal(beijing(Date.parse('2026-11-20T10:31:00+08:00')), '2026-11-20 10:31:00')
+  assert.equal(beijing(Date.parse('2026-11-20T10:31:00+08:00')), '2026-11-20T10:31:00+08:00')
 })
