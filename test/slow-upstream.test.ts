@@ -38,7 +38,8 @@ describe('Eastmoney answering every request after 2 s', () => {
     const { status, body } = await getJson(`/v1/market-overview?type=${type}`)
     expect(status).toBe(200)
     expect(body.ok, JSON.stringify(body).slice(0, 300)).toBe(true)
-    expect(body.elapsed_ms).toBeLessThan(5_000)
+    // Two 2 s pages in a row for some types: bounded well inside the 15 s request deadline, with room for a loaded machine.
+    expect(body.elapsed_ms).toBeLessThan(10_000)
   }, 30_000)
 })
 
