@@ -7,7 +7,11 @@ import { env, runInDurableObject } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { market } from '../src/emulator/market'
 import { HostBudget } from '../src/runtime/host-budget-object'
+import { buildHistory } from '../src/jobs/build-history'
+import { channelSource } from '../src/jobs/eastmoney-source'
+import { writeHistory } from '../src/store/history'
 import { call, getJson, resetWorld, SESSION_CLOCK } from './helpers'
+import { services } from './store-app'
 
 /** A-share stocks listed well before the clock, in code order. */
 const stocks = market.instruments().filter((i) => i.kind === 'stock' && ['sh', 'sz'].includes(i.prefix) && i.listDate < '2025-01-01').map((i) => i.code)
@@ -69,6 +73,26 @@ describe('polite at scale', () => {
     expect([five.data.length, twenty.data.length, kline.data.length, sixty.data.length]).toEqual([5, 20, 40, 100])
     expect(twenty.data.slice(0, 5)).toEqual(five.data)
     expect(sixty.data.slice(0, 40)).toEqual(kline.data)
+  })
+
+  it("a stock the store holds: quote and day K-line take their past bars from its history, with no bars request, and agree with the channel's", async () => {
+    const code = 'sz000001'
+    const viaChannel = [(await getJson(`/v1/quote?code=${code}&count=20`)).body, (await getJson(`/v1/kline?code=${code}&period=day&count=40`)).body]
+    expect(viaChannel.map((b) => b.history)).toEqual(['channel', 'channel'])
+    // The history as the jobs build it, through the session before the clock's (Friday 2026-11-20).
+    await writeHistory(env.STORE, (await buildHistory(channelSource(services), code, '2026-11-19'))!)
+    await resetWorld()
+    const viaStore = [(await getJson(`/v1/quote?code=${code}&count=20`)).body, (await getJson(`/v1/kline?code=${code}&period=day&count=40`)).body]
+    expect(viaStore.map((b) => [b.history, b.source])).toEqual([['store', 'emulator:tencent'], ['store', 'emulator:eastmoney']])
+    const counted = await paths()
+    expect([counted['proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get'] ?? 0, counted['push2his.eastmoney.com/api/qt/stock/kline/get'] ?? 0]).toEqual([0, 0])
+    // The same bars as the channels', to the cent, the live one included.
+    for (const k of [0, 1]) {
+      expect(viaStore[k].data.map((r: { date: string }) => r.date)).toEqual(viaChannel[k].data.map((r: { date: string }) => r.date))
+      viaStore[k].data.forEach((r: Record<string, string>, i: number) => expect(Math.abs(Number(r.last) - Number(viaChannel[k].data[i].last))).toBeLessThanOrEqual(0.011))
+    }
+    expect(viaStore[0].data[0]).toEqual(viaChannel[0].data[0])
+    await env.STORE.delete(`history/${code}.json`)
   })
 
   it('100 keyed snapshot calls for one symbol make one stock/get request', async () => {

@@ -64,6 +64,7 @@ function callerKindOf(headers: Headers): CallerKind {
 /** Stage 1 of the pipeline: start time, client IP, caller kind, default tier. */
 export const requestContext = (services: Services): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set('services', services)
+  services.storedBars.attach(c.env.STORE)
   c.set('startedAt', performance.now())
   c.set('clientIp', c.req.header('cf-connecting-ip') ?? '127.0.0.1')
   c.set('callerKind', callerKindOf(c.req.raw.headers))

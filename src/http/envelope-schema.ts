@@ -30,7 +30,7 @@ export const AS_OF = {
  * The standard envelope around an endpoint's `data`. `asOf` says what the endpoint's `as_of` is
  * ({@link AS_OF}); the rule of the forms ({@link TIME_FORMS}) follows it.
  */
-export function envelopeSchema<T extends z.ZodType>(name: string, data: T, asOf?: string) {
+export function envelopeSchema<T extends z.ZodType, X extends z.ZodRawShape = {}>(name: string, data: T, asOf?: string, extra?: X) {
   return z
     .object({
       ok: z.boolean().openapi({ description: 'true when data was returned; false when every upstream failed or had nothing (not counted)' }),
@@ -61,6 +61,7 @@ export function envelopeSchema<T extends z.ZodType>(name: string, data: T, asOf?
       code: FailureCodeSchema.optional().openapi({ description: 'With ok:false: UPSTREAM_UNAVAILABLE or NO_DATA; BUILDING on the store-backed endpoints while the history is being built; NOT_BUILT where a scheduled job has not built the data yet (industry-chain); the endpoint\'s own codes are in its description (screen NO_MATCH, FACTOR_UNAVAILABLE; trade-calendar NOT_PUBLISHED). None of these is counted' }),
       errors: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the reason for each symbol that returned nothing' }),
       sources: z.record(z.string(), z.string()).optional().openapi({ description: 'Several symbols: the channel that served each one' }),
+      ...(extra as X),
     })
     .openapi(name)
 }

@@ -6,7 +6,7 @@ import type { Attempt } from '../channels/failover'
 import { allSaidNothing, describeAttempts } from './outcome'
 
 export type SymbolOutcome =
-  | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; asOf?: string; notice?: string; stale?: true }
+  | { instrument: Instrument; ok: true; bars: Bar[]; channel: string | null; history?: 'store' | 'channel'; asOf?: string; notice?: string; stale?: true }
   | { instrument: Instrument; ok: false; attempts: Attempt[] }
 
 /**
@@ -44,6 +44,8 @@ export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
   const notice = outcomes.find((o) => o.ok && o.notice)
   if (notice?.ok) body.notice = notice.notice
   if (outcomes.some((o) => o.ok && o.stale)) body.stale = true
+  const histories = new Set(outcomes.flatMap((o) => (o.ok && o.history ? [o.history] : [])))
+  if (histories.size) body.history = histories.size === 1 ? [...histories][0] : 'multi'
   const failed = outcomes.filter((o): o is Extract<SymbolOutcome, { ok: false }> => !o.ok)
   if (!ok) {
     body.code = failed.every((f) => allSaidNothing(f.attempts)) ? 'NO_DATA' : 'UPSTREAM_UNAVAILABLE'

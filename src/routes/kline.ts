@@ -12,7 +12,7 @@ import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services/types'
-import { CODE_EXAMPLES, DateParam, IntParam, SeriesDataSchema } from './shared/schemas'
+import { CODE_EXAMPLES, DateParam, IntParam, SERIES_HISTORY, SeriesDataSchema } from './shared/schemas'
 import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { seriesBody, type SymbolOutcome } from '../http/series-body'
 import { barAsOf } from '../domain/instant'
@@ -37,7 +37,7 @@ const KlineQuery = z.object({
   end: DateParam('end').optional().openapi({ description: 'Range end YYYY-MM-DD, inclusive (paired with start)', example: '2026-11-20' }),
 })
 
-const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema, AS_OF.either('the newest bar\'s: its session date for day and longer bars, its end (exchange time) as an instant for minute bars (`2026-11-20T10:35:00+08:00`)')).openapi({
+const KlineResponse = envelopeSchema('KlineEnvelope', SeriesDataSchema, AS_OF.either('the newest bar\'s: its session date for day and longer bars, its end (exchange time) as an instant for minute bars (`2026-11-20T10:35:00+08:00`)'), SERIES_HISTORY).openapi({
   example: {
     ok: true,
     endpoint: 'kline',
@@ -102,7 +102,7 @@ export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
     const outcomes = await mapLimit(plan.instruments, 4, async (instrument): Promise<SymbolOutcome> => {
       const r = await services.market.series({ ...plan, instrument })
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
-      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf: r.bars.length ? barAsOf(instrument.prefix, r.bars[r.bars.length - 1].date) : undefined, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, history: r.history, asOf: r.bars.length ? barAsOf(instrument.prefix, r.bars[r.bars.length - 1].date) : undefined, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
     return answer(c, 'kline', seriesBody(outcomes, services.sourcePrefix))
   })

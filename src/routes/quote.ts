@@ -11,7 +11,7 @@ import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
-import { CODE_EXAMPLES, IntParam, SeriesDataSchema } from './shared/schemas'
+import { CODE_EXAMPLES, IntParam, SERIES_HISTORY, SeriesDataSchema } from './shared/schemas'
 import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
 import { seriesBody, type SymbolOutcome } from '../http/series-body'
 import { quoteAsOf } from '../domain/instant'
@@ -28,7 +28,7 @@ const QuoteQuery = z.object({
     .openapi({ description: 'Daily bars per symbol, newest first (default 30)', example: 30, type: 'integer', minimum: 1, maximum: 1212 }),
 })
 
-const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema, AS_OF.instant('the live line\'s time stamp (the newest one with several codes); a date when the line carries no time (Sina\'s US lines)')).openapi({
+const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema, AS_OF.instant('the live line\'s time stamp (the newest one with several codes); a date when the line carries no time (Sina\'s US lines)'), SERIES_HISTORY).openapi({
   example: {
     ok: true,
     endpoint: 'quote',
@@ -36,6 +36,7 @@ const QuoteResponse = envelopeSchema('QuoteEnvelope', SeriesDataSchema, AS_OF.in
     elapsed_ms: 42,
     source: 'tencent',
     as_of: '2026-11-20T15:00:03+08:00',
+    history: 'store',
     data: [
       { date: '2026-11-20', open: '1510.00', last: '1520.00', high: '1525.00', low: '1505.20', volume: '2134500', amount: '3243567890.00', turnover: '0.17' },
       { date: '2026-11-19', open: '1502.00', last: '1508.50', high: '1512.00', low: '1498.00', volume: '1987600', amount: '2991234000.00', turnover: '0.16' },
@@ -67,7 +68,7 @@ const route = admittedRoute(POLICY, {
   description:
     'Daily bars newest first; `data[0]` is today\'s live bar, so `data[0].last` is the current price. 8 string fields per bar ' +
     '(prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. ' +
-    'Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. ' +
+    'Several codes: `data` maps each code to its bars. The real-time quote comes from the channel named in `source`; an A-share stock\'s past bars from the service\'s stored history when it joins the quote exactly, else from the same channel (`history` says which). ' +
     'With a key the live bar is the source\'s latest snapshot, shared with other callers for at most 3 s while the A-share market moves ' +
       '(09:00–16:30 on trading days; a minute outside those hours, when the line does not change); `as_of` is its time stamp. ' +
       'The past bars may be reused for up to ten minutes, never from another day. ' +
@@ -89,7 +90,7 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
       const r = await services.market.quoteSeries(instrument, count)
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       const asOf = quoteAsOf(instrument.prefix, r.quote.date, r.quote.time)
-      return { instrument, ok: true, bars: r.bars, channel: r.channel, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
+      return { instrument, ok: true, bars: r.bars, channel: r.channel, history: r.history, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
     return answer(c, 'quote', seriesBody(outcomes, services.sourcePrefix))
   })

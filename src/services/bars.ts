@@ -8,6 +8,7 @@ import { klinePlans, kindGroup } from '../channels/channel-tables'
 import { ChannelError } from '../channels/errors'
 import { fetchLive } from './live-answer'
 import { overlayQuote, recentBarsOf } from './quote-series'
+import { joinStored } from './stored-bars'
 
 /**
  * Day bars asked for without a range, up to this many, are composed as /v1/quote's are: the past
@@ -59,24 +60,36 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
 }
 
 /**
- * The newest `count` day bars, each channel's kept past bars with its live line over today; a
- * channel without a live line for the instrument gives its K-line as asked. Past the request
+ * The newest `count` day bars, past bars with a channel's live line over today; a channel without
+ * a live line for the instrument gives its K-line as asked. An A-share stock's past bars come from
+ * the store when they join the line (src/services/stored-bars.ts), else from the channel. Past the request
  * budget or during a ban, the kept answer with `stale` (src/services/live-answer.ts).
  */
 async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: ReturnType<typeof klinePlans>): Promise<SeriesResult> {
   const { instrument, count } = req
   const native = plans.filter((p) => !p.aggregate && p.fetch === 'day').map((p) => p.channel)
+  const stored = services.storedBars.tail(instrument, count <= 30 ? 30 : 120, services.now())
   const r = await fetchLive(services, `kline:${kindGroup(instrument.kind)}:day`, native, async (name, ctx) => {
-    // The bars first: a channel that fails them (a ban, a fault) is left after one request, not two.
-    const bars = await recentBarsOf(services, name, instrument, count, ctx)
-    const quote = await services.channels[name].quotes([instrument], ctx).then(
-      (quotes) => quotes.get(instrument.code),
-      // A channel with no live line for this kind of instrument still has its K-line.
-      (e) => (e instanceof ChannelError && (e.kind === 'unsupported' || e.kind === 'empty') ? undefined : Promise.reject(e))
-    )
-    if (quote) return overlayQuote(bars, quote, count)
-    return (await services.channels[name].kline({ instrument, period: 'day', count }, ctx)).slice(-count)
+    const lineOf = () =>
+      services.channels[name].quotes([instrument], ctx).then(
+        (quotes) => quotes.get(instrument.code),
+        // A channel with no live line for this kind of instrument still has its K-line.
+        (e) => (e instanceof ChannelError && (e.kind === 'unsupported' || e.kind === 'empty') ? undefined : Promise.reject(e))
+      )
+    if (stored) {
+      // A stock the store keeps: its past bars from there when they join the line (no bars request).
+      const [quote, tail] = await Promise.all([lineOf(), stored])
+      const fromStore = quote && tail && joinStored(tail, quote, count)
+      if (fromStore) return { bars: overlayQuote(fromStore, quote, count), history: 'store' as const }
+      if (quote) return { bars: overlayQuote(await recentBarsOf(services, name, instrument, count, ctx), quote, count), history: 'channel' as const }
+    } else {
+      // The bars first: a channel that fails them (a ban, a fault) is left after one request, not two.
+      const bars = await recentBarsOf(services, name, instrument, count, ctx)
+      const quote = await lineOf()
+      if (quote) return { bars: overlayQuote(bars, quote, count), history: 'channel' as const }
+    }
+    return { bars: (await services.channels[name].kline({ instrument, period: 'day', count }, ctx)).slice(-count), history: 'channel' as const }
   })
   if (!r.ok) return { ok: false, attempts: r.attempts }
-  return { ok: true, bars: r.value, channel: r.channel, ...(r.stale ? { stale: true, attempts: r.attempts } : {}) }
+  return { ok: true, bars: r.value.bars, history: r.value.history, channel: r.channel, ...(r.stale ? { stale: true, attempts: r.attempts } : {}) }
 }

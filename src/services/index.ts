@@ -15,6 +15,7 @@ import { REFERENCE_ANSWERS } from '../store/reference-cache'
 import { referenceData } from './reference'
 import { SHARED_ANSWERS } from './shared-answers'
 import { storeReads } from './store'
+import { StoredBars } from './stored-bars'
 import type { Services } from './types'
 import type { ChannelName } from '../domain/channel-name'
 import { upstreamStatus } from './upstream-status'
@@ -79,6 +80,7 @@ export function createServices(opts: ServiceOptions): Services & MarketDeps {
     channelContext: { fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 4000, lines, budgets, now, health: hostHealth },
     failover,
     recentBars,
+    storedBars: new StoredBars(recentBars),
     sharedAnswers,
     now,
     sourcePrefix: opts.sourcePrefix ?? '',

@@ -1,4 +1,5 @@
 import type { RecentBarsCache } from '../channels/recent-bars'
+import type { StoredBars } from './stored-bars'
 import type { Failover } from '../channels/failover'
 import type { Channel, ChannelContext, SeriesChannelName } from '../channels/types'
 import type { SharedAnswers } from './shared-answers'
@@ -14,6 +15,8 @@ export interface MarketDeps {
   failover: Failover
   /** Past daily bars /v1/quote reuses for a minute (this isolate only). */
   recentBars: RecentBarsCache
+  /** Past daily bars of A-share stocks from the store's histories (src/services/stored-bars.ts). */
+  storedBars: StoredBars
   /** Market-level answers computed once per freshness window for every caller (this isolate only). */
   sharedAnswers: SharedAnswers
   now: () => number

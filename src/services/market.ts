@@ -17,7 +17,7 @@ export function marketViews(deps: MarketDeps): MarketViews {
     fetch: (key, chain, call) => deps.failover.run(key, chain, (channel) => call(channel, deps.channelContext)),
     live: (key, chain, call) => fetchLive(deps, key, chain, call),
     shared: (key, freshness, compute, keep, opts) => deps.sharedAnswers.answer(key, freshness, deps.now(), compute, keep, opts),
-    quoteSeries: (instrument, count) => fetchQuoteSeries(deps, instrument, count),
+    quoteSeries: (instrument, count, history) => fetchQuoteSeries(deps, instrument, count, history),
     recentBars: (instrument, count) => fetchRecentBars(deps, instrument, count),
     series: (req) => fetchSeries(deps, req),
     turnoverBars: (instrument, count, end) => fetchTurnoverBars(deps, instrument, count, end),

@@ -8,6 +8,7 @@ import type { QuoteResult } from './types'
 import { quoteChannels, kindGroup } from '../channels/channel-tables'
 import type { FailoverResult } from '../channels/failover'
 import type { SeriesChannelName } from '../domain/channel-name'
+import { joinStored } from './stored-bars'
 
 /**
  * Lays a real-time quote over the recent daily bars: today's bar becomes the live one (replacing
@@ -30,17 +31,29 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
 }
 
 /**
- * The /v1/quote series for one instrument, both halves (real-time quote and daily bars) from the
- * same channel so that `source` names one upstream and the numbers agree with each other. The past
- * bars may come from the isolate's {@link RecentBarsCache}; the real-time half never does.
+ * The /v1/quote series for one instrument: the live line of the first channel that answers, over
+ * past daily bars. An A-share stock's past bars come from the store's own history when it joins the
+ * line (src/services/stored-bars.ts: no upstream request), else from the same channel as the line,
+ * so that `source` names one upstream and the numbers agree with each other; `history` says which.
+ * Past bars may come from the isolate's {@link RecentBarsCache}; the live line never does.
+ * `history: 'channel'` asks for the channel's bars whatever the store holds (/v1/technical checks
+ * the store against them).
  */
-export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number): Promise<QuoteResult> {
+export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number, history: 'any' | 'channel' = 'any'): Promise<QuoteResult> {
   const key = `quote:${kindGroup(instrument.kind)}`
+  const stored = history === 'any' ? services.storedBars.tail(instrument, barsWindowOf(count), services.now()) : undefined
   const r = await fetchLive(services, key, quoteChannels(instrument.kind), async (name, ctx) => {
-    const [quotes, bars] = await Promise.all([services.channels[name].quotes([instrument], ctx), recentBarsOf(services, name, instrument, count, ctx)])
+    // Without a stored history to try, the line and the channel's bars go out together.
+    const [quotes, tail, channelBars] = await Promise.all([
+      services.channels[name].quotes([instrument], ctx),
+      stored,
+      stored ? undefined : recentBarsOf(services, name, instrument, count, ctx),
+    ])
     const quote = quotes.get(instrument.code)
     if (!quote) throw empty(name, `no quote for ${instrument.code}`)
-    return { quote, bars: overlayQuote(bars, quote, count) }
+    const fromStore = tail && joinStored(tail, quote, count)
+    const bars = fromStore ?? channelBars ?? (await recentBarsOf(services, name, instrument, count, ctx))
+    return { quote, bars: overlayQuote(bars, quote, count), history: fromStore ? ('store' as const) : ('channel' as const) }
   })
   if (!r.ok) return { ok: false, attempts: r.attempts }
   return { ok: true, ...r.value, channel: r.channel, ...(r.stale ? { stale: true, attempts: r.attempts } : {}) }

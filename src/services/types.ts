@@ -3,6 +3,7 @@
  * `reference`, `store`) and the few plain values beside them. Types only, so that a route depends
  * on what it may ask, not on everything behind the answer: src/services/index.ts builds it.
  */
+import type { StoredBars } from './stored-bars'
 import type { LiveResult } from './live-answer'
 import type { Attempt, Failover, FailoverResult } from '../channels/failover'
 import type { RankListRow } from '../channels/tencent/rank-list-row'
@@ -45,6 +46,8 @@ export interface Services {
   reference: ReferenceData
   /** The R2 reads routes make: src/services/store.ts. */
   store: StoreReads
+  /** Past daily bars from the store's histories (src/services/stored-bars.ts); the pipeline attaches each request's bucket. */
+  storedBars: Pick<StoredBars, 'attach'>
   /**
    * What a channel's client needs: the fetch to use and its timeout. For the jobs a route runs
    * (admin-jobs.ts); a route's own data comes through the facades, which hand it to the Asks.
@@ -90,13 +93,13 @@ export interface SeriesRequest {
 /** Bars oldest first, or why none could be had. `channel` is null when no upstream was needed. */
 export type SeriesResult =
   /** `stale` when served from kept answers past the budget or a ban (src/services/live-answer.ts), with why in `attempts`. */
-  | { ok: true; bars: Bar[]; channel: string | null; notice?: string; stale?: true; attempts?: Attempt[] }
+  | { ok: true; bars: Bar[]; channel: string | null; history?: 'store' | 'channel'; notice?: string; stale?: true; attempts?: Attempt[] }
   | { ok: false; attempts: Attempt[] }
 
 /** /v1/quote's series: the live quote over the recent daily bars, both from `channel`. */
 export type QuoteResult =
   /** `stale` when the quote was served from kept lines past the budget or a ban (src/services/live-answer.ts), with why in `attempts`. */
-  | { ok: true; bars: Bar[]; quote: Quote; channel: string; stale?: true; attempts?: Attempt[] }
+  | { ok: true; bars: Bar[]; quote: Quote; channel: string; history: 'store' | 'channel'; stale?: true; attempts?: Attempt[] }
   | { ok: false; attempts: Attempt[] }
 
 /** A daily bar that carries its turnover rate (percent). */
@@ -143,7 +146,7 @@ export interface MarketViews {
    */
   shared<T>(key: string, freshness: Freshness, compute: () => Promise<T>, keep: (value: T) => boolean, opts?: SharedOptions): Promise<{ value: T; hit: boolean }>
   /** /v1/quote's series of one instrument: the live quote over the recent daily bars, from one channel. */
-  quoteSeries(instrument: Instrument, count: number): Promise<QuoteResult>
+  quoteSeries(instrument: Instrument, count: number, history?: 'any' | 'channel'): Promise<QuoteResult>
   /** The newest `count` daily bars alone, through /v1/quote's channels and bar cache: for a view that has the live quote already. */
   recentBars(instrument: Instrument, count: number): Promise<FailoverResult<Bar[]>>
   /** One instrument's K-line of any period (src/services/bars.ts). */

@@ -82,12 +82,12 @@ export function storedQfq(h: History, n: number, newer: readonly Bar[] = [], cou
  */
 export async function technicalBars(services: Services, c: StoreRequest, inst: Instrument, recent?: QuoteResult): Promise<TechnicalBars> {
   if (inst.kind === 'stock') {
-    const [h, tail] = await Promise.all([services.store.history(c, inst.code).catch(() => undefined), recent ?? services.market.quoteSeries(inst, RECENT_FOR_HISTORY)])
+    const [h, tail] = await Promise.all([services.store.history(c, inst.code).catch(() => undefined), recent ?? services.market.quoteSeries(inst, RECENT_FOR_HISTORY, 'channel')])
     if (!tail.ok) return tail
     const joined = h && joinHistory(h, tail.bars)
     if (joined) return { ok: true, bars: joined, quote: tail.quote, channel: tail.channel, history: 'store' }
   }
-  const r = await services.market.quoteSeries(inst, CHANNEL_MAX_BARS)
+  const r = await services.market.quoteSeries(inst, CHANNEL_MAX_BARS, 'channel')
   if (!r.ok) return r
   return { ok: true, bars: r.bars, quote: r.quote, channel: r.channel, history: 'channel' }
 }

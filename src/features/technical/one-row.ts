@@ -46,7 +46,7 @@ export async function technicalOfOne(services: Services, c: StoreRequest, inst: 
     // The state is read beside the quote for the session the quote is most likely of (the clock's
     // latest session); a quote of another (before the open: the session before) reads its own.
     const likely = stateSessionFor(tradingDayOnOrBefore(beijing(services.now()).date))
-    const [series, state] = await Promise.all([services.market.quoteSeries(inst, RECENT_FOR_HISTORY), readState(services, c, likely, inst.code)])
+    const [series, state] = await Promise.all([services.market.quoteSeries(inst, RECENT_FOR_HISTORY, 'channel'), readState(services, c, likely, inst.code)])
     recent = series
     if (series.ok && series.quote.traded) {
       const session = stateSessionFor(series.quote.date)

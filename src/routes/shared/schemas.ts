@@ -44,6 +44,20 @@ const BarRowsSchema = z.array(BarRowSchema).openapi({ description: 'Bars, newest
 /** `data` of quote and kline: bars for one symbol, or a map from each requested code to its bars. */
 export const SeriesDataSchema = z.union([BarRowsSchema, z.record(z.string(), BarRowsSchema)])
 
+/** `history` of quote and kline day answers: where the bars before today came from. */
+export const SERIES_HISTORY = {
+  history: z
+    .enum(['store', 'channel', 'multi'])
+    .optional()
+    .openapi({
+      description:
+        'Where the bars before today came from, on answers with a live bar (quote; kline day without a range): `store`, the service\'s own stored daily ' +
+        'history of the A-share stock, forward-adjusted with its stored corporate actions, served only when its last bar is the previous session and its ' +
+        'close equals the live line\'s previous close (no upstream request for past bars); `channel`, the same channel as the live bar (`source`); ' +
+        '`multi` when several symbols differ. Absent on answers without a live bar',
+    }),
+}
+
 /**
  * Named examples of the `code` parameter of quote and kline, one per instrument class users ask
  * about: an A-share, a futures main continuous contract, a dated futures contract and a forex pair.
