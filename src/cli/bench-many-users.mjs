@@ -17,6 +17,14 @@ const PERIOD_S = 15
 /** Emulator seconds before the measured span, every user calling as in it: the isolate's steady state, not its cold start. */
 const WARM_S = PERIOD_S
 const SIZES = (process.env.BENCH_USERS || '100,1000,10000').split(',').map(Number)
+/**
+ * The store holds every stock's history through the session before the clock's (Thursday
+ * 2026-11-19), as production's after-close job leaves it, so that quotes and K-lines take their past
+ * bars there (src/services/stored-bars.ts). `BENCH_STORE=0` runs with an empty store: every past
+ * bar then comes from the hosts, as before the store served them.
+ */
+const HISTORY_THROUGH = '2026-11-19'
+const WITH_STORE = process.env.BENCH_STORE !== '0'
 const KEYS = Array.from({ length: 500 }, (_, i) => `mk_many_${i}`)
 const IN_FLIGHT = 16
 /** What a user calls, in shares of its calls. */
@@ -171,6 +179,17 @@ export async function manyUsersBench({ bundle }) {
     await storeKeys(mf, KEYS)
     const universe = await control(mf, 'GET', '/__bench/universe')
     const pid = workerdPid()
+    if (WITH_STORE) {
+      const seeding = performance.now()
+      const chunks = []
+      for (let i = 0; i < universe.length; i += 100) chunks.push(universe.slice(i, i + 100))
+      let written = 0
+      const next = async () => {
+        for (let chunk; (chunk = chunks.shift()); ) written += (await control(mf, 'POST', `/__bench/histories?date=${HISTORY_THROUGH}`, chunk)).written
+      }
+      await Promise.all([next(), next()])
+      console.log(`stored ${written} stocks' histories through ${HISTORY_THROUGH} in ${((performance.now() - seeding) / 1000).toFixed(0)} s`)
+    }
     console.log(`\nmany users: ${SPAN_S} s of a session (emulator clock, a tick a second), each user calling every ${PERIOD_S} s: ` +
       `${MIX.map(([n, s]) => `${n} ${s * 100}%`).join(', ')}; symbols Zipf over ${universe.length} A-share stocks; ${IN_FLIGHT} calls in flight`)
     // Production's upstream budgets, counted by the budget objects; each size in a minute of its own (ten apart), so no size spends another's.

@@ -147,6 +147,22 @@ export function registerBenchRoutes(app: Hono<AppEnv>): void {
     c.get('services').store.forgetLatestTechnicals()
     return c.json(written)
   })
+  // The many-users view's store: the histories of `codes` (a JSON array) through `date`, built as the
+  // jobs build them and nothing else (no day tables), so that quotes and K-lines find past bars there.
+  app.post('/__bench/histories', async (c) => {
+    const date = c.req.query('date') ?? ''
+    const codes = (await c.req.json().catch(() => [])) as string[]
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !Array.isArray(codes)) return c.json({ error: 'date=YYYY-MM-DD and a JSON array of codes', code: 'BAD_REQUEST' }, 422)
+    const source = marketSource(market, codes, () => clock.now())
+    let written = 0
+    for (const code of codes) {
+      const h = await buildHistory(source, code, date)
+      if (!h) continue
+      await writeHistory(c.env.STORE, h)
+      written++
+    }
+    return c.json({ written })
+  })
   app.get('/__bench/market-kline-raw', (c) => streamObject(c.env.STORE, marketKlineKey(c.req.query('date') ?? '')))
   // The physical limit under /v1/kline-full: the stock's stored history object, streamed as it lies.
   app.get('/__bench/history-raw', (c) => streamObject(c.env.STORE, historyKey(c.req.query('code') ?? '')))

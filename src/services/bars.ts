@@ -68,7 +68,7 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
 async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: ReturnType<typeof klinePlans>): Promise<SeriesResult> {
   const { instrument, count } = req
   const native = plans.filter((p) => !p.aggregate && p.fetch === 'day').map((p) => p.channel)
-  const stored = services.storedBars.tail(instrument, count <= 30 ? 30 : 120, services.now())
+  const tail = await services.storedBars.tail(instrument, count <= 30 ? 30 : 120, services.now())
   const r = await fetchLive(services, `kline:${kindGroup(instrument.kind)}:day`, native, async (name, ctx) => {
     const lineOf = () =>
       services.channels[name].quotes([instrument], ctx).then(
@@ -76,10 +76,10 @@ async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: Re
         // A channel with no live line for this kind of instrument still has its K-line.
         (e) => (e instanceof ChannelError && (e.kind === 'unsupported' || e.kind === 'empty') ? undefined : Promise.reject(e))
       )
-    if (stored) {
+    if (tail) {
       // A stock the store keeps: its past bars from there when they join the line (no bars request).
-      const [quote, tail] = await Promise.all([lineOf(), stored])
-      const fromStore = quote && tail && joinStored(tail, quote, count)
+      const quote = await lineOf()
+      const fromStore = quote && joinStored(tail, quote, count)
       if (fromStore) return { bars: overlayQuote(fromStore, quote, count), history: 'store' as const }
       if (quote) return { bars: overlayQuote(await recentBarsOf(services, name, instrument, count, ctx), quote, count), history: 'channel' as const }
     } else {

@@ -41,13 +41,13 @@ export function overlayQuote(bars: readonly Bar[], q: Quote, count: number): Bar
  */
 export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrument, count: number, history: 'any' | 'channel' = 'any'): Promise<QuoteResult> {
   const key = `quote:${kindGroup(instrument.kind)}`
-  const stored = history === 'any' ? services.storedBars.tail(instrument, barsWindowOf(count), services.now()) : undefined
+  // The store first (an R2 read once per symbol per ten minutes): without a stored history to try,
+  // the line and the channel's bars go out together.
+  const tail = history === 'any' ? await services.storedBars.tail(instrument, barsWindowOf(count), services.now()) : undefined
   const r = await fetchLive(services, key, quoteChannels(instrument.kind), async (name, ctx) => {
-    // Without a stored history to try, the line and the channel's bars go out together.
-    const [quotes, tail, channelBars] = await Promise.all([
+    const [quotes, channelBars] = await Promise.all([
       services.channels[name].quotes([instrument], ctx),
-      stored,
-      stored ? undefined : recentBarsOf(services, name, instrument, count, ctx),
+      tail ? undefined : recentBarsOf(services, name, instrument, count, ctx),
     ])
     const quote = quotes.get(instrument.code)
     if (!quote) throw empty(name, `no quote for ${instrument.code}`)
