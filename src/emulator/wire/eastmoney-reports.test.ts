@@ -49,7 +49,9 @@ describe('emulated report page', () => {
     const res = handleReportPage(row.infoCode, market, NOW)
     expect(res.status).toBe(200)
     const html = await res.text()
-    expect(html).toContain('<div class="ctx-content">')
+    expect(html).toContain('<h1 id="zw-title">')
+    // The shape public scrapers match on the live page: the content block closes right before c-foot.
+    expect(html).toMatch(/<div id="ctx-content" class="ctx-content">[\s\S]*?<\/div>\s*<div class="c-foot"><a class="pdf-link" href="https:\/\/pdf\.dfcfw\.com\/pdf\/H3_AP\d{18}_1\.pdf">/)
     expect(html).toContain(`“${row.emRatingName}”评级`)
     expect(html).toContain(`EPS分别为${row.predictThisYearEps}元`)
     expect(handleReportPage('AP202611209999990000', market, NOW).status).toBe(404)

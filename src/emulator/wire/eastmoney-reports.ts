@@ -5,8 +5,11 @@
  * `data.eastmoney.com/report/info/<infoCode>.html` whose `div.ctx-content` holds the summary
  * paragraphs and `a.pdf-link` the PDF (the elements public scrapers of that page read today, e.g.
  * RSSHub's lib/routes/eastmoney/report/index.tsx; older pages had `div.newsContent`). No page was
- * captured. `ratingChange` codes as the site's scripts name them (RSSHub's
- * lib/routes/eastmoney/utils.ts): 0 调高, 1 调低, 2 首次, 3 维持, 4 无.
+ * captured; the markup follows what independent public scrapers match on the live page (research
+ * index file ids 53754552521, 63116303296, 63310911926; the index did not name the repositories):
+ * `<h1 id="zw-title">`, `<div id="ctx-content" class="ctx-content">` closed right before
+ * `<div class="c-foot">`, which holds `a.pdf-link`. `ratingChange` codes as the site's scripts
+ * name them (RSSHub's lib/routes/eastmoney/utils.ts): 0 调高, 1 调低, 2 首次, 3 维持, 4 无.
  */
 import { addDays, beijing } from '../../domain/dates'
 import { decodeInfoCode, marketReportKeys, RATINGS, reportDates, researchReport, type ResearchReport } from '../market/research'
@@ -152,7 +155,7 @@ export function handleReportPage(infoCode: string, market: MarketModel, now: num
 </head>
 <body>
 <div class="main">
-  <div class="c-title"><h1>${escapeHtml(r.title)}</h1></div>
+  <div class="c-title"><h1 id="zw-title">${escapeHtml(r.title)}</h1></div>
   <div class="c-infos">
     <span>${escapeHtml(r.inst.name)}(${r.inst.symbol})</span>
     <span>${r.date}</span>
@@ -160,10 +163,8 @@ export function handleReportPage(infoCode: string, market: MarketModel, now: num
     <span>${escapeHtml(r.analysts.map((a) => a.name).join(','))}</span>
     <span class="rating">${r.rating}</span>
   </div>
-  <div class="ctx-box">
-  <div class="ctx-content">
+  <div id="ctx-content" class="ctx-content">
 ${paragraphs}
-  </div>
   </div>
   <div class="c-foot"><a class="pdf-link" href="https://pdf.dfcfw.com/pdf/H3_${r.infoCode}_1.pdf">查看PDF原文</a></div>
 </div>
