@@ -86,14 +86,28 @@ async function sse(query: string, key?: string): Promise<Client> {
   return client
 }
 
-async function ws(query: string, key?: string): Promise<{ client: Client; socket: WebSocket }> {
+/**
+ * A WebSocket client. It acknowledges every heartbeat (`{"ack":seq}`), as a client must to stay
+ * connected; `ack` false never does, a function only for the seqs it accepts.
+ */
+async function ws(query: string, key?: string, opts: { ack?: boolean | ((seq: number) => boolean) } = {}): Promise<{ client: Client; socket: WebSocket }> {
   const res = await call(`/v1/stream?${query}${key ? `&key=${key}` : ''}`, { headers: { upgrade: 'websocket' } })
   expect(res.status, res.status === 101 ? '' : await res.text()).toBe(101)
   const socket = res.webSocket!
   socket.accept()
   const client = new Client(() => socket.close(1000))
   open.push(client)
-  socket.addEventListener('message', (e) => client.push(JSON.parse(e.data as string)))
+  const acks = opts.ack ?? true
+  socket.addEventListener('message', (e) => {
+    const ev = JSON.parse(e.data as string) as Ev
+    client.push(ev)
+    if (ev.event !== 'heartbeat' || client.closed || !(typeof acks === 'function' ? acks(ev.data.seq) : acks)) return
+    try {
+      socket.send(JSON.stringify({ ack: ev.data.seq }))
+    } catch {
+      // Closed meanwhile.
+    }
+  })
   socket.addEventListener('close', (e) => client.end(e.code))
   return { client, socket }
 }
@@ -234,6 +248,8 @@ describe('GET /v1/stream', () => {
     // A heartbeat's `at` is an instant in the one form (Beijing, to the second); the emulator's clock stands at 10:30.
     await first.until(() => first.of('heartbeat').length >= 1)
     expect(first.of('heartbeat')[0].data.at).toMatch(/^2026-11-20T10:3\d:\d\d\+08:00$/)
+    // SSE heartbeats are numbered as a WebSocket's are (nothing to acknowledge: the relay counts unread bytes).
+    expect(first.of('heartbeat')[0].data.seq).toBe(1)
     const second = await getJson(`/v1/stream?codes=sh600519&key=${trial}`, { headers: { upgrade: 'websocket' } })
     expect(second.status).toBe(429)
     expect(second.body).toMatchObject({ code: 'STREAM_LIMIT', limit: 1 })
@@ -275,6 +291,59 @@ describe('GET /v1/stream', () => {
     expect(events.at(-1)).toMatchObject({ event: 'error', data: { code: 'SLOW_CONSUMER' } })
     expect(text.length).toBeLessThan(4_000)
     expect((await getJson(`/v1/usage?key=${key}`)).body.data.stream.open).toBe(0)
+  })
+
+  it('a WebSocket subscriber that stops acknowledging heartbeats is dropped with SLOW_CONSUMER and close code 1013 after the window (2)', async () => {
+    await tune({ heartbeat_ms: 50 })
+    const key = await makeKey('pro')
+    const [silent, once] = await Promise.all([ws(`codes=${stocks[0]}`, key, { ack: false }), ws(`codes=${stocks[1]}`, key, { ack: (seq) => seq === 1 })])
+    await Promise.all([silent.client.until(() => silent.client.closed), once.client.until(() => once.client.closed)])
+    // About to send heartbeat n, the relay wants an ack of n − 2 or later: the silent client sees 2, the one that acked 1 sees 3.
+    expect(silent.client.of('heartbeat').map((h) => h.data.seq)).toEqual([1, 2])
+    expect(once.client.of('heartbeat').map((h) => h.data.seq)).toEqual([1, 2, 3])
+    expect(silent.client.events.at(-1)).toEqual({
+      event: 'error',
+      data: { code: 'SLOW_CONSUMER', error: 'heartbeat 1 was not acknowledged within 2 heartbeats; acknowledge each heartbeat with {"ack":seq}; the last acknowledged was none (reconnect to resume)' },
+    })
+    expect(once.client.events.at(-1)?.data).toMatchObject({ code: 'SLOW_CONSUMER', error: expect.stringContaining('the last acknowledged was 1 ') })
+    expect([silent.client.closeCode, once.client.closeCode]).toEqual([1013, 1013])
+    // Both leases given back.
+    for (let t = Date.now(); (await getJson(`/v1/usage?key=${key}`)).body.data.stream.open > 0 && Date.now() - t < 2_000; ) await sleep(20)
+    expect((await getJson(`/v1/usage?key=${key}`)).body.data.stream.open).toBe(0)
+  })
+
+  it('a WebSocket subscriber that acknowledges every heartbeat stays open, however many heartbeats, and keeps receiving quotes', async () => {
+    await tune({ heartbeat_ms: 50 })
+    const { client } = await ws(`codes=${stocks[0]}`)
+    await client.until(() => client.of('heartbeat').length >= 5)
+    await setClock(at(60_000))
+    await client.until(() => client.of('heartbeat').length >= 10 && client.of('quote').length >= 2)
+    expect(client.closed).toBe(false)
+    expect(client.of('error')).toEqual([])
+    expect(client.of('heartbeat').map((h) => h.data.seq)).toEqual(Array.from({ length: client.of('heartbeat').length }, (_, k) => k + 1))
+    // The change of the moved clock arrived after heartbeat 5, well past the window.
+    expect(client.of('quote').at(-1)?.data.as_of).toBe('2026-11-20T10:31:00+08:00')
+  })
+
+  it('a bad ack gets BAD_REQUEST and does not count; the stream stays open', async () => {
+    await tune({ heartbeat_ms: 50 })
+    const key = await makeKey('pro')
+    const [good, silent] = await Promise.all([ws(`codes=${stocks[0]}`, key), ws(`codes=${stocks[1]}`, key, { ack: false })])
+    await good.client.until(() => good.client.of('heartbeat').length >= 1)
+    const bad = [{ ack: 0 }, { ack: -1 }, { ack: 1.5 }, { ack: '1' }, { ack: null }, { ack: 1_000_000 }]
+    for (const m of bad) good.socket.send(JSON.stringify(m))
+    // An ack of a heartbeat not yet sent is refused: it does not keep a silent client connected.
+    silent.socket.send(JSON.stringify({ ack: 1_000_000 }))
+    await good.client.until(() => good.client.of('error').length >= bad.length)
+    expect(good.client.of('error').map((e) => e.data.code)).toEqual(bad.map(() => 'BAD_REQUEST'))
+    expect(good.client.of('error')[0].data.error).toMatch(/^ack takes the seq of a heartbeat sent, a positive integer up to \d+; got 0$/)
+    await silent.client.until(() => silent.client.closed)
+    expect(silent.client.of('error').map((e) => e.data.code)).toEqual(['BAD_REQUEST', 'SLOW_CONSUMER'])
+    expect(silent.client.closeCode).toBe(1013)
+    const seen = good.client.of('heartbeat').length
+    await good.client.until(() => good.client.of('heartbeat').length >= seen + 4)
+    expect(good.client.closed).toBe(false)
+    expect(good.client.of('error')).toHaveLength(bad.length)
   })
 
   it('market closed: the last session\'s state once, status, then heartbeats only; the shard polls nothing', async () => {

@@ -100,11 +100,11 @@ app.delete('/__emulator/channel-timeout', (c) => {
   return c.json({ timeout_ms: defaultTimeoutMs })
 })
 // Push quotes' timings (src/runtime/stream-tuning.ts), in real ms: `{cadence_ms, heartbeat_ms,
-// recheck_ms, slow_bytes, phase_check_ms}` (each optional) so a test sees several cadences in a second; the market's
+// recheck_ms, slow_bytes, ack_window, phase_check_ms}` (each optional) so a test sees several cadences in a second; the market's
 // clock stays the emulator's. DELETE restores production's.
 app.put('/__emulator/stream', async (c) => {
   const b = (await c.req.json().catch(() => ({}))) as Record<string, unknown>
-  const fields = { cadence_ms: 'cadenceMs', heartbeat_ms: 'heartbeatMs', recheck_ms: 'recheckMs', slow_bytes: 'slowBytes', phase_check_ms: 'phaseCheckMs' } as const
+  const fields = { cadence_ms: 'cadenceMs', heartbeat_ms: 'heartbeatMs', recheck_ms: 'recheckMs', slow_bytes: 'slowBytes', ack_window: 'ackWindow', phase_check_ms: 'phaseCheckMs' } as const
   for (const [k, field] of Object.entries(fields)) {
     if (b[k] === undefined) continue
     const v = Number(b[k])

@@ -20,6 +20,7 @@ const StreamQuery = z.object({
 })
 
 const S = z.string()
+const heartbeatS = STREAM_DEFAULTS.heartbeatMs / 1000
 const QuoteEvent = z
   .object({
     code: S.openapi({ example: 'sh600519' }),
@@ -37,11 +38,25 @@ const StatusEvent = z
   .openapi('StreamStatusEvent', { description: '`status`: the A-share market\'s phase, sent on connecting and at every change' })
 const ErrorEvent = z
   .object({ code: S.openapi({ example: 'SLOW_CONSUMER' }), error: S })
-  .openapi('StreamErrorEvent', { description: '`error`: a code of the API\'s vocabulary. KEY_INVALID (key revoked), SLOW_CONSUMER and UPSTREAM_UNAVAILABLE (no quote object reachable) end the stream; BAD_REQUEST (a bad subscribe message) and UPSTREAM_UNAVAILABLE / NO_DATA of one poll do not' })
-const HeartbeatEvent = z.object({ at: S.openapi({ description: 'Service time, an instant (ISO 8601 with its offset, Beijing)', example: '2026-11-20T10:30:20+08:00' }) }).openapi('StreamHeartbeatEvent', { description: '`heartbeat`: every 20 s' })
+  .openapi('StreamErrorEvent', {
+    description:
+      '`error`: a code of the API\'s vocabulary. KEY_INVALID (key revoked), SLOW_CONSUMER (an SSE client too far behind, a WebSocket client not acknowledging heartbeats) and UPSTREAM_UNAVAILABLE (no quote object reachable) end the stream; ' +
+      'BAD_REQUEST (a bad WebSocket message: subscribe, unsubscribe or ack) and UPSTREAM_UNAVAILABLE / NO_DATA of one poll do not',
+  })
+const HeartbeatEvent = z
+  .object({
+    at: S.openapi({ description: 'Service time, an instant (ISO 8601 with its offset, Beijing)', example: '2026-11-20T10:30:20+08:00' }),
+    seq: z.number().int().positive().openapi({ description: 'This connection\'s heartbeat number: 1, 2, 3, … A WebSocket client answers each with the text message `{"ack":<seq>}`; an SSE client need not', example: 1 }),
+  })
+  .openapi('StreamHeartbeatEvent', { description: `\`heartbeat\`: every ${heartbeatS} s` })
 const StreamEvent = z
   .object({ event: z.enum(['quote', 'status', 'error', 'heartbeat']), data: z.union([QuoteEvent, StatusEvent, ErrorEvent, HeartbeatEvent]) })
   .openapi('StreamEvent', { description: 'One event. Over SSE: `event: <event>` and `data: <data as JSON>` lines; over WebSocket: this object as one JSON text message.' })
+
+const ackText =
+  `WebSocket clients acknowledge every heartbeat: answer each with the text message \`{"ack":<seq>}\` (its \`seq\`; messages are ordered, so an ack proves everything sent before that heartbeat was read). ` +
+  `When heartbeat n is due and neither heartbeat n−${STREAM_DEFAULTS.ackWindow} nor a later one has been acknowledged (${STREAM_DEFAULTS.ackWindow} intervals of silence, ${STREAM_DEFAULTS.ackWindow * heartbeatS} s), the stream ends with SLOW_CONSUMER and close code ${CLOSE_CODES.SLOW_CONSUMER}. ` +
+  'An ack that is not a positive integer, or names a heartbeat not yet sent, gets a BAD_REQUEST `error` event, does not count, and leaves the stream open. A client that acknowledges is never dropped as slow. '
 
 const limitsText = TIERS.filter((t) => t !== 'free')
   .map((t) => `${t} ${STREAM_LIMITS[t].connections} connections × ${STREAM_LIMITS[t].symbols} symbols`)
@@ -75,18 +90,20 @@ const route = admittedRoute(
     summary: 'Push quotes: Server-Sent Events or WebSocket',
     description:
       'Live quotes pushed as they change, instead of polling /v1/quote. `Accept: text/event-stream` answers Server-Sent Events (`EventSource`, `curl -N`); ' +
-      '`Upgrade: websocket` a WebSocket, which also takes `{"subscribe":[codes]}` and `{"unsubscribe":[codes]}` messages. Browsers cannot set headers on either: `?key=` works. ' +
+      '`Upgrade: websocket` a WebSocket, which also takes `{"subscribe":[codes]}` and `{"unsubscribe":[codes]}` messages and must acknowledge heartbeats (below). Browsers cannot set headers on either: `?key=` works. ' +
       'Events (schema `StreamEvent`): `quote` (the current state of every code first, then each change, at most once per 3 s source cadence while the market moves), ' +
-      '`status` (the market\'s phase: auction, session, lunch, closed, and the next change), `error`, `heartbeat` (every 20 s). ' +
+      `\`status\` (the market's phase: auction, session, lunch, closed, and the next change), \`error\`, \`heartbeat\` (every ${heartbeatS} s, numbered \`seq\` 1, 2, 3, … per connection). ` +
       'Outside sessions a stream sends the last session\'s state once, then `status`, then only heartbeats. ' +
       `Limits per key (open connections across the service) and per connection (symbols): ${limitsText}; anonymous callers none. ` +
       'Opening a stream is one counted call (the minute limit applies); while open it records one usage unit per started minute, not against the minute limit (`/v1/usage` `stream`). ' +
       `The key is re-read every ${STREAM_DEFAULTS.recheckMs / 1000} s: a revoked key's streams end within that with a KEY_INVALID error. ` +
-      `A client more than ${STREAM_DEFAULTS.slowBytes / 1024} KB behind is dropped with SLOW_CONSUMER. WebSocket close codes: ${Object.entries(CLOSE_CODES).map(([k, v]) => `${v} ${k}`).join(', ')}, 1000 normal.`,
+      `Slow clients are dropped, never buffered without bound: an SSE client more than ${STREAM_DEFAULTS.slowBytes / 1024} KB behind (bytes sent, not yet read) gets SLOW_CONSUMER. ` +
+      ackText +
+      `WebSocket close codes: ${Object.entries(CLOSE_CODES).map(([k, v]) => `${v} ${k}`).join(', ')}, 1000 normal.`,
     request: { query: StreamQuery },
     'x-stream-limits': Object.fromEntries(TIERS.filter((t) => t !== 'free').map((t) => [t, STREAM_LIMITS[t]])),
     responses: {
-      101: { description: 'WebSocket (with `Upgrade: websocket`): each message one `StreamEvent` as JSON' },
+      101: { description: 'WebSocket (with `Upgrade: websocket`): each message one `StreamEvent` as JSON. The client sends text messages `{"subscribe":[codes]}`, `{"unsubscribe":[codes]}`, and `{"ack":<seq>}` for every heartbeat' },
       200: { description: 'Server-Sent Events (with `Accept: text/event-stream`)', content: { 'text/event-stream': { schema: StreamEvent } } },
       429: { description: 'STREAM_LIMIT (as many connections open as the tier allows), or RATE_LIMITED (the opening call, per-minute window)', content: { 'application/json': { schema: ErrorSchema } } },
       ...COMMON_ERRORS,

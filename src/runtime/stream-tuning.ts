@@ -10,8 +10,14 @@ export interface StreamTuning {
   heartbeatMs: number
   /** The relay refreshes its connection lease, records the started minute and re-reads the key this often. */
   recheckMs: number
-  /** A connection with more than this many bytes written but not yet taken by the client is dropped. */
+  /** An SSE connection with more than this many bytes written but not yet taken by the client is dropped. */
   slowBytes: number
+  /**
+   * A WebSocket client acknowledges each heartbeat (`{"ack":seq}`); about to send heartbeat n, the
+   * relay drops a client whose last acknowledgement is older than heartbeat n − ackWindow. Its unread
+   * data is then at most what ackWindow + 1 heartbeat intervals carry (docs/access.md "Streams").
+   */
+  ackWindow: number
   /**
    * Outside sessions a shard's one alarm waits for the next phase change; with this set it looks
    * again at least this often (the emulator's clock jumps; production leaves it null).
@@ -24,6 +30,7 @@ export const STREAM_DEFAULTS: Readonly<StreamTuning> = {
   heartbeatMs: 20_000,
   recheckMs: 60_000,
   slowBytes: 256 * 1024,
+  ackWindow: 2,
   phaseCheckMs: null,
 }
 

@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Push quotes: Server-Sent Events or WebSocket
-         * @description Live quotes pushed as they change, instead of polling /v1/quote. `Accept: text/event-stream` answers Server-Sent Events (`EventSource`, `curl -N`); `Upgrade: websocket` a WebSocket, which also takes `{"subscribe":[codes]}` and `{"unsubscribe":[codes]}` messages. Browsers cannot set headers on either: `?key=` works. Events (schema `StreamEvent`): `quote` (the current state of every code first, then each change, at most once per 3 s source cadence while the market moves), `status` (the market's phase: auction, session, lunch, closed, and the next change), `error`, `heartbeat` (every 20 s). Outside sessions a stream sends the last session's state once, then `status`, then only heartbeats. Limits per key (open connections across the service) and per connection (symbols): trial 1 connections × 20 symbols, standard 2 connections × 50 symbols, pro 5 connections × 200 symbols, unlimited 20 connections × 500 symbols; anonymous callers none. Opening a stream is one counted call (the minute limit applies); while open it records one usage unit per started minute, not against the minute limit (`/v1/usage` `stream`). The key is re-read every 60 s: a revoked key's streams end within that with a KEY_INVALID error. A client more than 256 KB behind is dropped with SLOW_CONSUMER. WebSocket close codes: 1008 KEY_INVALID, 1008 STREAM_LIMIT, 1013 SLOW_CONSUMER, 1011 UPSTREAM_UNAVAILABLE, 1000 normal.
+         * @description Live quotes pushed as they change, instead of polling /v1/quote. `Accept: text/event-stream` answers Server-Sent Events (`EventSource`, `curl -N`); `Upgrade: websocket` a WebSocket, which also takes `{"subscribe":[codes]}` and `{"unsubscribe":[codes]}` messages and must acknowledge heartbeats (below). Browsers cannot set headers on either: `?key=` works. Events (schema `StreamEvent`): `quote` (the current state of every code first, then each change, at most once per 3 s source cadence while the market moves), `status` (the market's phase: auction, session, lunch, closed, and the next change), `error`, `heartbeat` (every 20 s, numbered `seq` 1, 2, 3, … per connection). Outside sessions a stream sends the last session's state once, then `status`, then only heartbeats. Limits per key (open connections across the service) and per connection (symbols): trial 1 connections × 20 symbols, standard 2 connections × 50 symbols, pro 5 connections × 200 symbols, unlimited 20 connections × 500 symbols; anonymous callers none. Opening a stream is one counted call (the minute limit applies); while open it records one usage unit per started minute, not against the minute limit (`/v1/usage` `stream`). The key is re-read every 60 s: a revoked key's streams end within that with a KEY_INVALID error. Slow clients are dropped, never buffered without bound: an SSE client more than 256 KB behind (bytes sent, not yet read) gets SLOW_CONSUMER. WebSocket clients acknowledge every heartbeat: answer each with the text message `{"ack":<seq>}` (its `seq`; messages are ordered, so an ack proves everything sent before that heartbeat was read). When heartbeat n is due and neither heartbeat n−2 nor a later one has been acknowledged (2 intervals of silence, 40 s), the stream ends with SLOW_CONSUMER and close code 1013. An ack that is not a positive integer, or names a heartbeat not yet sent, gets a BAD_REQUEST `error` event, does not count, and leaves the stream open. A client that acknowledges is never dropped as slow. WebSocket close codes: 1008 KEY_INVALID, 1008 STREAM_LIMIT, 1013 SLOW_CONSUMER, 1011 UPSTREAM_UNAVAILABLE, 1000 normal.
          */
         get: operations["stream"];
         put?: never;
@@ -1178,7 +1178,7 @@ export interface components {
              */
             next_change: string;
         };
-        /** @description `error`: a code of the API's vocabulary. KEY_INVALID (key revoked), SLOW_CONSUMER and UPSTREAM_UNAVAILABLE (no quote object reachable) end the stream; BAD_REQUEST (a bad subscribe message) and UPSTREAM_UNAVAILABLE / NO_DATA of one poll do not */
+        /** @description `error`: a code of the API's vocabulary. KEY_INVALID (key revoked), SLOW_CONSUMER (an SSE client too far behind, a WebSocket client not acknowledging heartbeats) and UPSTREAM_UNAVAILABLE (no quote object reachable) end the stream; BAD_REQUEST (a bad WebSocket message: subscribe, unsubscribe or ack) and UPSTREAM_UNAVAILABLE / NO_DATA of one poll do not */
         StreamErrorEvent: {
             /** @example SLOW_CONSUMER */
             code: string;
@@ -1191,6 +1191,11 @@ export interface components {
              * @example 2026-11-20T10:30:20+08:00
              */
             at: string;
+            /**
+             * @description This connection's heartbeat number: 1, 2, 3, … A WebSocket client answers each with the text message `{"ack":<seq>}`; an SSE client need not
+             * @example 1
+             */
+            seq: number;
         };
         /**
          * @example {
@@ -6453,7 +6458,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description WebSocket (with `Upgrade: websocket`): each message one `StreamEvent` as JSON */
+            /** @description WebSocket (with `Upgrade: websocket`): each message one `StreamEvent` as JSON. The client sends text messages `{"subscribe":[codes]}`, `{"unsubscribe":[codes]}`, and `{"ack":<seq>}` for every heartbeat */
             101: {
                 headers: {
                     [name: string]: unknown;

@@ -7,13 +7,20 @@
  * relay, and its work per change is one message per relay whatever the client's transport; an SSE
  * response held by the object would keep it in memory (a streaming body cannot hibernate).
  *
- * - **Heartbeat** every 20 s (`heartbeat` event).
+ * - **Heartbeat** every 20 s (`heartbeat` event), numbered per connection (`seq` 1, 2, 3, …) on
+ *   both transports, one code path; only a WebSocket client answers it.
  * - **Lease and usage.** Every minute (`recheckMs`) the relay refreshes its connection's lease in
  *   the key's KeyGuard (a lease lapses 90 s after its last refresh, so a dead relay frees its slot),
  *   records the minutes started since, and re-reads the key: a revoked key ends the stream with a
  *   `KEY_INVALID` error within that minute.
- * - **Slow subscribers.** SSE bytes written but not yet taken by the client are counted; past
- *   `slowBytes` (256 KB) the stream ends with a `SLOW_CONSUMER` error, never growing memory without bound.
+ * - **Slow subscribers**, never growing memory without bound. SSE: bytes written but not yet taken
+ *   by the client are counted; past `slowBytes` (256 KB) the stream ends with a `SLOW_CONSUMER`
+ *   error. WebSocket: workerd's socket shows neither its send buffer (no `bufferedAmount`) nor a way
+ *   to send a ping frame, so the client acknowledges each heartbeat with `{"ack":seq}`; messages are
+ *   ordered, so an ack of heartbeat n proves everything sent before it was read. About to send
+ *   heartbeat n, the relay ends a stream whose last ack is older than heartbeat n − `ackWindow` (2:
+ *   some 40 s of silence) with `SLOW_CONSUMER` (close code 1013); its unread data is at most what
+ *   `ackWindow` + 1 intervals carry (docs/access.md "Streams"). A bad ack gets a `BAD_REQUEST` event.
  */
 import type { KeyGuard } from '../../access/key-guard'
 import { kvKeyOf, KeyRecordSchema } from '../../access/keys'
@@ -39,6 +46,8 @@ export const CLOSE_CODES: Record<Ending['code'], number> = {
 
 /** Where the relay's events go: the SSE body or the client's WebSocket. */
 export interface Sink {
+  /** Whether the client acknowledges heartbeats (WebSocket: the relay cannot see its send buffer). */
+  readonly acks: boolean
   /**
    * Sends events, in order: a shard's message at once (one SSE write for all of its quotes, as a
    * write per event was most of a relay's CPU per cadence: docs/performance.md, "Push quotes").
@@ -74,6 +83,9 @@ export class Relay {
   private ended = false
   private readonly timers: Array<ReturnType<typeof setInterval>> = []
   private lastStatus = ''
+  /** The last heartbeat's `seq` sent, and the highest the client acknowledged (WebSocket). */
+  private seq = 0
+  private acked = 0
   private readonly openedAt = Date.now()
   /** Minutes of this connection already recorded (the opening call counts the first). */
   private minutesRecorded = 1
@@ -93,7 +105,7 @@ export class Relay {
   /** Connects to the shards and starts the heartbeat and the minute's recheck. */
   start(sink: Sink): void {
     this.sink = sink
-    this.timers.push(setInterval(() => this.deliver([{ event: 'heartbeat', data: { at: isoInstant(this.o.now()) } }]), streamTuning.heartbeatMs))
+    this.timers.push(setInterval(() => this.heartbeat(), streamTuning.heartbeatMs))
     this.timers.push(setInterval(() => void this.recheck(), streamTuning.recheckMs))
     void this.route(this.codes).catch((e) => {
       console.error('stream relay: shard connection failed', e)
@@ -101,14 +113,19 @@ export class Relay {
     })
   }
 
-  /** A client's `{"subscribe":[…]}` or `{"unsubscribe":[…]}` (WebSocket only). */
+  /** A client's `{"subscribe":[…]}`, `{"unsubscribe":[…]}` or `{"ack":seq}` (WebSocket only). */
   async message(raw: string): Promise<void> {
-    let m: { subscribe?: unknown; unsubscribe?: unknown }
+    let json: unknown
     try {
-      m = JSON.parse(raw) as typeof m
+      json = JSON.parse(raw)
     } catch {
-      return this.refuse('a message is JSON: {"subscribe":["sh600519"]} or {"unsubscribe":["sh600519"]}')
+      json = undefined
     }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      return this.refuse('a message is a JSON object: {"subscribe":["sh600519"]}, {"unsubscribe":["sh600519"]} or {"ack":1}')
+    }
+    const m = json as { subscribe?: unknown; unsubscribe?: unknown; ack?: unknown }
+    if ('ack' in m) return this.ack(m.ack)
     const list = m.subscribe ?? m.unsubscribe
     if (!Array.isArray(list) || list.some((c) => typeof c !== 'string')) return this.refuse('subscribe / unsubscribe take an array of codes')
     const parsed = parseStreamCodes(list.join(','))
@@ -133,6 +150,30 @@ export class Relay {
       .streamClose(this.o.id)
       .catch((e) => console.error('stream relay: lease not given back (it lapses by itself)', e))
       .finally(this.finished)
+  }
+
+  /** A heartbeat's acknowledgement: a seq already sent; a bad one is refused and does not count. */
+  private ack(n: unknown): void {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > this.seq) {
+      const sent = this.seq ? `a positive integer up to ${this.seq}` : 'and none has been sent yet'
+      return this.refuse(`ack takes the seq of a heartbeat sent, ${sent}; got ${JSON.stringify(n) ?? 'nothing'}`)
+    }
+    if (n > this.acked) this.acked = n
+  }
+
+  /** The next heartbeat, once the client's acknowledgements show it keeps up (WebSocket). */
+  private heartbeat(): void {
+    if (this.ended) return
+    const n = this.seq + 1
+    const window = streamTuning.ackWindow
+    if (this.sink.acks && this.acked < n - window) {
+      return this.end({
+        code: 'SLOW_CONSUMER',
+        error: `heartbeat ${n - window} was not acknowledged within ${window} heartbeats; acknowledge each heartbeat with {"ack":seq}; the last acknowledged was ${this.acked || 'none'} (reconnect to resume)`,
+      })
+    }
+    this.seq = n
+    this.deliver([{ event: 'heartbeat', data: { at: isoInstant(this.o.now()), seq: n } }])
   }
 
   private refuse(error: string): void {
@@ -263,6 +304,7 @@ export function sseSink(relay: () => Relay): { sink: Sink; body: ReadableStream<
   })
   write(utf8.encode('retry: 3000\n\n'))
   const sink: Sink = {
+    acks: false,
     send(events) {
       if (closed) return true
       if (unread > streamTuning.slowBytes) return false
@@ -283,6 +325,7 @@ export function sseSink(relay: () => Relay): { sink: Sink; body: ReadableStream<
 export function webSocketSink(server: WebSocket): Sink {
   let closed = false
   return {
+    acks: true,
     send(events) {
       if (closed) return true
       try {
