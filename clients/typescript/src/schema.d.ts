@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Real-time quote with recent daily bars
-         * @description Daily bars newest first; `data[0]` is today's live bar, so `data[0].last` is the current price. 8 string fields per bar (prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. Several codes: `data` maps each code to its bars. The real-time quote and the bars come from one channel, named in `source`. With a key the live bar is the source's latest snapshot, shared with other callers for at most 3 s while the A-share market moves (09:00–16:30 on trading days; a minute outside those hours, when the line does not change); `as_of` is its time stamp. The past bars may be reused for up to ten minutes, never from another day. Past the service's request budget for the hosts, or while they ban it (GET /v1/status), the last line kept is served with `stale` (at most 15 minutes old). Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).
+         * @description Daily bars newest first; `data[0]` is today's live bar, so `data[0].last` is the current price. 8 string fields per bar (prices forward-adjusted, volume in shares, amount in CNY, turnover in percent). No valuation or market cap. Several codes: `data` maps each code to its bars. The real-time quote comes from the channel named in `source`; an A-share stock's past bars from the service's stored history when it joins the quote exactly, else from the same channel (`history` says which). With a key the live bar is the source's latest snapshot, shared with other callers for at most 3 s while the A-share market moves (09:00–16:30 on trading days; a minute outside those hours, when the line does not change); `as_of` is its time stamp. The past bars may be reused for up to ten minutes, never from another day. Past the service's request budget for the hosts, or while they ban it (GET /v1/status), the last line kept is served with `stale` (at most 15 minutes old). Anonymous answers come from a cache refreshed at most every five minutes (`cached: true`).
          */
         get: operations["quote"];
         put?: never;
@@ -1048,6 +1048,7 @@ export interface components {
          *       "elapsed_ms": 42,
          *       "source": "tencent",
          *       "as_of": "2026-11-20T15:00:03+08:00",
+         *       "history": "store",
          *       "data": [
          *         {
          *           "date": "2026-11-20",
@@ -1118,6 +1119,11 @@ export interface components {
             sources?: {
                 [key: string]: string;
             };
+            /**
+             * @description Where the bars before today came from, on answers with a live bar (quote; kline day without a range): `store`, the service's own stored daily history of the A-share stock, forward-adjusted with its stored corporate actions, served only when its last bar is the previous session and its close equals the live line's previous close (no upstream request for past bars); `channel`, the same channel as the live bar (`source`); `multi` when several symbols differ. Absent on answers without a live bar
+             * @enum {string}
+             */
+            history?: "store" | "channel" | "multi";
         };
         BarRow: {
             /** @description Bar date `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM` (bar end, exchange time) for minute bars */
@@ -1265,6 +1271,11 @@ export interface components {
             sources?: {
                 [key: string]: string;
             };
+            /**
+             * @description Where the bars before today came from, on answers with a live bar (quote; kline day without a range): `store`, the service's own stored daily history of the A-share stock, forward-adjusted with its stored corporate actions, served only when its last bar is the previous session and its close equals the live line's previous close (no upstream request for past bars); `channel`, the same channel as the live bar (`source`); `multi` when several symbols differ. Absent on answers without a live bar
+             * @enum {string}
+             */
+            history?: "store" | "channel" | "multi";
         };
         /**
          * @example {
