@@ -185,7 +185,10 @@ export async function manyUsersBench({ bundle }) {
       for (let i = 0; i < universe.length; i += 100) chunks.push(universe.slice(i, i + 100))
       let written = 0
       const next = async () => {
-        for (let chunk; (chunk = chunks.shift()); ) written += (await control(mf, 'POST', `/__bench/histories?date=${HISTORY_THROUGH}`, chunk)).written
+        for (let chunk; (chunk = chunks.shift()); ) {
+          const done = (await control(mf, 'POST', `/__bench/histories?date=${HISTORY_THROUGH}`, chunk)).written
+          written += done
+        }
       }
       await Promise.all([next(), next()])
       console.log(`stored ${written} stocks' histories through ${HISTORY_THROUGH} in ${((performance.now() - seeding) / 1000).toFixed(0)} s`)

@@ -118,6 +118,7 @@ export function parseHolders(rows: JsonObject[], inst: Instrument, report: 'top'
     if (rank !== out.length + 1) throw malformed(CHANNEL, `${name} ranks of ${inst.code} ${end} are not 1, 2, 3 …: ${rank} after ${out.length}`)
     if (!holder || shares === null || shares < 0 || ratio === null || ratio < 0 || ratio > 100) throw malformed(CHANNEL, `${where}: holder, shares or ratio missing or out of range`)
     if (out.length && shares > out[out.length - 1].shares) throw malformed(CHANNEL, `${where} holds more than the rank above`)
+    const change = numberOrNull(row.HOLD_NUM_CHANGE)
     out.push({
       endDate: end,
       rank,
@@ -126,8 +127,11 @@ export function parseHolders(rows: JsonObject[], inst: Instrument, report: 'top'
       sharesType: text(row.SHARES_TYPE),
       shares,
       ratio,
-      change: numberOrNull(row.HOLD_NUM_CHANGE),
-      changePct: numberOrNull(row.CHANGE_RATIO),
+      change,
+      // Computed from the report's own numbers: the column sets of both reports have no change
+      // percent of the holding itself (RPT_DMSK_HOLDERS' 34 columns, docs/upstreams.md; the float
+      // report's capture), only ratios of other things (HOLD_RATIO_CHANGE, HOLDNUM_CHANGE_RATIO).
+      changePct: changePctOf(shares, change),
       // The F10 column set of the float report words the change as HOLD_CHANGE (`不变`, `新进`; test/fixtures/eastmoney/freeholders-002811-2025q1.json).
       changeText: text(row.HOLDNUM_CHANGE_NAME) ?? wordOf(row.HOLD_NUM_CHANGE) ?? wordOf(row.HOLD_CHANGE),
       noticeDate: dateOf(row, 'NOTICE_DATE', where) ?? dateOf(row, 'UPDATE_DATE', where),
@@ -192,4 +196,10 @@ export async function fetchShareholders(ctx: ChannelContext, inst: Instrument): 
     if (all !== undefined && h.shares > all) throw malformed(CHANNEL, `${inst.code} ${h.endDate}: ${h.name} holds ${h.shares} float shares but ${all} shares in all`)
   }
   return out
+}
+
+/** A holding's change in percent of the holding before it, 4 decimals; null when new or unknown. */
+function changePctOf(shares: number, change: number | null): number | null {
+  const before = change === null ? 0 : shares - change
+  return before > 0 ? Math.round((change! / before) * 1e6) / 1e4 : null
 }

@@ -6,8 +6,10 @@
  * of the real F10 column set (test/fixtures/eastmoney/freeholders-002811-2025q1.json: the period's
  * name, HOLD_RATIO of the total beside FREE_HOLDNUM_RATIO of the float, the change as the word
  * HOLD_CHANGE, SHARES_TYPE `A股`, an eight-digit HOLDER_CODE) beside the `columns=ALL` ones we ask
- * (HOLD_NUM_CHANGE, CHANGE_RATIO, HOLDNUM_CHANGE_NAME). HOLD_RATIO_CHANGE is left out: the capture
- * does not show what it is measured against (−5.56 beside `不变`).
+ * (HOLD_NUM_CHANGE, HOLDNUM_CHANGE_NAME). No change percent: neither report's real column set has
+ * one of the holding itself (the parser computes it from HOLD_NUM and HOLD_NUM_CHANGE), and
+ * HOLD_RATIO_CHANGE is left out: the capture does not show what it is measured against (−5.56
+ * beside `不变`).
  */
 import { beijing } from '../../domain/dates'
 import { holderCount, holderNoticeDate, holderPeriods, topFloatHolders, topHolders, type Holding } from '../market/shareholders'
@@ -36,14 +38,12 @@ function ids(inst: EmuInstrument): Row {
 }
 
 function holdingCells(h: Holding): Row {
-  const before = h.change === null ? null : h.shares - h.change
   return {
     HOLDER_NAME: h.name,
     // Eight digits, as on the real float top ten (test/fixtures/eastmoney/freeholders-002811-2025q1.json).
     HOLDER_CODE: String(10_000_000 + (hashString(h.name) % 90_000_000)),
     HOLD_NUM: h.shares,
     HOLD_NUM_CHANGE: h.change,
-    CHANGE_RATIO: before ? round((h.change! / before) * 100, 4) : null,
     HOLDNUM_CHANGE_NAME: h.changeName,
   }
 }
