@@ -77,6 +77,27 @@ describe('live lines', () => {
     expect(new Set(h.requests.flat()).size).toBe(200)
   })
 
+  it('a busy pool gathers longer, so that misses arriving one by one share full requests', async () => {
+    const h = host()
+    const { lines } = pool(SESSION)
+    const ctx = ctxOf(h.fetch, lines)
+    // Five batches within a second: the pool is busy.
+    for (const c of codes(5, 500)) await fetchLines(ctx, QT_FEED, [c])
+    expect(h.requests).toHaveLength(5)
+    // 100 new symbols, one call each, a millisecond or so apart (4 ms would gather one or two a request).
+    const calls: Array<Promise<string>> = []
+    for (const c of codes(100)) {
+      calls.push(fetchLines(ctx, QT_FEED, [c]))
+      await new Promise((r) => setTimeout(r, 1))
+    }
+    await Promise.all(calls)
+    const busy = h.requests.slice(5)
+    // A batch that fills goes at once; the rest within the longer gather: a few full requests, not dozens.
+    expect(busy.length).toBeLessThanOrEqual(4)
+    expect(busy[0]).toHaveLength(60)
+    expect(new Set(busy.flat()).size).toBe(100)
+  })
+
   it('answers a several-code call in the order asked, as the host would', async () => {
     const h = host()
     const { lines } = pool(SESSION)

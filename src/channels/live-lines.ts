@@ -33,6 +33,16 @@ export type { LineFeed }
 
 /** How long the first miss waits for others before its request goes out (real ms). */
 const GATHER_MS = 4
+/**
+ * A busy pool's gather (real ms): once a feed has sent {@link BUSY_SENDS} batches in the last
+ * second, misses are mostly one symbol each from the long tail of a large crowd, and 4 ms gathers
+ * one or two of them a request. Waiting this long fills a request with some 40 codes at the rate
+ * 10,000 users ask (docs/performance.md, "Many users"), and a batch that fills goes at once. It is
+ * the longest wait a call may see before its request leaves, and only under that load.
+ */
+const BUSY_GATHER_MS = 300
+/** Batches a feed sent in the last second from which its gather is {@link BUSY_GATHER_MS}. */
+const BUSY_SENDS = 5
 /** A code asked for within this long stays in the active set (service clock, ms). */
 const ACTIVE_MS = 60_000
 /** Batch requests of one flight in flight at once: Workers open six connections at a time. */
@@ -70,6 +80,8 @@ interface Batch {
   flight: Flight<Map<string, Line>>
   /** Still taking codes (the opener has not sent it yet). */
   open: boolean
+  /** How long it gathers (real ms): joiners wait that much longer. */
+  gatherMs: number
 }
 
 /** What the pool did (requests sent, codes in them, lines served from the pool): its tests read it. */
@@ -201,6 +213,8 @@ class FeedPool {
   private readonly inFlight = new Map<string, Batch>()
   /** The batch taking codes now, if any. */
   private gathering: Batch | null = null
+  /** Real times (ms) the last batches were sent, the oldest first: how busy the pool is. */
+  private readonly sent: number[] = []
   readonly counts: LineCounts = { requests: 0, codesRequested: 0, hits: 0, sharedHits: 0 }
 
   constructor(
@@ -275,8 +289,8 @@ class FeedPool {
       const g = this.gathering
       if (g && g.open && g.codes.size + own.length <= this.feed.batch) {
         for (const c of own) this.addTo(g, c)
-        parts.push(g.flight.joinWithin(ctx.timeoutMs + this.gatherMs + 1_000).then((j) => j?.value))
-      } else mine = this.open(ctx, own, now)
+        parts.push(g.flight.joinWithin(ctx.timeoutMs + g.gatherMs + 1_000).then((j) => j?.value))
+      } else mine = this.open(ctx, own, now, this.gatherNow())
     }
     const got = await Promise.all([mine, ...parts])
     const out = new Map<string, Line>()
@@ -293,17 +307,25 @@ class FeedPool {
     this.inFlight.set(key, b)
   }
 
+  /** The gather of a batch opened now: {@link BUSY_GATHER_MS} when the pool is busy. */
+  private gatherNow(): number {
+    const t = Date.now()
+    while (this.sent.length && t - this.sent[0] > 1_000) this.sent.shift()
+    return this.sent.length >= BUSY_SENDS && this.gatherMs > 0 ? Math.max(this.gatherMs, BUSY_GATHER_MS) : this.gatherMs
+  }
+
   /** Opens a batch with `codes`, gathers for a moment, fills it with stale active codes and sends it. */
   private open(ctx: ChannelContext, codes: readonly string[], now: number, gatherMs = this.gatherMs): Promise<Map<string, Line>> {
     let resolveWork!: (m: Map<string, Line>) => void
     let rejectWork!: (e: unknown) => void
     const work = new Promise<Map<string, Line>>((res, rej) => ((resolveWork = res), (rejectWork = rej)))
-    const batch: Batch = { codes: new Map(), flight: new Flight(work), open: true }
+    const batch: Batch = { codes: new Map(), flight: new Flight(work), open: true, gatherMs }
     for (const c of codes) this.addTo(batch, c)
     if (gatherMs > 0) this.gathering = batch
     const send = async () => {
       batch.open = false
       if (this.gathering === batch) this.gathering = null
+      this.sent.push(Date.now())
       const asked = [...batch.codes.keys()]
       const filler = this.staleActive(this.now(), Math.ceil(asked.length / this.feed.batch) * this.feed.batch - asked.length)
       for (const [k] of filler) this.inFlight.set(k, batch)
@@ -322,7 +344,13 @@ class FeedPool {
         for (const [k] of all) if (this.inFlight.get(k) === batch) this.inFlight.delete(k)
       }
     }
-    if (gatherMs > 0) setTimeout(send, gatherMs)
+    if (gatherMs > this.gatherMs) {
+      // A long gather looks every GATHER_MS whether the batch is full, and then goes at once. The
+      // opener's own timers send it, as workerd's rule wants (src/domain/shared-flight.ts).
+      const until = Date.now() + gatherMs
+      const look = () => (batch.codes.size >= this.feed.batch || Date.now() >= until ? void send() : setTimeout(look, this.gatherMs))
+      setTimeout(look, this.gatherMs)
+    } else if (gatherMs > 0) setTimeout(send, gatherMs)
     else void send()
     return work
   }
