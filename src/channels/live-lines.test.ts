@@ -81,9 +81,13 @@ describe('live lines', () => {
     const h = host()
     const { lines } = pool(SESSION)
     const ctx = ctxOf(h.fetch, lines)
-    // Five batches within a second: the pool is busy.
-    for (const c of codes(5, 500)) await fetchLines(ctx, QT_FEED, [c])
-    expect(h.requests).toHaveLength(5)
+    // A quiet pool sends a miss within a few milliseconds…
+    const t0 = performance.now()
+    await fetchLines(ctx, QT_FEED, codes(1, 700))
+    expect(performance.now() - t0).toBeLessThan(150)
+    // …and 40 misses within two seconds make it busy.
+    await fetchLines(ctx, QT_FEED, codes(39, 500))
+    expect(h.requests).toHaveLength(2)
     // 100 new symbols, one call each, a millisecond or so apart (4 ms would gather one or two a request).
     const calls: Array<Promise<string>> = []
     for (const c of codes(100)) {
@@ -91,7 +95,7 @@ describe('live lines', () => {
       await new Promise((r) => setTimeout(r, 1))
     }
     await Promise.all(calls)
-    const busy = h.requests.slice(5)
+    const busy = h.requests.slice(2)
     // A batch that fills goes at once; the rest within the longer gather: a few full requests, not dozens.
     expect(busy.length).toBeLessThanOrEqual(4)
     expect(busy[0]).toHaveLength(60)

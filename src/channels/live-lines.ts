@@ -34,15 +34,16 @@ export type { LineFeed }
 /** How long the first miss waits for others before its request goes out (real ms). */
 const GATHER_MS = 4
 /**
- * A busy pool's gather (real ms): once a feed has sent {@link BUSY_SENDS} batches in the last
- * second, misses are mostly one symbol each from the long tail of a large crowd, and 4 ms gathers
- * one or two of them a request. Waiting this long fills a request with some 40 codes at the rate
- * 10,000 users ask (docs/performance.md, "Many users"), and a batch that fills goes at once. It is
- * the longest wait a call may see before its request leaves, and only under that load.
+ * A busy pool's gather (real ms): once a feed misses {@link BUSY_MISSES_PER_S} codes a second (over
+ * the last {@link BUSY_WINDOW_MS}), its misses are mostly one symbol each from the long tail of a
+ * large crowd, and 4 ms gathers one or two of them a request. Waiting this long gathers at least
+ * six, and at the rate 10,000 users ask fills a request (docs/performance.md, "Many users"); a batch
+ * that fills goes at once. It is the longest wait a call may see before its request leaves, and
+ * only under that load.
  */
 const BUSY_GATHER_MS = 300
-/** Batches a feed sent in the last second from which its gather is {@link BUSY_GATHER_MS}. */
-const BUSY_SENDS = 5
+const BUSY_MISSES_PER_S = 20
+const BUSY_WINDOW_MS = 2_000
 /** A code asked for within this long stays in the active set (service clock, ms). */
 const ACTIVE_MS = 60_000
 /** Batch requests of one flight in flight at once: Workers open six connections at a time. */
@@ -213,8 +214,9 @@ class FeedPool {
   private readonly inFlight = new Map<string, Batch>()
   /** The batch taking codes now, if any. */
   private gathering: Batch | null = null
-  /** Real times (ms) the last batches were sent, the oldest first: how busy the pool is. */
-  private readonly sent: number[] = []
+  /** Codes missed lately, as [real time ms, count], the oldest first: how busy the pool is. */
+  private readonly misses: Array<[number, number]> = []
+  private missed = 0
   readonly counts: LineCounts = { requests: 0, codesRequested: 0, hits: 0, sharedHits: 0 }
 
   constructor(
@@ -286,6 +288,7 @@ class FeedPool {
     const parts: Array<Promise<Map<string, Line> | undefined>> = [...joined].map((b) => b.flight.joinWithin(ctx.timeoutMs + 1_000).then((j) => j?.value))
     let mine: Promise<Map<string, Line>> | undefined
     if (own.length) {
+      this.noteMisses(own.length)
       const g = this.gathering
       if (g && g.open && g.codes.size + own.length <= this.feed.batch) {
         for (const c of own) this.addTo(g, c)
@@ -307,11 +310,17 @@ class FeedPool {
     this.inFlight.set(key, b)
   }
 
+  private noteMisses(n: number): void {
+    const t = Date.now()
+    this.misses.push([t, n])
+    this.missed += n
+    while (t - this.misses[0][0] > BUSY_WINDOW_MS) this.missed -= this.misses.shift()![1]
+  }
+
   /** The gather of a batch opened now: {@link BUSY_GATHER_MS} when the pool is busy. */
   private gatherNow(): number {
-    const t = Date.now()
-    while (this.sent.length && t - this.sent[0] > 1_000) this.sent.shift()
-    return this.sent.length >= BUSY_SENDS && this.gatherMs > 0 ? Math.max(this.gatherMs, BUSY_GATHER_MS) : this.gatherMs
+    const busy = this.missed >= (BUSY_MISSES_PER_S * BUSY_WINDOW_MS) / 1_000
+    return busy && this.gatherMs > 0 ? Math.max(this.gatherMs, BUSY_GATHER_MS) : this.gatherMs
   }
 
   /** Opens a batch with `codes`, gathers for a moment, fills it with stale active codes and sends it. */
@@ -325,7 +334,6 @@ class FeedPool {
     const send = async () => {
       batch.open = false
       if (this.gathering === batch) this.gathering = null
-      this.sent.push(Date.now())
       const asked = [...batch.codes.keys()]
       const filler = this.staleActive(this.now(), Math.ceil(asked.length / this.feed.batch) * this.feed.batch - asked.length)
       for (const [k] of filler) this.inFlight.set(k, batch)
