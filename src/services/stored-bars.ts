@@ -25,7 +25,7 @@ import type { History } from '../store/shapes'
 import type { RecentBarsCache } from '../channels/recent-bars'
 
 /** A stored qfq close and the line's previous close may differ by the upstream's rounding of its factor. */
-export const STORED_CLOSE_TOLERANCE = 0.011
+const STORED_CLOSE_TOLERANCE = 0.011
 
 /** The name past bars from the store are kept under in the recent-bars cache. */
 const STORE = 'store'
