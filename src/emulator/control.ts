@@ -235,15 +235,15 @@ async function corrupted(res: Response, spoil: (text: string) => string): Promis
 
 /**
  * What the emulated host answers for `url` (a GET with `headers`: Sina refuses one without its
- * Referer, as the real host does) on the emulator's clock, with no
+ * Referer, as the real host does; a POST of `body` when given) on the emulator's clock, with no
  * fault applied and nothing counted: `GET /__emulator/wire`, to compare the emulator with a real
  * capture from outside. Undefined for a host the emulator does not serve.
  */
-export async function answerUpstream(market: MarketModel, url: URL, headers: Record<string, string> = {}): Promise<Response | undefined> {
+export async function answerUpstream(market: MarketModel, url: URL, headers: Record<string, string> = {}, body?: string): Promise<Response | undefined> {
   if (url.hostname.toLowerCase() === 'www.szse.cn') return handleSzse(url, now())
   const channel = channelOfHost(url.hostname)
   if (!channel) return undefined
-  return HANDLERS[channel].handle(url, new Request(url, { headers }), market, now())
+  return HANDLERS[channel].handle(url, new Request(url, body === undefined ? { headers } : { method: 'POST', headers, body }), market, now())
 }
 
 /**

@@ -44,6 +44,24 @@ describe('the upstream catalogue', () => {
     }
   })
 
+  it('gives every endpoint without a capture a probe on its own host, path and report', () => {
+    const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    for (const e of UPSTREAM_ENDPOINTS) {
+      if (e.captures.length === 0) expect(e.probe, `${e.id}: a probe`).toBeTruthy()
+      const [, host, path] = /^https?:\/\/([^/?]+)(\/[^?]*)/.exec(e.url) ?? []
+      const ownPath = new RegExp(`^${path.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`)
+      for (const raw of [e.probe, e.emulatorProbe]) {
+        if (raw === undefined) continue
+        const url = new URL(raw)
+        expect(url.hostname, `${e.id}: ${raw}`).toBe(host)
+        expect(url.pathname, `${e.id}: ${raw}`).toMatch(ownPath)
+        if (e.report) expect(url.searchParams.get('reportName'), `${e.id}: ${raw}`).toBe(e.report)
+      }
+      if (e.probeBody !== undefined) expect(() => JSON.parse(e.probeBody!), `${e.id}: probeBody`).not.toThrow()
+      if (e.emulatorProbe !== undefined) expect(e.probe, `${e.id}: emulatorProbe stands in for a probe`).toBeTruthy()
+    }
+  })
+
   it('lists every URL and datacenter report the channels call', () => {
     const catalogued = UPSTREAM_ENDPOINTS.map((e) => fixedPart(e.url))
     const reports = new Set(UPSTREAM_ENDPOINTS.map((e) => e.report).filter(Boolean))

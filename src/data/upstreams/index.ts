@@ -40,6 +40,15 @@ export interface UpstreamEndpoint {
   callers: string[]
   captures: Capture[]
   searched: string | null
+  /**
+   * For an endpoint without a capture: one concrete request, as its channel sends it for a typical
+   * case, that `npm run smoke -- --live --record DIR` asks so a maintainer can record the real answer.
+   */
+  probe?: string
+  /** The POST body the channel sends with {@link probe} (Guba's rank takes JSON); a GET without it. */
+  probeBody?: string
+  /** The emulator's request for the same kind of answer, where the probe's own cannot be asked (a report the model lacks). */
+  emulatorProbe?: string
 }
 
 /** The catalogue's files, by family; each is a JSON array of {@link UpstreamEndpoint}. */

@@ -5,6 +5,9 @@
  */
 import { partOf, shapeDifferences, shapeOf, shapeOfText } from '../../cli/wire-shape.mjs'
 import { type Capture, type Hour, UPSTREAM_ENDPOINTS, type UpstreamEndpoint } from '../../data/upstreams'
+import { beijing, weekday } from '../../domain/dates'
+import { marketPhase } from '../../domain/market-phase'
+import { isTradingDay } from '../../domain/trading-calendar'
 import { answerUpstream, setClock } from '../control'
 import { market } from '../market'
 
@@ -32,6 +35,37 @@ const INSTANT_OF_HOUR: Record<Hour, string> = {
   unknown: '2026-11-20T16:00:00+08:00',
 }
 
+/** The hour the emulator answers a probe at (an endpoint without a capture has no hour of its own). */
+const PROBE_HOUR: Hour = 'after-close'
+
+/** Beijing minutes that bound the hour classes {@link marketPhase} does not draw. */
+const PRE_OPEN_FROM = 9 * 60 // the pre-open reset of the lines (src/channels/cadence.ts)
+const POST_CLOSE_UNTIL = 15 * 60 + 30 // the post-close fixed-price session ends
+const NIGHT_FROM = 20 * 60
+
+/**
+ * The hour class of an instant (epoch ms): the market's phase on the trading calendar
+ * (src/domain/market-phase.ts), with the closed hours of a trading day cut into post-close,
+ * after-close and night, and a closed day into weekend or holiday.
+ */
+export function hourOf(ms: number): Hour {
+  const { date, minute } = beijing(ms)
+  if (!isTradingDay(date)) return weekday(date) === 0 || weekday(date) === 6 ? 'weekend' : 'holiday'
+  switch (marketPhase(ms)) {
+    case 'preopen':
+      return minute >= PRE_OPEN_FROM ? 'pre-open' : 'night'
+    case 'auction':
+    case 'opening':
+      return 'auction'
+    case 'continuous':
+      return 'session'
+    case 'lunch':
+      return 'lunch'
+    case 'closed':
+      return minute < POST_CLOSE_UNTIL ? 'post-close' : minute < NIGHT_FROM ? 'after-close' : 'night'
+  }
+}
+
 /** One capture the emulator is held to, with the request to ask for the same kind of answer. */
 export interface Held {
   endpoint: UpstreamEndpoint
@@ -51,8 +85,16 @@ function requestOf(c: Capture): URL | undefined {
   }
 }
 
-/** Headers the channels send a host (src/channels/sina/fetch.ts): Sina refuses a request without its Referer. */
-const headersFor = (url: URL): Record<string, string> => (/sina(js)?\.c(om\.c)?n$/.test(url.hostname) ? { referer: 'https://finance.sina.com.cn/' } : {})
+/**
+ * Headers the channels send a host: Sina refuses a request without its Referer (src/channels/sina/fetch.ts),
+ * Guba's rank takes a JSON body (src/channels/eastmoney/hot-rank.ts), 10jqka's hot list is asked
+ * for JSON (src/channels/ths/hot-list.ts).
+ */
+const headersFor = (url: URL, body?: string): Record<string, string> => ({
+  ...(/sina(js)?\.c(om\.c)?n$/.test(url.hostname) ? { referer: 'https://finance.sina.com.cn/' } : {}),
+  ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+  ...(url.hostname === 'dq.10jqka.com.cn' ? { accept: 'application/json' } : {}),
+})
 
 /** Every capture taken since {@link HELD_SINCE} that has a request to ask, newest first per endpoint. */
 export function heldCaptures(endpoints: readonly UpstreamEndpoint[] = UPSTREAM_ENDPOINTS): Held[] {
@@ -67,11 +109,39 @@ export function heldCaptures(endpoints: readonly UpstreamEndpoint[] = UPSTREAM_E
   )
 }
 
-/** The emulator's answer to a held capture's request, at an instant of the capture's hour class. */
-export async function askEmulator(held: Held): Promise<Response> {
-  setClock(Date.parse(INSTANT_OF_HOUR[held.capture.hour]))
+/**
+ * An endpoint without a held capture, for `npm run smoke -- --record`: its catalogue `probe`, as
+ * its channel sends it, or no request (`url` null) when it has none.
+ */
+export interface Probe {
+  endpoint: UpstreamEndpoint
+  url: URL | null
+  headers: Record<string, string>
+  /** A POST body; a GET without it. */
+  body?: string
+}
+
+/** Every endpoint {@link heldCaptures} does not ask, with its probe where it has one (for the emulator, its `emulatorProbe` first). */
+export function probes(endpoints: readonly UpstreamEndpoint[] = UPSTREAM_ENDPOINTS, forEmulator = false): Probe[] {
+  const held = new Set(heldCaptures(endpoints).map((h) => h.endpoint.id))
+  return endpoints
+    .filter((e) => !held.has(e.id))
+    .map((endpoint) => {
+      const raw = (forEmulator && endpoint.emulatorProbe) || endpoint.probe
+      const url = raw ? new URL(raw) : null
+      return { endpoint, url, headers: url ? headersFor(url, endpoint.probeBody) : {}, ...(endpoint.probeBody === undefined ? {} : { body: endpoint.probeBody }) }
+    })
+}
+
+/** The emulator's instant for a request: a day of the model's calendar at the capture's hour class (a probe's: {@link PROBE_HOUR}). */
+export const emulatorInstant = (asked: Held | Probe): number => Date.parse(INSTANT_OF_HOUR['capture' in asked ? asked.capture.hour : PROBE_HOUR])
+
+/** The emulator's answer to a held capture's request or a probe, at {@link emulatorInstant}. */
+export async function askEmulator(held: Held | Probe): Promise<Response> {
+  if (!held.url) throw new Error(`${held.endpoint.id} has no request to ask`)
+  setClock(emulatorInstant(held))
   try {
-    const res = await answerUpstream(market, held.url, held.headers)
+    const res = await answerUpstream(market, held.url, held.headers, 'body' in held ? held.body : undefined)
     if (!res) throw new Error(`the emulator does not serve ${held.url.hostname}`)
     return res
   } finally {
