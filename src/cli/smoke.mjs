@@ -7,7 +7,7 @@
 //   --live      the real hosts, before a deploy: one request at a time, the channels' headers,
 //               `--gap-ms` apart (default 3000); a host that does not answer within `--timeout-ms`
 //               (default 10000) is "unreachable" and its other endpoints are not asked.
-//   --record DIR  also asks the endpoints without a capture, with their catalogue `probe`, and
+//   --record DIR  also asks the endpoints without a held capture, with their catalogue `probe`, and
 //               writes every answer byte for byte to DIR/<endpoint id>.<ext>, with DIR/record.json
 //               (request, status, content type, Beijing instant, hour class): docs/upstreams.md,
 //               "Recording the missing answers".

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HOURS, UPSTREAM_ENDPOINTS } from '.'
+import { heldCaptures, probes } from '../../emulator/wire/held-captures'
 
 /** Non-test channel sources, path from the project's root → text. */
 function channelSources(): Map<string, string> {
@@ -44,10 +45,16 @@ describe('the upstream catalogue', () => {
     }
   })
 
-  it('gives every endpoint without a capture a probe on its own host, path and report', () => {
+  it('lets npm run smoke ask every endpoint: its newest held capture, else its probe (live and for the emulator)', () => {
+    const unasked = [...probes(), ...probes(undefined, true)].filter((p) => !p.url).map((p) => p.endpoint.id)
+    expect(unasked).toEqual([])
+  })
+
+  it('gives every endpoint without a held capture a probe on its own host, path and report', () => {
     const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    const held = new Set(heldCaptures().map((h) => h.endpoint.id))
     for (const e of UPSTREAM_ENDPOINTS) {
-      if (e.captures.length === 0) expect(e.probe, `${e.id}: a probe`).toBeTruthy()
+      if (!held.has(e.id)) expect(e.probe, `${e.id}: a probe`).toBeTruthy()
       const [, host, path] = /^https?:\/\/([^/?]+)(\/[^?]*)/.exec(e.url) ?? []
       const ownPath = new RegExp(`^${path.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`)
       for (const raw of [e.probe, e.emulatorProbe]) {

@@ -41,13 +41,14 @@ export interface UpstreamEndpoint {
   captures: Capture[]
   searched: string | null
   /**
-   * For an endpoint without a capture: one concrete request, as its channel sends it for a typical
-   * case, that `npm run smoke -- --live --record DIR` asks so a maintainer can record the real answer.
+   * For an endpoint without a held capture (none, or only ones from before 2024, excerpts, or
+   * without a plain request): one concrete request, as its channel sends it for a typical case,
+   * that `npm run smoke -- --live --record DIR` asks so a maintainer can record the real answer.
    */
   probe?: string
   /** The POST body the channel sends with {@link probe} (Guba's rank takes JSON); a GET without it. */
   probeBody?: string
-  /** The emulator's request for the same kind of answer, where the probe's own cannot be asked (a report the model lacks). */
+  /** The emulator's request for the same kind of answer, where the probe's own cannot be asked (a report, code or day the model lacks). */
   emulatorProbe?: string
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import type { Capture, UpstreamEndpoint } from '../../data/upstreams'
 import { askEmulator, departures, emulatorInstant, heldCaptures, hourOf, probes } from './held-captures'
 
 /**
@@ -38,6 +39,22 @@ describe('the hour class of an instant (what npm run smoke -- --record notes of 
 })
 
 describe('the probes of the endpoints without a held capture', () => {
+  it('are asked for an endpoint whose captures are not held (old, an excerpt, no request), not for one with a held capture', () => {
+    const capture = (taken: string, more: Partial<Capture> = {}): Capture => ({ file: 'f.json', request: 'https://h.example/p?old=1', taken, hour: 'session', source: 'test', ...more })
+    const endpoint = (id: string, captures: Capture[]): UpstreamEndpoint => ({ id, url: 'https://h.example/p', report: null, callers: [], captures, searched: null, probe: `https://h.example/p?probe=${id}` })
+    const asked = probes([
+      endpoint('old', [capture('2020-01-02')]),
+      endpoint('excerpt', [capture('2026-01-02', { excerpt: 'rows trimmed' })]),
+      endpoint('no-request', [capture('2026-01-02', { request: null })]),
+      endpoint('held', [capture('2020-01-02'), capture('2026-01-02')]),
+    ])
+    expect(asked.map((p) => [p.endpoint.id, p.url?.href])).toEqual([
+      ['old', 'https://h.example/p?probe=old'],
+      ['excerpt', 'https://h.example/p?probe=excerpt'],
+      ['no-request', 'https://h.example/p?probe=no-request'],
+    ])
+  })
+
   it.each(probes(undefined, true).filter((p) => p.url).map((p) => [p.endpoint.id, p] as const))('the emulator answers %s', async (_id, p) => {
     expect((await askEmulator(p)).status).toBe(200)
   })

@@ -85,15 +85,25 @@ function requestOf(c: Capture): URL | undefined {
   }
 }
 
+/** The Accept and Referer a channel sends a host with its page's request. */
+const PAGE_HEADERS: Record<string, Record<string, string>> = {
+  'reportapi.eastmoney.com': { referer: 'https://data.eastmoney.com/report/stock.jshtml' },
+  'www.szse.cn': { accept: 'application/json', referer: 'http://www.szse.cn/aboutus/calendar/' },
+  'www3.hkexnews.hk': { accept: 'text/html,application/xhtml+xml', referer: 'https://www3.hkexnews.hk/sdw/search/searchsdw.aspx' },
+}
+
 /**
  * Headers the channels send a host: Sina refuses a request without its Referer (src/channels/sina/fetch.ts),
  * Guba's rank takes a JSON body (src/channels/eastmoney/hot-rank.ts), 10jqka's hot list is asked
- * for JSON (src/channels/ths/hot-list.ts).
+ * for JSON (src/channels/ths/hot-list.ts); the research-report list, SZSE's month and HKEX's CCASS
+ * form are asked with their pages' Referer (src/channels/eastmoney/reports.ts,
+ * src/channels/szse/month-calendar.ts, src/channels/hkex/ccass.ts).
  */
 const headersFor = (url: URL, body?: string): Record<string, string> => ({
   ...(/sina(js)?\.c(om\.c)?n$/.test(url.hostname) ? { referer: 'https://finance.sina.com.cn/' } : {}),
   ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
   ...(url.hostname === 'dq.10jqka.com.cn' ? { accept: 'application/json' } : {}),
+  ...(PAGE_HEADERS[url.hostname] ?? {}),
 })
 
 /** Every capture taken since {@link HELD_SINCE} that has a request to ask, newest first per endpoint. */
