@@ -34,15 +34,14 @@ export type { LineFeed }
 /** How long the first miss waits for others before its request goes out (real ms). */
 const GATHER_MS = 4
 /**
- * A busy pool's gather: once a feed misses {@link BUSY_MISSES_PER_S} codes a second (over the last
- * {@link BUSY_WINDOW_MS}), its misses are mostly one symbol each from the long tail of a large crowd,
- * and 4 ms gathers one or two of them a request. A busy pool's batch waits as long as the recent
- * miss rate takes to fill it, at most {@link MAX_BUSY_GATHER_MS}, and goes at once when it fills
- * (docs/performance.md, "Many users"). So the requests of a busy pool go full, about one a second
- * at 60 misses a second and more often only as misses come faster. That second is the longest wait
- * a call may see before its request leaves, and only under that load; the line it gets is fresh.
+ * A busy pool's gather (real ms): once a feed misses {@link BUSY_MISSES_PER_S} codes a second (over
+ * the last {@link BUSY_WINDOW_MS}), its misses are mostly one symbol each from the long tail of a
+ * large crowd, and 4 ms gathers one or two of them a request. Waiting this long gathers at least
+ * six, and at the rate 10,000 users ask fills a request (docs/performance.md, "Many users"); a batch
+ * that fills goes at once. It is the longest wait a call may see before its request leaves, and
+ * only under that load.
  */
-const MAX_BUSY_GATHER_MS = 1_000
+const BUSY_GATHER_MS = 300
 const BUSY_MISSES_PER_S = 20
 const BUSY_WINDOW_MS = 2_000
 /** A code asked for within this long stays in the active set (service clock, ms). */
@@ -318,11 +317,10 @@ class FeedPool {
     while (t - this.misses[0][0] > BUSY_WINDOW_MS) this.missed -= this.misses.shift()![1]
   }
 
-  /** The gather of a batch opened now: longer when the pool is busy (see {@link MAX_BUSY_GATHER_MS}). */
+  /** The gather of a batch opened now: {@link BUSY_GATHER_MS} when the pool is busy. */
   private gatherNow(): number {
-    const perS = (this.missed * 1_000) / BUSY_WINDOW_MS
-    if (perS < BUSY_MISSES_PER_S || this.gatherMs <= 0) return this.gatherMs
-    return Math.min(MAX_BUSY_GATHER_MS, Math.max(this.gatherMs, (this.feed.batch * 1_000) / perS))
+    const busy = this.missed >= (BUSY_MISSES_PER_S * BUSY_WINDOW_MS) / 1_000
+    return busy && this.gatherMs > 0 ? Math.max(this.gatherMs, BUSY_GATHER_MS) : this.gatherMs
   }
 
   /** Opens a batch with `codes`, gathers for a moment, fills it with stale active codes and sends it. */
