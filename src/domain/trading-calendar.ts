@@ -28,9 +28,16 @@ export function tradingDayOnOrBefore(date: string): string {
   return d
 }
 
-/** The trading day strictly before `date`. */
+const strictlyBefore = new Map<string, string>()
+
+/** The trading day strictly before `date` (memoised as {@link tradingDayOnOrBefore}: every live quote asks it). */
 export function previousTradingDay(date: string): string {
-  return tradingDayOnOrBefore(addDays(date, -1))
+  const hit = strictlyBefore.get(date)
+  if (hit !== undefined) return hit
+  const d = tradingDayOnOrBefore(addDays(date, -1))
+  if (strictlyBefore.size >= MEMO_CAP) strictlyBefore.clear()
+  strictlyBefore.set(date, d)
+  return d
 }
 
 /** The trading day on or after `date`. */
