@@ -19,6 +19,23 @@ describe('RecentBarsCache', () => {
     expect(loads).toBe(4)
   })
 
+  it('keeps loads up to a number of bars, not of entries: thousands of short tails, a few hundred long ones', async () => {
+    const cache = new RecentBarsCache()
+    let loads = 0
+    const load = async () => (loads++, [bar('2026-11-19')])
+    const codes = (n: number) => Array.from({ length: n }, (_, k) => `sz${String(k).padStart(6, '0')}`)
+    for (const code of codes(7_000)) await cache.get('store', code, 31, T0, load)
+    // 7,000 tails of 31 bars (217,000) all stay: the first is still kept.
+    await cache.get('store', 'sz000000', 31, T0, load)
+    expect(loads).toBe(7_000)
+    // 100 loads of 1,212 bars push the oldest tails out, not the newest.
+    for (const code of codes(100)) await cache.get('tencent', code, 1212, T0, load)
+    await cache.get('store', 'sz006999', 31, T0, load)
+    expect(loads).toBe(7_100)
+    await cache.get('store', 'sz000000', 31, T0, load)
+    expect(loads).toBe(7_101)
+  })
+
   it('shares one request between concurrent misses and forgets a failure', async () => {
     const cache = new RecentBarsCache(60_000)
     let loads = 0

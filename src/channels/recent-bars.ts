@@ -8,7 +8,12 @@ import { cacheKind } from '../runtime/isolate-caches'
 const RECENT_BARS_TTL_MS = 10 * 60_000
 /** A little over the channels' 4 s timeout: no live load of bars takes longer. */
 const RECENT_BARS_JOIN_MS = 5_000
-const MAX_ENTRIES = 2_000
+/**
+ * Bars kept at once, counted by the loads' sizes: some 24 MB of the isolate's 128 at about 100
+ * bytes a bar. By bars, not entries: at 10,000 users the 31-bar tails of several thousand symbols
+ * fit (docs/performance.md, "Many users"), and a few 1,212-bar loads cannot crowd the isolate.
+ */
+const MAX_BARS = 240_000
 
 /**
  * The daily bars /v1/quote lays its real-time quote over, kept per isolate for ten minutes.
@@ -24,6 +29,8 @@ const MAX_ENTRIES = 2_000
  */
 export class RecentBarsCache {
   private readonly entries = new Map<string, Entry>()
+  /** The sizes of the kept loads, summed (see {@link MAX_BARS}). */
+  private bars = 0
 
   /**
    * @param ttlMs how long bars are reused (service clock)
@@ -54,20 +61,35 @@ export class RecentBarsCache {
 
   clear(): void {
     this.entries.clear()
+    this.bars = 0
+  }
+
+  private put(key: string, entry: Entry): void {
+    this.drop(key)
+    this.entries.set(key, entry)
+    this.bars += entry.size
+  }
+
+  private drop(key: string): void {
+    const old = this.entries.get(key)
+    if (!old) return
+    this.entries.delete(key)
+    this.bars -= old.size
   }
 
   private start(key: string, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
-    const work = load()
-    const entry: Entry = { at: now, bars: new Flight(work) }
+    const size = Number(key.split('|')[2]) || 1
     const previous = this.entries.get(key)
-    this.entries.delete(key)
-    this.entries.set(key, entry)
+    this.drop(key)
+    while (this.entries.size && this.bars + size > MAX_BARS) this.drop(this.entries.keys().next().value!)
+    const work = load()
+    const entry: Entry = { at: now, bars: new Flight(work), size }
+    this.put(key, entry)
     work.catch(() => {
       if (this.entries.get(key) !== entry) return
       // The bars loaded before stay, still expired (the next call asks again), for kept().
-      if (previous?.bars.value) this.entries.set(key, previous)
-      else this.entries.delete(key)
+      if (previous?.bars.value) this.put(key, previous)
+      else this.drop(key)
     })
     return work
   }
@@ -77,7 +99,7 @@ export class RecentBarsCache {
     // Waiting on the channel, through another request: the deadline's stage says so.
     const joined = await during(`upstream:${channel}`, entry.bars.joinWithin(this.joinMs))
     if (joined) return joined.value
-    if (this.entries.get(key) === entry) this.entries.delete(key)
+    if (this.entries.get(key) === entry) this.drop(key)
     return this.start(key, now, load)
   }
 }
@@ -90,4 +112,6 @@ interface Entry {
   at: number
   /** The load, shared with later callers (its start is the join bound, in real time). */
   bars: Flight<Bar[]>
+  /** The bars it was asked for (its weight against {@link MAX_BARS}). */
+  size: number
 }
