@@ -92,6 +92,19 @@ describe('polite at scale', () => {
       viaStore[k].data.forEach((r: Record<string, string>, i: number) => expect(Math.abs(Number(r.last) - Number(viaChannel[k].data[i].last))).toBeLessThanOrEqual(0.011))
     }
     expect(viaStore[0].data[0]).toEqual(viaChannel[0].data[0])
+    // After the evening job has appended Friday (built after the close, as the job runs): at night,
+    // on the Saturday and before Monday's open the stored bars still join the line (the line's own
+    // day is left to the line).
+    await resetWorld('2026-11-20T21:00:00+08:00')
+    await writeHistory(env.STORE, (await buildHistory(channelSource(services), code, '2026-11-20'))!)
+    for (const clock of ['2026-11-20T21:00:00+08:00', '2026-11-21T11:00:00+08:00', '2026-11-23T09:05:00+08:00']) {
+      await resetWorld(clock)
+      const { body } = await getJson(`/v1/quote?code=${code}&count=20`)
+      expect([clock, body.history, body.data.length]).toEqual([clock, 'store', 20])
+      expect((await paths())['proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get'] ?? 0).toBe(0)
+      // The session before the line's day is the last past bar, once.
+      expect(new Set(body.data.map((r: { date: string }) => r.date)).size).toBe(20)
+    }
     await env.STORE.delete(`history/${code}.json`)
   })
 

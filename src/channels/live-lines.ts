@@ -7,8 +7,9 @@
  *
  * - **Sharing.** A line is reused while younger than {@link LineFeed.cadenceMs} by the service's
  *   clock; a code the host does not know is remembered as such for as long.
- * - **Batching.** A code not in the pool waits a few milliseconds ({@link GATHER_MS}) for the codes
- *   other calls miss meanwhile, then goes in one request of up to the host's batch size. The request
+ * - **Batching.** A code not in the pool waits a few milliseconds ({@link GATHER_MS}; a busy pool up
+ *   to {@link BUSY_GATHER_MS}, or until the batch is full) for the codes other calls miss meanwhile,
+ *   then goes in one request of up to the host's batch size. The request
  *   is filled with the stale lines of codes asked for recently (the active set), so a busy isolate
  *   refreshes its whole set in full batches: about one request per batch-size codes per cadence.
  * - **Kept answers.** A call whose context says `keptOnly` (the budget is spent, or the host bans us)

@@ -16,6 +16,13 @@ const RECENT_BARS_JOIN_MS = 5_000
 const MAX_BARS = 240_000
 
 /**
+ * How many past bars one load brings for a call asking `count`: calls of one symbol asking
+ * different counts (a quote's 5, a chart's 30) share one request and one cache entry, a few more
+ * bars a request rather than a request per count.
+ */
+export const barsWindowOf = (count: number): number => (count <= 30 ? 30 : count <= 120 ? 120 : count)
+
+/**
  * The daily bars /v1/quote lays its real-time quote over, kept per isolate for ten minutes.
  *
  * Why this is safe: the quote replaces today's bar with the live one, so only past bars come from
@@ -48,7 +55,7 @@ export class RecentBarsCache {
     const key = `${channel}|${code}|${count}|${beijingDay(now)}`
     const hit = this.entries.get(key)
     if (hit && now - hit.at < this.ttlMs && now >= hit.at) return hit.bars.settled ? hit.bars.join() : this.join(channel, key, hit, now, load)
-    return this.start(key, now, load)
+    return this.start(key, count, now, load)
   }
 
   /**
@@ -77,8 +84,7 @@ export class RecentBarsCache {
     this.bars -= old.size
   }
 
-  private start(key: string, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
-    const size = Number(key.split('|')[2]) || 1
+  private start(key: string, size: number, now: number, load: () => Promise<Bar[]>): Promise<Bar[]> {
     const previous = this.entries.get(key)
     this.drop(key)
     while (this.entries.size && this.bars + size > MAX_BARS) this.drop(this.entries.keys().next().value!)
@@ -100,7 +106,7 @@ export class RecentBarsCache {
     const joined = await during(`upstream:${channel}`, entry.bars.joinWithin(this.joinMs))
     if (joined) return joined.value
     if (this.entries.get(key) === entry) this.drop(key)
-    return this.start(key, now, load)
+    return this.start(key, entry.size, now, load)
   }
 }
 

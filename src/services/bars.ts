@@ -68,7 +68,7 @@ export async function fetchSeries(services: MarketDeps, req: SeriesRequest): Pro
 async function liveDaySeries(services: MarketDeps, req: SeriesRequest, plans: ReturnType<typeof klinePlans>): Promise<SeriesResult> {
   const { instrument, count } = req
   const native = plans.filter((p) => !p.aggregate && p.fetch === 'day').map((p) => p.channel)
-  const tail = await services.storedBars.tail(instrument, count <= 30 ? 30 : 120, services.now())
+  const tail = await services.storedBars.tail(instrument, count, services.now())
   const r = await fetchLive(services, `kline:${kindGroup(instrument.kind)}:day`, native, async (name, ctx) => {
     const lineOf = () =>
       services.channels[name].quotes([instrument], ctx).then(

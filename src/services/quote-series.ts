@@ -1,7 +1,7 @@
 import type { Bar, Quote } from '../domain/bar'
 import type { Instrument } from '../domain/instrument'
 import type { MarketDeps } from './market-deps'
-import type { RecentBarsCache } from '../channels/recent-bars'
+import { barsWindowOf, type RecentBarsCache } from '../channels/recent-bars'
 import { ChannelError, empty } from '../channels/errors'
 import { fetchLive } from './live-answer'
 import type { QuoteResult } from './types'
@@ -43,7 +43,7 @@ export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrum
   const key = `quote:${kindGroup(instrument.kind)}`
   // The store first (an R2 read once per symbol per ten minutes): without a stored history to try,
   // the line and the channel's bars go out together.
-  const tail = history === 'any' ? await services.storedBars.tail(instrument, barsWindowOf(count), services.now()) : undefined
+  const tail = history === 'any' ? await services.storedBars.tail(instrument, count, services.now()) : undefined
   const r = await fetchLive(services, key, quoteChannels(instrument.kind), async (name, ctx) => {
     const [quotes, channelBars] = await Promise.all([
       services.channels[name].quotes([instrument], ctx),
@@ -58,13 +58,6 @@ export async function fetchQuoteSeries(services: MarketDeps, instrument: Instrum
   if (!r.ok) return { ok: false, attempts: r.attempts }
   return { ok: true, ...r.value, channel: r.channel, ...(r.stale ? { stale: true, attempts: r.attempts } : {}) }
 }
-
-/**
- * How many past bars one load brings for a call asking `count`: calls of one symbol asking
- * different counts (a quote's 5, a chart's 30) share one request and one cache entry, a few more
- * bars a request rather than a request per count.
- */
-const barsWindowOf = (count: number): number => (count <= 30 ? 30 : count <= 120 ? 120 : count)
 
 /**
  * The past daily bars of one channel, the newest `count`, from the isolate's {@link RecentBarsCache}

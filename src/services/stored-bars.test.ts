@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Quote } from '../domain/bar'
 import { emptyHistory, appendBars } from '../store/history'
-import { adjustedTail, joinStored } from './stored-bars'
+import { storedQfq } from '../store/stored-qfq'
+import { joinStored } from './stored-bars'
 
 /** A history of raw closes on the given dates (open = high = low = close). */
 function historyOf(days: Array<[string, number]>, act: Array<[string, number, number]> = []) {
@@ -19,16 +20,19 @@ const line = (date: string, preClose: number, last = preClose + 1): Quote => ({
 // 2026-11-16 (Mon) … 2026-11-20 (Fri) are trading days; 2026-11-23 is the Monday after.
 const WEEK: Array<[string, number]> = [['2026-11-16', 10], ['2026-11-17', 11], ['2026-11-18', 12], ['2026-11-19', 13], ['2026-11-20', 14]]
 
-describe('adjustedTail', () => {
+/** What readTail keeps of a history: its last `count` bars, qfq as of its last bar. */
+const tailOf = (h: ReturnType<typeof historyOf>, count: number) => storedQfq(h, h.t.length, [], count)
+
+describe('the stored tail', () => {
   it('forward-adjusts the stored bars with the stored actions, as of the last bar', () => {
     // 1 CNY cash per share, ex-date 2026-11-19: the bars before it scale by (12 - 1) / 12.
-    const bars = adjustedTail(historyOf(WEEK, [['2026-11-19', 1, 0]]), 3)
+    const bars = tailOf(historyOf(WEEK, [['2026-11-19', 1, 0]]), 3)
     expect(bars.map((b) => [b.date, b.close])).toEqual([['2026-11-18', 11], ['2026-11-19', 13], ['2026-11-20', 14]])
   })
 })
 
 describe('joinStored', () => {
-  const tail = adjustedTail(historyOf(WEEK), 30)
+  const tail = tailOf(historyOf(WEEK), 30)
 
   it('serves the stored bars before the line\'s day when the last is the previous session and its close is the line\'s previous close', () => {
     expect(joinStored(tail, line('2026-11-23', 14), 3)?.map((b) => b.date)).toEqual(['2026-11-18', '2026-11-19', '2026-11-20'])

@@ -16,13 +16,12 @@
  * Anything else (no history, an older one, a suspension) leaves the call to the channel's bars.
  */
 import type { Bar, Quote } from '../domain/bar'
-import { factors, roundPrice } from '../domain/adjust'
 import type { Instrument } from '../domain/instrument'
 import { previousTradingDay } from '../domain/trading-calendar'
-import { checkHistory, dateNum, numDate } from '../store/history'
+import { checkHistory, dateNum } from '../store/history'
 import { historyKey } from '../store/keys'
-import type { History } from '../store/shapes'
-import type { RecentBarsCache } from '../channels/recent-bars'
+import { storedQfq } from '../store/stored-qfq'
+import { barsWindowOf, type RecentBarsCache } from '../channels/recent-bars'
 
 /** A stored qfq close and the line's previous close may differ by the upstream's rounding of its factor. */
 const STORED_CLOSE_TOLERANCE = 0.011
@@ -42,16 +41,18 @@ export class StoredBars {
   }
 
   /**
-   * The last `window` stored bars of a stock (oldest first, qfq as of the history's last bar), kept
-   * with the channels' past bars for ten minutes of the day; resolves undefined when the store has
-   * no history of it or cannot be read, and is undefined itself for an instrument the store does not
-   * keep (the caller then asks a channel, without waiting for the store).
+   * The stored bars a call asking `count` may take (the last {@link barsWindowOf} of them, qfq as of
+   * the history's last bar), kept with the channels' past bars for ten minutes of the day; resolves
+   * undefined when the store has no history of it or cannot be read, and is undefined itself for an
+   * instrument the store does not keep (the caller then asks a channel, without waiting for the store).
    */
-  tail(instrument: Instrument, window: number, now: number): Promise<Bar[] | undefined> | undefined {
+  tail(instrument: Instrument, count: number, now: number): Promise<Bar[] | undefined> | undefined {
     const bucket = this.bucket
-    if (!bucket || !isStoredStock(instrument)) return undefined
+    // Kind `stock` is an A-share stock (Hong Kong and US ones are `hk`, `us`): all the store keeps.
+    if (!bucket || instrument.kind !== 'stock') return undefined
     // +1: a call after the evening job holds today's bar too, which the live line replaces.
-    return this.recent.get(STORE, instrument.code, window + 1, now, () => readTail(bucket, instrument.code, window + 1)).then(
+    const window = barsWindowOf(count) + 1
+    return this.recent.get(STORE, instrument.code, window, now, () => readTail(bucket, instrument.code, window)).then(
       (bars) => (bars.length ? bars : undefined),
       (e) => {
         console.error(`stored bars of ${instrument.code} unreadable`, e)
@@ -61,30 +62,17 @@ export class StoredBars {
   }
 }
 
-/** A-share stocks: the only instruments the store keeps histories of. */
-const isStoredStock = (i: Instrument) => i.kind === 'stock' && (i.prefix === 'sh' || i.prefix === 'sz' || i.prefix === 'bj')
-
-/** The last `count` bars of a stored history, forward-adjusted as of its last bar; [] without one. */
+/**
+ * The last `count` bars of a stored history, forward-adjusted as of its last bar; [] without one.
+ * Read straight from R2, not through the parsed-histories cache (src/store/history-cache.ts): that
+ * keeps 16 whole histories for /v1/kline-full and /v1/chip, which thousands of quoted symbols would
+ * churn; here only the tail is kept, with the channels' past bars.
+ */
 async function readTail(bucket: R2Bucket, code: string, count: number): Promise<Bar[]> {
   const obj = await bucket.get(historyKey(code))
   if (!obj) return []
-  return adjustedTail(checkHistory(await obj.json()), count)
-}
-
-/** The last `count` bars of `h`, qfq as of its last bar, prices rounded as /v1/kline-full's. */
-export function adjustedTail(h: History, count: number): Bar[] {
-  const n = h.t.length
-  const from = Math.max(0, n - count)
-  const f = factors({ t: h.t, c: h.c, act: h.act }, 'qfq', from, n)
-  const out: Bar[] = []
-  for (let i = from; i < n; i++) {
-    const k = f[i - from]
-    out.push({
-      date: numDate(h.t[i]), open: roundPrice(h.o[i] * k), high: roundPrice(h.h[i] * k), low: roundPrice(h.l[i] * k), close: roundPrice(h.c[i] * k),
-      volume: h.vol[i], amount: h.amt[i], turnover: h.tr[i] ?? null,
-    })
-  }
-  return out
+  const h = checkHistory(await obj.json())
+  return storedQfq(h, h.t.length, [], count)
 }
 
 /**

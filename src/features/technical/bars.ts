@@ -6,11 +6,11 @@
  * with the live bar laid over them (the series /v1/quote serves).
  */
 import type { Bar, Quote } from '../../domain/bar'
-import { factors, roundPrice } from '../../domain/adjust'
 import type { Instrument } from '../../domain/instrument'
 import type { QuoteResult, Services, StoreRequest } from '../../services/types'
 import type { Attempt } from '../../channels/failover'
-import { dateNum, numDate } from '../../store/history'
+import { dateNum } from '../../store/history'
+import { storedQfq } from '../../store/stored-qfq'
 import type { History } from '../../store/shapes'
 
 /** The most day bars a channel serves (/v1/kline: count ≤ 1212). */
@@ -50,30 +50,6 @@ export function joinHistory(h: History, recent: readonly Bar[]): Bar[] | undefin
     if (stored !== undefined && Math.abs(stored - b.close) > AGREE_WITHIN) return undefined
   }
   return [...out, ...newer]
-}
-
-/**
- * The stored bars with index below `n` (at most the last `count` of them), forward-adjusted as of
- * the last of `newer` (channel bars after them, whose prices are real in qfq; an ex-date among
- * them scales every stored bar) or, without any, as of the history's last bar (the basis
- * /v1/kline-full uses, also for a window that ends earlier). Prices as /v1/kline-full rounds
- * them; the turnover rate as stored (null where the store has none).
- */
-export function storedQfq(h: History, n: number, newer: readonly Bar[] = [], count = n): Bar[] {
-  const from = Math.max(0, n - count)
-  // Raw closes of the stored bars plus the channel's newer ones, which replace any stored from bar n on.
-  const t = newer.length ? [...h.t.slice(0, n), ...newer.map((b) => dateNum(b.date))] : h.t
-  const c = newer.length ? [...h.c.slice(0, n), ...newer.map((b) => b.close)] : h.c
-  const f = factors({ t, c, act: h.act }, 'qfq', from, n)
-  const out: Bar[] = new Array(n - from)
-  for (let i = from; i < n; i++) {
-    const k = f[i - from]
-    out[i - from] = {
-      date: numDate(h.t[i]), open: roundPrice(h.o[i] * k), high: roundPrice(h.h[i] * k), low: roundPrice(h.l[i] * k), close: roundPrice(h.c[i] * k),
-      volume: h.vol[i], amount: h.amt[i], turnover: h.tr[i] ?? null,
-    }
-  }
-  return out
 }
 
 /**

@@ -19,7 +19,8 @@ import type { Services, StoreRequest, TurnoverBar } from '../../services/types'
 import type { Attempt } from '../../channels/failover'
 import { dateNum } from '../../store/history'
 import type { History } from '../../store/shapes'
-import { joinHistory, storedQfq } from './bars'
+import { joinHistory } from './bars'
+import { storedQfq } from '../../store/stored-qfq'
 
 /** Channel bars fetched beside the store for the latest day: enough to check that the two agree. */
 const CHIP_TAIL = 10

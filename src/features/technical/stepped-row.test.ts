@@ -9,7 +9,8 @@ import { stepStateThrough } from '../../domain/stock-days'
 import { tradingDaysBetween } from '../../domain/trading-calendar'
 import { appendBars, emptyHistory, mergeActions } from '../../store/history'
 import type { History } from '../../store/shapes'
-import { joinHistory, storedQfq } from './bars'
+import { joinHistory } from './bars'
+import { storedQfq } from '../../store/stored-qfq'
 import { recentAgrees, stateSessionFor, steppedRow } from './stepped-row'
 
 const inst = parseSymbol('sh600000')
