@@ -11,6 +11,12 @@ import m5Moutai from '../../../test/fixtures/tencent/mkline-sh600519-m5-2026-08-
 import m5Lunch from '../../../test/fixtures/tencent/mkline-sh600396-m5-2026-07-23-1130.json?raw'
 import usWeekend from '../../../test/fixtures/tencent/fqkline-usAAPL.OQ-day-2026-09-18-weekend.json?raw'
 import hkWeekend from '../../../test/fixtures/tencent/fqkline-hk00700-day-2026-09-18-weekend.json?raw'
+import usDay320 from '../../../test/fixtures/tencent/usfqkline-usAAPL.OQ-day-320-2026-07-08-131628.json?raw'
+import usWeek320 from '../../../test/fixtures/tencent/usfqkline-usAAPL.OQ-week-320-2026-07-08-131631.json?raw'
+import usMonth from '../../../test/fixtures/tencent/usfqkline-usAAPL.OQ-month-2026-07-08-131628.json?raw'
+import usPre from '../../../test/fixtures/tencent/usfqkline-usAAPL.OQ-day-1-premarket-2026-07-08-161222.json?raw'
+import usRegular from '../../../test/fixtures/tencent/usfqkline-usAAPL.OQ-day-1-regular-2026-07-08-220501.json?raw'
+import usPost from '../../../test/fixtures/tencent/usfqkline-usAAPL.OQ-day-1-postmarket-2026-07-09-041531.json?raw'
 
 // Shapes of upstreams.md §2.3/§2.4 (invented values).
 const DIVIDEND = '{"nd":"2024","fh_sh":"238.82","djr":"2025-01-02","cqr":"2025-01-03","FHcontent":"10派238.82元"}'
@@ -221,5 +227,76 @@ describe('HK and US day rows on captured weekend answers', () => {
       expect(+qt[37] / +qt[6]).toBeGreaterThan(last.low)
       expect(+qt[37] / +qt[6]).toBeLessThan(last.high)
     }
+  })
+})
+
+// usfqkline answers recorded with curl on 2026-07-08/09 (test/fixtures/tencent/SOURCE.md): the
+// path our channel asks for US stocks, qfq, at four moments of the US day.
+describe('usfqkline on captured answers (usAAPL.OQ, 2026-07-08)', () => {
+  const doc = (text: string) => JSON.parse(text).data['usAAPL.OQ']
+  const qtOf = (text: string): string[] => doc(text).qt['usAAPL.OQ']
+
+  it('reads 320 qfq day bars at two decimals, ending with the close of 2026-07-07', () => {
+    const bars = parseFqkline(usDay320, 'usAAPL.OQ', 'day', 'plain')
+    expect(bars).toHaveLength(320)
+    expect(bars[0].date).toBe('2025-03-27')
+    expect(bars.at(-1)).toEqual({ date: '2026-07-07', open: 315.29, close: 310.66, high: 315.48, low: 310.15, volume: 42_490_002, amount: null, turnover: null })
+    // The US calendar: no bar on Friday 2026-07-03 (Independence Day observed).
+    expect(bars.map((b) => b.date)).not.toContain('2026-07-03')
+    const rows: unknown[][] = doc(usDay320).qfqday
+    expect(rows.every((r) => /^\d+\.\d{2}$/.test(r[1] as string) && /\.00$/.test(r[5] as string))).toBe(true)
+    // Six columns, and a seventh object on the quarterly ex-dividend days.
+    const events = rows.filter((r) => r.length === 7)
+    expect(rows.every((r) => r.length === 6 || r.length === 7)).toBe(true)
+    expect(events.map((r) => r[0])).toEqual(['2025-05-12', '2025-08-11', '2025-11-10', '2026-02-09', '2026-05-11'])
+    expect(events.map((r) => (r[6] as { FHcontent: string }).FHcontent).at(-1)).toBe('每股分配0.27美元')
+  })
+
+  it('agrees with its own qt record and pandata', () => {
+    const qt = qtOf(usDay320)
+    const [prev, last] = parseFqkline(usDay320, 'usAAPL.OQ', 'day', 'plain').slice(-2)
+    expect([+qt[5], +qt[3], +qt[33], +qt[34], +qt[6]]).toEqual([last.open, last.close, last.high, last.low, last.volume])
+    expect(qt[30]).toBe('2026-07-07 16:00:01')
+    expect(+qt[4]).toBe(prev.close)
+    expect(+qt[31]).toBeCloseTo(last.close - prev.close, 2)
+    expect(+qt[37] / +qt[6]).toBeGreaterThan(last.low)
+    expect(+qt[37] / +qt[6]).toBeLessThan(last.high)
+    // After-hours: 311.42 is 0.76 above the close.
+    const pan = doc(usDay320).pandata
+    expect(pan.tag).toBe('after')
+    expect(+pan.last - last.close).toBeCloseTo(+pan.netchange, 2)
+  })
+
+  it('reads week and month bars that add up from the day bars', () => {
+    const days = parseFqkline(usDay320, 'usAAPL.OQ', 'day', 'plain')
+    const sum = (from: string) => days.filter((b) => b.date >= from).reduce((v, b) => v + b.volume, 0)
+    const week = parseFqkline(usWeek320, 'usAAPL.OQ', 'week', 'plain')
+    expect(week).toHaveLength(320)
+    // The week of 2026-07-06 so far (two sessions): opened Monday, volume the sum.
+    expect(week.at(-1)).toMatchObject({ date: '2026-07-07', open: 307.36, close: 310.66, high: 315.48, low: 307, volume: sum('2026-07-06') })
+    const month = parseFqkline(usMonth, 'usAAPL.OQ', 'month', 'plain')
+    // All the history the host keeps (233 months from March 2007), fewer than the 320 asked.
+    expect(month).toHaveLength(233)
+    expect(month.at(-1)).toMatchObject({ date: '2026-07-07', open: 293.44, close: 310.66, volume: sum('2026-07-01') })
+  })
+
+  it('reads the pre-market and regular-session answers: one bar, the last close, then the live day', () => {
+    expect(parseFqkline(usPre, 'usAAPL.OQ', 'day', 'plain')).toEqual([parseFqkline(usDay320, 'usAAPL.OQ', 'day', 'plain').at(-1)])
+    expect(doc(usPre).pandata).toMatchObject({ tag: 'before', time: '2026-07-08 04:12:03' })
+    const [live] = parseFqkline(usRegular, 'usAAPL.OQ', 'day', 'plain')
+    const qt = qtOf(usRegular)
+    expect(qt[0]).toBe('real')
+    expect(live).toEqual({ date: '2026-07-08', open: 311.91, close: 309.31, high: 312, low: 307.05, volume: 5_373_670, amount: null, turnover: null })
+    expect([+qt[3], +qt[6], qt[30]]).toEqual([live.close, live.volume, '2026-07-08 10:05:09'])
+    expect(doc(usRegular).pandata.last).toBe(-1)
+  })
+
+  it('falls back to the plain day series the host sends after the close, even when qfq was asked', () => {
+    expect(doc(usPost).qfqday).toBeUndefined()
+    const bars = parseFqkline(usPost, 'usAAPL.OQ', 'day', 'plain')
+    // Yesterday's row at three decimals, today's as the live figures.
+    expect(doc(usPost).day.map((r: string[]) => r[2])).toEqual(['310.660', '313.39'])
+    expect(bars.map((b) => [b.date, b.close, b.volume])).toEqual([['2026-07-07', 310.66, 42_490_002], ['2026-07-08', 313.39, 41_191_506]])
+    expect(+qtOf(usPost)[31]).toBeCloseTo(313.39 - 310.66, 2)
   })
 })

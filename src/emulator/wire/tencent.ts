@@ -146,7 +146,8 @@ function dividendInfo(a: CorporateAction): Record<string, string> {
 function eventInfo(a: CorporateAction, family: Family): Record<string, string> {
   const { cqr, FHcontent } = dividendInfo(a)
   if (family === 'hk') return { cqr, FHcontent, HGcontent: '', paixiri: '', hgcgContent: '', ggContent: '' }
-  if (family === 'us') return { FHcontent, hgcgContent: '', cqr }
+  // US notes are per share in dollars (`每股分配0.26美元`, the usfqkline-usAAPL.OQ captures).
+  if (family === 'us') return { FHcontent: `每股分配${Number(fixed(a.cash, 4))}美元`, hgcgContent: '', cqr }
   return dividendInfo(a)
 }
 
@@ -173,11 +174,14 @@ function fqkline(family: Family, param: string, market: MarketModel, now: number
   // indexes, under the plain key, end `"0.00","0.00"` instead (11 columns). The HK and US paths:
   // six columns at 3 decimals, volume with `.000`, a 7th object on event days.
   // test/fixtures/tencent/SOURCE.md: newfqkline-sz300059-…, -sz001216-…, -bj920047-…; fqkline-hk00700-…, -usAAPL.OQ-….
-  const d = wide ? inst.decimals : 3
+  // usfqkline's adjusted series (`qfqday`, `qfqweek`, `qfqmonth`) is written at 2 decimals, volume
+  // with `.00`, and has no `prec` (usfqkline-usAAPL.OQ-… captures of 2026-07-08).
+  const usAdjusted = family === 'us' && adjust !== 'none'
+  const d = wide ? inst.decimals : usAdjusted ? 2 : 3
   const eleven = inst.prefix === 'bj' || isIndex(inst)
   const rows = kept.map(({ bar, after }) => {
     const action = actions.find((a) => a.exDate > after && a.exDate <= bar.date)
-    const row: unknown[] = [bar.date, fixed(bar.open, d), fixed(bar.close, d), fixed(bar.high, d), fixed(bar.low, d), fixed(bar.volume / tencentVolumeUnit(inst), wide ? 2 : 3)]
+    const row: unknown[] = [bar.date, fixed(bar.open, d), fixed(bar.close, d), fixed(bar.high, d), fixed(bar.low, d), fixed(bar.volume / tencentVolumeUnit(inst), wide || usAdjusted ? 2 : 3)]
     if (wide) {
       // An index's turnover is not in the model: left empty (the real host sends a figure).
       row.push(action ? dividendInfo(action) : {}, bar.turnover === null ? '' : fixed(bar.turnover, 2), fixed(bar.amount / 1e4, 2))
@@ -188,6 +192,7 @@ function fqkline(family: Family, param: string, market: MarketModel, now: number
   // Indexes, BJ stocks and unadjusted requests use the plain key; adjusted ones `qfqday`, `hfqweek`, ….
   const key = adjust === 'none' || eleven ? period : adjust + period
   const prec = kept.length ? fixed(kept[0].base, d) : ''
+  if (usAdjusted) return { code: 0, msg: '', data: { [code]: { [key]: rows, qt, version: '12' } } }
   return { code: 0, msg: '', data: { [code]: { [key]: rows, qt, prec, version: '18' } } }
 }
 
