@@ -3,6 +3,7 @@ import margin300124 from '../../../test/fixtures/eastmoney/margin-300124-2023-05
 import seats600127 from '../../../test/fixtures/eastmoney/billboard-seats-600127-2026-09-04.json'
 import seats600611 from '../../../test/fixtures/eastmoney/billboard-seats-buy-600611-2024-07-16.json'
 import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
+import blockWeek from '../../../test/fixtures/eastmoney/blocktrade-a-2026-08-17-21-page1.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { previousTradingDay } from '../../domain/trading-calendar'
 import { clearFaults, createEmulatorFetch, setClock, setFault } from '../../emulator/control'
@@ -124,6 +125,30 @@ describe('block trades (RPT_DATA_BLOCKTRADE)', () => {
     expect(() => toBlockTrade({ ...BLOCK_ROW, PREMIUM_RATIO: 3 })).toThrow(/PREMIUM_RATIO/)
     expect(() => toBlockTrade({ ...BLOCK_ROW, DEAL_AMT: 27968 })).toThrow(/price/)
     expect(() => toBlockTrade({ ...BLOCK_ROW, SECURITY_CODE: '000001' })).toThrow(/disagrees/)
+  })
+
+  it('reads a recorded page (2026-08-17..21, three rows a page), whose amounts, premiums and later changes add up', () => {
+    const { result } = blockWeek
+    // 443 trades in the week, three a page: 148 pages.
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    const trades = result.data.map(toBlockTrade)
+    expect(trades.map((t) => [t.code, t.date])).toEqual([['sz000007', '2026-08-18'], ['sz000534', '2026-08-17'], ['sz000810', '2026-08-20']])
+    expect(trades[0]).toEqual({
+      code: 'sz000007', name: '全新好', date: '2026-08-18', price: 11.68, close: 11.69, premiumPct: -0.0855, volume: 900_000, amount: 10_512_000,
+      changePct: 9.9718, floatPct: 0.259556988928, buyer: '华鑫证券有限责任公司重庆江北嘴证券营业部', seller: '华鑫证券有限责任公司重庆江北嘴证券营业部',
+    })
+    for (const [k, row] of result.data.entries()) {
+      // PREMIUM_RATIO is a fraction of the close, not percent.
+      expect(row.PREMIUM_RATIO).toBeCloseTo(row.DEAL_PRICE / row.CLOSE_PRICE - 1, 9)
+      expect(trades[k].premiumPct).toBeCloseTo(row.PREMIUM_RATIO * 100, 3)
+      // The amount is price × volume to within 100 CNY (19414700 for 2063200 at 9.41).
+      expect(Math.abs(row.DEAL_AMT - row.DEAL_PRICE * row.DEAL_VOLUME)).toBeLessThan(100)
+      // The next session's close, 2 decimals: 11.69 → 10.99, 29.82 → 29.20, 9.41 → 9.42.
+      const next = Math.round(row.CLOSE_PRICE * (1 + row.CHANGE_RATE_1DAYS / 100) * 100) / 100
+      expect(Math.abs(next - row.CLOSE_PRICE * (1 + row.CHANGE_RATE_1DAYS / 100))).toBeLessThan(1e-6)
+      // Taken on Saturday 2026-08-22: no 5-day change yet.
+      expect(row.CHANGE_RATE_5DAYS).toBeNull()
+    }
   })
 
   it('asks one stock over a range, or the whole market on one day', () => {

@@ -93,7 +93,8 @@ function blockRows(inst: EmuInstrument, from: string, to: string, market: Market
         CHANGE_RATE: round(pctOf(bar.close - bar.preClose, bar.preClose), 4),
         CLOSE_PRICE: bar.close,
         DEAL_PRICE: t.price,
-        PREMIUM_RATIO: round(pctOf(t.price - bar.close, bar.close), 4),
+        // A fraction, not percent: 11.68 over a close of 11.69 is -0.000855431993 (blocktrade-a-2026-08-17-21-page1.json).
+        PREMIUM_RATIO: round((t.price - bar.close) / bar.close, 12),
         DEAL_VOLUME: t.volume,
         DEAL_AMT: t.amount,
         TURNOVER_RATE: float > 0 ? round(pctOf(t.amount, float), 4) : null,

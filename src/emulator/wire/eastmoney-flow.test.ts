@@ -66,7 +66,7 @@ describe('datacenter trading reports', () => {
     expect(body.result.count).toBeGreaterThan(50)
     for (const row of body.result.data.slice(0, 20)) {
       expect(row.TRADE_DATE).toBe('2026-11-20 00:00:00')
-      expect(row.PREMIUM_RATIO).toBeCloseTo((row.DEAL_PRICE / row.CLOSE_PRICE - 1) * 100, 3)
+      expect(row.PREMIUM_RATIO).toBeCloseTo(row.DEAL_PRICE / row.CLOSE_PRICE - 1, 9)
       expect(row.DEAL_AMT).toBeCloseTo(row.DEAL_PRICE * row.DEAL_VOLUME, 1)
     }
   })
