@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ChannelError } from './errors'
-import { fetchLines, fetchLivePage, LinePool } from './live-lines'
+import { fetchFeedLines, fetchLines, fetchLivePage, LinePool } from './live-lines'
 import { QT_FEED } from './tencent/qt-feed'
 import { HQ_FEED } from './sina/hq-feed'
 import type { ChannelContext } from './types'
@@ -47,6 +47,22 @@ describe('live lines', () => {
     expect(await fetchLines(kept, QT_FEED, ['sh600519'])).toBe('')
     await expect(fetchLivePage(kept, 'eastmoney', 'https://push2.eastmoney.com/api/qt/stock/get?secid=1.600519', {}, 'sh600519')).rejects.toMatchObject({ kind: 'over_budget' })
     expect(h.requests).toHaveLength(1)
+  })
+
+  it('hands every call within the cadence the same line objects, in the order asked, and new ones after it', async () => {
+    const h = host({ unknown: ['sh600000'] })
+    const { clock, lines } = pool(SESSION)
+    const ctx = ctxOf(h.fetch, lines)
+    const first = await fetchFeedLines(ctx, QT_FEED, ['sh600519', 'sh600000', 'sh601318'])
+    expect(first.map((l) => l.name)).toEqual(['sh600519', 'sh601318'])
+    const again = await fetchFeedLines(ctx, QT_FEED, ['sh601318', 'sh600519'])
+    expect(again[0]).toBe(first[1])
+    expect(again[1]).toBe(first[0])
+    expect(await fetchLines(ctx, QT_FEED, ['sh600519'])).toBe(`v_sh600519="${first[0].payload}";\n`)
+    clock.now += 3_000
+    const next = await fetchFeedLines(ctx, QT_FEED, ['sh600519'])
+    expect(next[0]).not.toBe(first[0])
+    expect(h.requests).toHaveLength(2)
   })
 
   it('without a pool asks the host every time', async () => {

@@ -27,7 +27,7 @@ import { jsStatements } from './js-statements'
 import { quoteCadenceMs } from './cadence'
 import type { CachedLine, LineCache } from './line-cache'
 import { inBackground } from '../runtime/request-scope'
-import type { ChannelContext, ChannelName, LineFeed, LiveRequestOptions, SharedLines } from './types'
+import type { ChannelContext, ChannelName, FeedLine, LineFeed, LiveRequestOptions, SharedLines } from './types'
 import { cacheKind } from '../runtime/isolate-caches'
 
 export type { LineFeed }
@@ -63,7 +63,7 @@ const MAX_KEPT_PAGE_CHARS = 64_000
 const KEPT_ANSWER_LIMIT_MS = 15 * 60_000
 
 /** A code's statement as the host sent it, or null when the host sent none for it. */
-type Line = { name: string; payload: string } | null
+type Line = FeedLine | null
 
 interface Entry {
   /** The code as the host takes it (Sina's futures are upper case). */
@@ -119,10 +119,15 @@ export class LinePool implements SharedLines {
   ) {}
 
   /** The statements of `codes` as one answer text, in the order asked, from the pool, the location's cache or the host. */
-  text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string> {
+  async text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string> {
+    return joinLines(feed, await this.lines(ctx, feed, codes))
+  }
+
+  /** The same lines as objects, kept as they are for the cadence (a parser may keep what it read from one). */
+  lines(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<FeedLine[]> {
     let pool = this.feeds.get(feed)
     if (!pool) this.feeds.set(feed, (pool = new FeedPool(feed, this.now, this.gatherMs, () => this.shared)))
-    return pool.text(ctx, codes)
+    return pool.lines(ctx, codes)
   }
 
   async page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string> {
@@ -206,6 +211,26 @@ export async function fetchLines(ctx: ChannelContext, feed: LineFeed, codes: rea
   return ctx.lines ? ctx.lines.text(ctx, feed, codes) : fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed))
 }
 
+/** The same as lines, in the order the host sent them (a feed of JavaScript statements; see {@link FeedLine}). */
+export async function fetchFeedLines(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<FeedLine[]> {
+  if (ctx.lines) return ctx.lines.lines(ctx, feed, codes)
+  return splitLines(feed, await fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed)))
+}
+
+/** A feed's answer cut into its lines. */
+function splitLines(feed: LineFeed, text: string): FeedLine[] {
+  const split = feed.format?.split ?? ((t: string) => jsStatements(feed.channel, feed.prefix, t))
+  return split(text).map(([name, payload]) => ({ name, payload }))
+}
+
+/** Lines put back into the answer text the feed's parsers read. */
+function joinLines(feed: LineFeed, lines: readonly FeedLine[]): string {
+  if (feed.format) return feed.format.join(lines)
+  let out = ''
+  for (const line of lines) out += `${feed.prefix}${line.name}="${line.payload}";\n`
+  return out
+}
+
 const keyOf = (code: string) => code.toLowerCase()
 const optionsOf = (feed: LineFeed) => ({ encoding: feed.encoding, headers: feed.headers ? { ...feed.headers } : undefined })
 
@@ -227,7 +252,7 @@ class FeedPool {
     private readonly shared: () => LineCache | undefined
   ) {}
 
-  async text(ctx: ChannelContext, codes: readonly string[]): Promise<string> {
+  async lines(ctx: ChannelContext, codes: readonly string[]): Promise<FeedLine[]> {
     const now = this.now()
     const lines = new Map<string, Line>()
     const missing: string[] = []
@@ -244,12 +269,10 @@ class FeedPool {
     }
     const left = missing.length ? await this.fromShared(missing, now, lines) : missing
     if (left.length) for (const [k, line] of await this.load(ctx, left, now)) lines.set(k, line)
-    const format = this.feed.format
-    if (format) return format.join(codes.flatMap((code) => lines.get(keyOf(code)) ?? []))
-    let out = ''
+    const out: FeedLine[] = []
     for (const code of codes) {
       const line = lines.get(keyOf(code))
-      if (line) out += `${this.feed.prefix}${line.name}="${line.payload}";\n`
+      if (line) out.push(line)
     }
     return out
   }
@@ -385,8 +408,7 @@ class FeedPool {
       return fetchText(ctx, this.feed.channel, this.feed.url(b), optionsOf(this.feed))
     })
     const out = new Map<string, Line>()
-    const split = this.feed.format?.split ?? ((text: string) => jsStatements(this.feed.channel, this.feed.prefix, text))
-    for (const text of texts) for (const [name, payload] of split(text)) out.set(keyOf(name), { name, payload })
+    for (const text of texts) for (const line of splitLines(this.feed, text)) out.set(keyOf(line.name), line)
     return out
   }
 

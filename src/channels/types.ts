@@ -60,10 +60,22 @@ export interface LiveRequestOptions {
   headers?: Record<string, string>
 }
 
+/**
+ * One code's statement of a line feed (`v_sh600519="…";` is name `sh600519` and the payload between
+ * the quotes). A pooled line is the same object for every call within its cadence, so a parser may
+ * keep what it read from it (src/channels/tencent/quotes.ts).
+ */
+export interface FeedLine {
+  readonly name: string
+  readonly payload: string
+}
+
 /** Live answers shared within the source's cadence: src/channels/live-lines.ts. */
 export interface SharedLines {
   /** Statements of a feed's codes as one answer text. */
   text(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<string>
+  /** The same statements as lines, in the order asked; codes the host sent nothing for are left out. */
+  lines(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<FeedLine[]>
   /** A single-code live answer (Eastmoney's `stock/get`), shared by URL for the cadence of `code`. */
   page(ctx: ChannelContext, channel: ChannelName, url: string, options: LiveRequestOptions, code: string): Promise<string>
   /** Forgets every line, as if each cadence had passed (the emulator's tests). */

@@ -4,6 +4,8 @@
  * After the first failure no new call starts, and that failure is what rejects.
  */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  // Most calls map one item (a quote of one symbol, a batch of one request): no workers needed.
+  if (items.length === 1) return [await fn(items[0], 0)]
   const out = new Array<R>(items.length)
   let next = 0
   let failed = false

@@ -11,6 +11,7 @@
 import type { Context } from 'hono'
 import type { AppEnv, Outcome } from './context'
 import { countRows, envelope, type Envelope, type EnvelopeBody } from './envelope'
+import { slotOf } from './json-splice'
 
 /** The outcome of each request's answer, set by this module's answer functions only. */
 const OUTCOMES = new WeakMap<Context<AppEnv>, Outcome>()
@@ -36,6 +37,20 @@ export function answer<T>(c: Context<AppEnv>, endpoint: string, body: EnvelopeBo
   attach(c, outcomeOf(body.ok, counted.rows ?? countRows(body.data), counted.units))
   return c.json(env, 200)
 }
+
+/**
+ * {@link answer}, with `data` (left null in `body`) written as `dataText`, which must be its
+ * `JSON.stringify`: the same bytes, for a route that keeps its rows' text between calls
+ * (src/http/series-body.ts). `D` is the type `data` has in the route's schema.
+ */
+export function answerWithDataText<D>(c: Context<AppEnv>, endpoint: string, body: EnvelopeBody<null>, dataText: string, counted: Counted & { rows: number }) {
+  const env = envelope(c, endpoint, body)
+  attach(c, outcomeOf(body.ok, counted.rows, counted.units))
+  const { head, tail } = slotOf(env, 'data')
+  return c.body(`${head}${dataText}${tail}`, 200, JSON_TYPE) as unknown as ReturnType<typeof c.json<Envelope<D>, 200>>
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' }
 
 /** A 200 answer whose bytes the route wrote itself (`c.body(body, 200, headers)`), with its outcome. */
 export function answerBody(c: Context<AppEnv>, body: BodyInit, outcome: Outcome, headers: Record<string, string>): Response {

@@ -9,15 +9,27 @@ const stock = { code: 'sh600519', prefix: 'sh', symbol: '600519', kind: 'stock' 
 const etf = { code: 'sh510300', prefix: 'sh', symbol: '510300', kind: 'etf' } as Instrument
 
 describe('seriesBody', () => {
-  it('answers the same rows for bar objects it has formatted before, newest first, in each kind\'s decimals', () => {
+  it('writes the same rows for bar objects it has written before, newest first, in each kind\'s decimals', () => {
     const bars = [bar('2026-11-19', 1500.125), bar('2026-11-20', 1512.5)]
     const once = seriesBody([{ instrument: stock, ok: true, bars, channel: 'tencent' }], 'emulator:')
     const again = seriesBody([{ instrument: stock, ok: true, bars, channel: 'tencent' }], 'emulator:')
-    expect(again.data).toEqual(once.data)
-    expect(once.data).toEqual([toBarRow(bars[1], 'stock'), toBarRow(bars[0], 'stock')])
-    // The same objects under another kind are formatted for that kind (3 decimals for an ETF).
+    expect(again.dataText).toBe(once.dataText)
+    expect(once.dataText).toBe(JSON.stringify([toBarRow(bars[1], 'stock'), toBarRow(bars[0], 'stock')]))
+    expect(once.rows).toBe(2)
+    // The same objects under another kind are written for that kind (3 decimals for an ETF).
     const asEtf = seriesBody([{ instrument: etf, ok: true, bars, channel: 'tencent' }], 'emulator:')
-    expect((asEtf.data as { last: string }[])[0].last).toBe('1512.500')
-    expect(once.source).toBe('emulator:tencent')
+    expect(JSON.parse(asEtf.dataText)[0].last).toBe('1512.500')
+    expect(once.body).toMatchObject({ ok: true, source: 'emulator:tencent', data: null })
+  })
+
+  it('writes several symbols as JSON.stringify writes their map by code: failed ones empty, a repeated code once', () => {
+    const bars = [bar('2026-11-20', 10.5)]
+    const failed = { instrument: etf, ok: false as const, attempts: [] }
+    const { dataText, rows } = seriesBody([{ instrument: stock, ok: true, bars, channel: 'tencent' }, failed, { instrument: stock, ok: true, bars: [], channel: 'sina' }], 'emulator:')
+    expect(dataText).toBe(JSON.stringify(Object.fromEntries([[stock.code, [toBarRow(bars[0], 'stock')]], [etf.code, []], [stock.code, []]])))
+    expect(rows).toBe(0)
+    const both = seriesBody([{ instrument: stock, ok: true, bars, channel: 'tencent' }, failed], 'emulator:')
+    expect(both.rows).toBe(1)
+    expect(both.body).toMatchObject({ ok: true, source: 'emulator:tencent' })
   })
 })

@@ -1,6 +1,9 @@
 import type { Bar } from '../domain/bar'
 import { newestAsOf } from '../domain/instant'
 import type { Instrument, InstrumentKind } from '../domain/instrument'
+import type { Context } from 'hono'
+import type { AppEnv } from './context'
+import { answerWithDataText } from './answer'
 import { toBarRow, type BarRow } from './format'
 import type { Attempt } from '../channels/failover'
 import { allSaidNothing, describeAttempts } from './outcome'
@@ -10,19 +13,27 @@ export type SymbolOutcome =
   | { instrument: Instrument; ok: false; attempts: Attempt[] }
 
 /**
- * Rows of bars already formatted, by bar object: a pure memo of {@link toBarRow}. The past bars of
- * /v1/quote come from the recent-bars cache as the same objects for up to ten minutes, so each is
- * formatted (five `toFixed` calls) once rather than on every call; a bar the cache lets go takes its
- * row with it.
+ * Each bar's row as JSON text, by bar object: a pure memo of `JSON.stringify(toBarRow(b, kind))`.
+ * The past bars of /v1/quote come from the recent-bars cache as the same objects for up to ten
+ * minutes, so each is formatted (five `toFixed` calls) and written once rather than on every call
+ * (writing a quote's 4.6 KB answer was mostly its 31 rows); a bar the cache lets go takes its text
+ * with it. Only the text is kept, not the row object: it is half the memory, and all a route needs.
  */
-const ROWS = new WeakMap<Bar, { kind: InstrumentKind; row: BarRow }>()
+const ROW_TEXT = new WeakMap<Bar, { kind: InstrumentKind; text: string }>()
 
-function rowOf(b: Bar, kind: InstrumentKind): BarRow {
-  const known = ROWS.get(b)
-  if (known?.kind === kind) return known.row
-  const row = toBarRow(b, kind)
-  ROWS.set(b, { kind, row })
-  return row
+function rowText(b: Bar, kind: InstrumentKind): string {
+  const known = ROW_TEXT.get(b)
+  if (known?.kind === kind) return known.text
+  const text = JSON.stringify(toBarRow(b, kind))
+  ROW_TEXT.set(b, { kind, text })
+  return text
+}
+
+/** `JSON.stringify` of a symbol's rows, newest first. */
+function rowsText(bars: readonly Bar[], kind: InstrumentKind): string {
+  let out = '['
+  for (let i = bars.length - 1; i >= 0; i--) out += i === bars.length - 1 ? rowText(bars[i], kind) : `,${rowText(bars[i], kind)}`
+  return `${out}]`
 }
 
 /**
@@ -30,15 +41,25 @@ function rowOf(b: Bar, kind: InstrumentKind): BarRow {
  * rows newest first; several → a map by code. `ok` when any symbol returned data; `source` is the
  * one channel used, `multi` when they differ, `none` when no upstream was needed.
  */
-export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
+export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string): SeriesBody {
   const single = outcomes.length === 1
-  const rows = (o: SymbolOutcome): BarRow[] => (o.ok ? o.bars.map((b) => rowOf(b, o.instrument.kind)).reverse() : [])
+  const text = (o: SymbolOutcome): string => (o.ok ? rowsText(o.bars, o.instrument.kind) : '[]')
   const used = new Set(outcomes.flatMap((o) => (o.ok && o.channel ? [o.channel] : [])))
   const source = used.size === 0 ? 'none' : used.size === 1 ? sourcePrefix + [...used][0] : 'multi'
   const ok = outcomes.some((o) => o.ok)
-  const data = single ? rows(outcomes[0]) : Object.fromEntries(outcomes.map((o) => [o.instrument.code, rows(o)]))
+  let dataText: string
+  let rows = 0
+  for (const o of outcomes) if (o.ok) rows += o.bars.length
+  if (single) dataText = text(outcomes[0])
+  else {
+    // As `Object.fromEntries` writes it: codes are never integer-like keys, so they keep their order (a repeated one its first place, its last value).
+    const byCode = new Map(outcomes.map((o) => [o.instrument.code, o]))
+    rows = 0
+    for (const o of byCode.values()) if (o.ok) rows += o.bars.length
+    dataText = `{${[...byCode].map(([code, o]) => `${JSON.stringify(code)}:${text(o)}`).join(',')}}`
+  }
 
-  const body: Record<string, unknown> = { ok, source, data }
+  const body: Record<string, unknown> = { ok, source, data: null }
   const asOf = newestAsOf(outcomes.flatMap((o) => (o.ok && o.asOf ? [o.asOf] : [])))
   if (asOf) body.as_of = asOf
   const notice = outcomes.find((o) => o.ok && o.notice)
@@ -57,5 +78,19 @@ export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string) {
   if (!single && source === 'multi') {
     body.sources = Object.fromEntries(outcomes.flatMap((o) => (o.ok && o.channel ? [[o.instrument.code, sourcePrefix + o.channel]] : [])))
   }
-  return body as { ok: boolean; source: string; data: BarRow[] | Record<string, BarRow[]> } & Record<string, unknown>
+  return { body: body as SeriesBody['body'], dataText, rows }
+}
+
+/** An answer body whose `data` is written apart: `dataText` is its JSON text (one symbol's rows, or a map of them by code). */
+export interface SeriesBody {
+  body: { ok: boolean; source: string; data: null } & Record<string, unknown>
+  dataText: string
+  /** Rows in `dataText`. */
+  rows: number
+}
+
+/** The answer of quote and kline: {@link seriesBody} in its JSON envelope, the same bytes `JSON.stringify` writes. */
+export function answerSeries(c: Context<AppEnv>, endpoint: string, outcomes: SymbolOutcome[], sourcePrefix: string) {
+  const { body, dataText, rows } = seriesBody(outcomes, sourcePrefix)
+  return answerWithDataText<BarRow[] | Record<string, BarRow[]>>(c, endpoint, body, dataText, { rows })
 }

@@ -8,13 +8,12 @@ import { KEYED_CAPS, KLINE_LIMITS, planKline } from '../domain/kline-rules'
 import { MINUTE_PERIODS, PERIODS } from '../domain/period'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/context'
-import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { planOr422 } from '../http/validation'
 import type { Services } from '../services/types'
 import { CODE_EXAMPLES, DateParam, IntParam, SERIES_HISTORY, SeriesDataSchema } from './shared/schemas'
 import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { seriesBody, type SymbolOutcome } from '../http/series-body'
+import { answerSeries, type SymbolOutcome } from '../http/series-body'
 import { barAsOf } from '../domain/instant'
 
 const KlineQuery = z.object({
@@ -104,6 +103,6 @@ export function registerKline(app: OpenAPIHono<AppEnv>, services: Services) {
       if (!r.ok) return { instrument, ok: false, attempts: r.attempts }
       return { instrument, ok: true, bars: r.bars, channel: r.channel, history: r.history, asOf: r.bars.length ? barAsOf(instrument.prefix, r.bars[r.bars.length - 1].date) : undefined, notice: r.notice, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
-    return answer(c, 'kline', seriesBody(outcomes, services.sourcePrefix))
+    return answerSeries(c, 'kline', outcomes, services.sourcePrefix)
   })
 }

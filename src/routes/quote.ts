@@ -7,13 +7,12 @@ import type { Instrument } from '../domain/instrument'
 import { mapLimit } from '../domain/concurrency'
 import { parseCodes } from '../domain/kline-rules'
 import type { AppEnv } from '../http/context'
-import { answer } from '../http/answer'
 import { keptAnswerFields } from '../http/outcome'
 import { queryIssue, ValidationError, type ValidationIssue } from '../http/validation'
 import type { Services } from '../services/types'
 import { CODE_EXAMPLES, IntParam, SERIES_HISTORY, SeriesDataSchema } from './shared/schemas'
 import { AS_OF, COMMON_ERRORS, envelopeSchema } from '../http/envelope-schema'
-import { seriesBody, type SymbolOutcome } from '../http/series-body'
+import { answerSeries, type SymbolOutcome } from '../http/series-body'
 import { quoteAsOf } from '../domain/instant'
 
 const QuoteQuery = z.object({
@@ -92,6 +91,6 @@ export function registerQuote(app: OpenAPIHono<AppEnv>, services: Services) {
       const asOf = quoteAsOf(instrument.prefix, r.quote.date, r.quote.time)
       return { instrument, ok: true, bars: r.bars, channel: r.channel, history: r.history, asOf, ...(r.stale ? keptAnswerFields(r.attempts ?? []) : {}) }
     })
-    return answer(c, 'quote', seriesBody(outcomes, services.sourcePrefix))
+    return answerSeries(c, 'quote', outcomes, services.sourcePrefix)
   })
 }

@@ -4,7 +4,8 @@ import { createEmulatorFetch, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import { failureKind, fakeContext, gbk } from '../testkit'
 import { fetchStockGet } from '../eastmoney/stock-get'
-import { fetchFullQuote, parseFullQuote } from './full-quote'
+import { fetchFullQuote, fullQuoteOf, parseFullQuote } from './full-quote'
+import { statements } from './quotes'
 
 // The 85-field sample of upstreams.md §1.1.1 (invented values, real positions).
 const MOUTAI =
@@ -28,6 +29,26 @@ const CAPTURED_AT = Date.parse('2026-09-11T16:15:00+08:00')
 const CAPTURED = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sh600519-2026-09-11.txt', { query: '?raw', import: 'default', eager: true }))[0]
 // Real lines of 001216 (SZ main), 688981 (STAR) and the SSE index after the close of 2026-09-24.
 const CAPTURED_0924 = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sz001216-sh688981-sh000001-2026-09-24.txt', { query: '?raw', import: 'default', eager: true }))[0]
+
+describe('fullQuoteOf', () => {
+  const lineOf = (statement: string) => {
+    const [[name, payload]] = statements(statement)
+    return { name, payload }
+  }
+
+  it('reads a pooled line once, and works out its status again at each instant', () => {
+    const line = lineOf(MOUTAI)
+    const inSession = fullQuoteOf([line], moutai, AT)
+    expect(fullQuoteOf([line], moutai, AT)).toBe(inSession)
+    expect(inSession.snapshot.status).toBe('trading')
+    // The same line after the close: the same book and numbers, the status of that instant.
+    const later = fullQuoteOf([line], moutai, Date.parse('2025-01-02T15:30:00+08:00'))
+    expect(later.snapshot.status).toBe('closed')
+    expect(later.book).toBe(inSession.book)
+    expect({ ...later.snapshot, status: 'trading' }).toEqual(inSession.snapshot)
+    expect(parseFullQuote(MOUTAI, moutai, Date.parse('2025-01-02T15:30:00+08:00'))).toEqual(later)
+  })
+})
 
 describe('parseFullQuote', () => {
   it('reads the book (lots) and the profile fields by position', () => {

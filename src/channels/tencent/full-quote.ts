@@ -12,9 +12,9 @@ import { lineStatus } from '../../domain/market-phase'
 import { bookProblem, BOOK_LEVELS, isAuctionBook, levelOf, type Level, type OrderBook } from '../../domain/orderbook'
 import { orderImbalance, securityType, type Snapshot } from '../../domain/snapshot'
 import { empty, malformed, unsupported } from '../errors'
-import { fetchLines } from '../live-lines'
+import { fetchFeedLines } from '../live-lines'
 import { QT_FEED } from './qt-feed'
-import type { ChannelContext } from '../types'
+import type { ChannelContext, FeedLine } from '../types'
 import { num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
 import { statements } from './quotes'
@@ -58,10 +58,38 @@ function levels(f: string[], from: number, what: string): Level[] {
  * average price are null, and in the auction `last` is the indicative price (field 3).
  */
 export function parseFullQuote(text: string, inst: Instrument, now: number): FullQuote {
+  return fullQuoteOf(statements(text).map(([name, payload]) => ({ name, payload })), inst, now)
+}
+
+/** A line as read, and what its status at another instant depends on. */
+interface ReadLine {
+  code: string
+  quote: FullQuote
+  line: { halted: boolean; traded: boolean; date: string }
+  auction: boolean
+}
+
+/**
+ * What each pooled line was read as: every call within the line's cadence gets the same line
+ * object (src/channels/live-lines.ts) and reads it once; only the status is worked out again, as it
+ * depends on the instant. Nothing downstream changes a full quote.
+ */
+const readLines = new WeakMap<FeedLine, ReadLine>()
+
+/** {@link parseFullQuote} of an answer already cut into lines. */
+export function fullQuoteOf(lines: readonly FeedLine[], inst: Instrument, now: number): FullQuote {
   const want = quoteCode(inst)
-  const record = statements(text).find(([name]) => name.toLowerCase() === want)
-  if (!record) throw empty(CHANNEL, `no quote record for ${inst.code}`)
-  const f = record[1].split('~')
+  const line = lines.find((l) => l.name.toLowerCase() === want)
+  if (!line) throw empty(CHANNEL, `no quote record for ${inst.code}`)
+  let read = readLines.get(line)
+  if (!read || read.code !== inst.code) readLines.set(line, (read = readFullLine(line.payload, inst, now)))
+  const status = lineStatus(read.line, read.auction, now)
+  const { quote } = read
+  return status === quote.snapshot.status ? quote : { ...quote, snapshot: { ...quote.snapshot, status } }
+}
+
+function readFullLine(payload: string, inst: Instrument, now: number): ReadLine {
+  const f = payload.split('~')
   if (INACTIVE.has(f[FULL.status])) throw empty(CHANNEL, `${inst.code} does not trade (status ${f[FULL.status]})`)
   if (f.length < MIN_FIELDS) throw malformed(CHANNEL, `${inst.code}: ${f.length} fields, need ${MIN_FIELDS}`)
   if (f[FULL.code] !== inst.symbol) throw malformed(CHANNEL, `record of ${f[FULL.code]} answers ${inst.code}`)
@@ -129,7 +157,8 @@ export function parseFullQuote(text: string, inst: Instrument, now: number): Ful
   if (snapshot.limit_up !== null && snapshot.limit_down !== null && traded && (last > snapshot.limit_up || last < snapshot.limit_down)) {
     throw malformed(CHANNEL, `${inst.code}: last ${last} outside the limits [${snapshot.limit_down}, ${snapshot.limit_up}]`)
   }
-  return { book: { code: inst.code, time, last, preClose, bids, asks, halted, traded }, snapshot }
+  const quote = { book: { code: inst.code, time, last, preClose, bids, asks, halted, traded }, snapshot }
+  return { code: inst.code, quote, line: { halted, traded, date }, auction }
 }
 
 /** Status letters of codes that do not trade at all (delisted, never listed, retired): Tencent quotes them, but not as listed stocks. */
@@ -139,5 +168,5 @@ const INACTIVE = new Set(['D', 'U', 'C'])
 export async function fetchFullQuote(ctx: ChannelContext, inst: Instrument, now: number): Promise<FullQuote> {
   const code = quoteCode(inst)
   if (!code || !isAShare(inst)) throw unsupported(CHANNEL, `the full quote line is for sh/sz/bj codes, not ${inst.code}`)
-  return parseFullQuote(await fetchLines(ctx, QT_FEED, [code]), inst, now)
+  return fullQuoteOf(await fetchFeedLines(ctx, QT_FEED, [code]), inst, now)
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { fakeContext, gbk, failureKind } from '../testkit'
-import { fetchQuotes, parseQuotes, statements } from './quotes'
+import { fetchQuotes, parseQuoteLines, parseQuotes, statements } from './quotes'
 import { QUOTE_BATCH } from './qt-feed'
 
 // Wire samples in the shapes of upstreams.md §1.1 (invented values).
@@ -33,6 +33,30 @@ const kind = failureKind
 const CAPTURED = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sh600519-2026-09-11.txt', { query: '?raw', import: 'default', eager: true }))[0]
 
 const CAPTURED_0924 = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sz001216-sh688981-sh000001-2026-09-24.txt', { query: '?raw', import: 'default', eager: true }))[0]
+
+describe('tencent parseQuoteLines', () => {
+  const lineOf = (statement: string) => {
+    const [[name, payload]] = statements(statement)
+    return { name, payload }
+  }
+
+  it('reads a pooled line once: the same line object gives the same quote, equal to a fresh read', () => {
+    const line = lineOf(MOUTAI)
+    const want = wanted(['sh600519', 'sh600519'])
+    const first = parseQuoteLines([line], want).get('sh600519')
+    expect(parseQuoteLines([line], want).get('sh600519')).toBe(first)
+    expect(parseQuoteLines([lineOf(MOUTAI)], want).get('sh600519')).toEqual(first)
+  })
+
+  it('reads a line again for another instrument, and a line that does not add up every time', () => {
+    const line = lineOf(MOUTAI)
+    parseQuoteLines([line], wanted(['sh600519', 'sh600519']))
+    const asIndex = parseQuoteLines([line], new Map([['sh600519', { ...inst('sh600519'), code: 'sh600519x' }]]))
+    expect(asIndex.get('sh600519x')?.code).toBe('sh600519x')
+    const bad = lineOf(edit(MOUTAI, { 33: '1400.00' }))
+    for (let k = 0; k < 2; k++) expect(() => parseQuoteLines([bad], wanted(['sh600519', 'sh600519']))).toThrow()
+  })
+})
 
 describe('tencent parseQuotes', () => {
   it('reads a captured three-line answer: lots for SZ and the index, shares already for STAR', () => {

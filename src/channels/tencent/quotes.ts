@@ -3,9 +3,9 @@ import { jsStatements } from '../js-statements'
 import type { Quote } from '../../domain/bar'
 import type { Instrument } from '../../domain/instrument'
 import { empty, malformed } from '../errors'
-import { fetchLines } from '../live-lines'
+import { fetchFeedLines } from '../live-lines'
 import { QT_FEED, QUOTE_BATCH } from './qt-feed'
-import type { ChannelContext } from '../types'
+import type { ChannelContext, FeedLine } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
 import { securityName } from '../names'
@@ -98,49 +98,68 @@ const INACTIVE_FIELD = /~[DUC]~/
  * suspension is the status `S` (field 40), never a missing volume.
  */
 export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument>): Map<string, Quote> {
-  const records = statements(text)
-  if (records.length === 0) throw empty(CHANNEL, 'no quote records')
+  return parseQuoteLines(statements(text).map(([name, payload]) => ({ name, payload })), wanted)
+}
+
+/**
+ * What each pooled line was read as, for the instrument it was read for: every call within the
+ * line's cadence gets the same line object (src/channels/live-lines.ts), and reads it once. Only
+ * quotes are kept (a line that does not add up throws again), and nothing downstream changes them.
+ */
+const readLines = new WeakMap<FeedLine, { code: string; quote: Quote | null }>()
+
+/** {@link parseQuotes} of an answer already cut into lines. */
+export function parseQuoteLines(lines: readonly FeedLine[], wanted: ReadonlyMap<string, Instrument>): Map<string, Quote> {
+  if (lines.length === 0) throw empty(CHANNEL, 'no quote records')
   const out = new Map<string, Quote>()
-  for (const [name, payload] of records) {
-    const inst = wanted.get(name.toLowerCase())
+  for (const line of lines) {
+    const inst = wanted.get(line.name.toLowerCase())
     if (!inst) continue
-    const L = layoutOf(inst)
-    const f = fieldsOf(payload, L.status === null ? L.minFields : Math.max(L.minFields, L.status + 1), L.minFields)
-    if (!f) continue
-    const status = L.status === null ? '' : f(L.status)
-    if (INACTIVE.has(status)) continue
-    const field = (k: string) => `${k} of ${name}`
-    const ts = TIMESTAMP.exec(f(L.time))
-    if (!ts) {
-      if (INACTIVE_FIELD.test(payload)) continue
-      throw malformed(CHANNEL, `bad time ${JSON.stringify(f(L.time))} for ${name}`)
-    }
-    const preClose = num(CHANNEL, f(L.preClose), field('prev close'))
-    const open = num(CHANNEL, f(L.open), field('open'))
-    const high = num(CHANNEL, f(L.high), field('high'))
-    const low = num(CHANNEL, f(L.low), field('low'))
-    const volume = times(num(CHANNEL, f(L.volume), field('volume')), volumeInShares(inst) ? 1 : L.volumeUnit)
-    const amount = optNum(CHANNEL, f(L.amount), field('amount'))
-    const { halted, traded, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f(L.last), field('last')), suspended: status === 'S' })
-    const quote: Quote = {
-      code: inst.code,
-      name: securityName(f(L.name)),
-      date: `${ts[1]}-${ts[2]}-${ts[3]}`,
-      time: `${ts[4]}:${ts[5]}:${ts[6]}`,
-      last,
-      open,
-      high,
-      low,
-      preClose,
-      volume,
-      amount: amount === null ? null : times(amount, L.amountUnit),
-      turnover: L.turnover === null ? null : optNum(CHANNEL, f(L.turnover), field('turnover')),
-      halted,
-      traded,
-    }
-    out.set(inst.code, checkQuote(CHANNEL, quote))
+    const kept = readLines.get(line)
+    const quote = kept && kept.code === inst.code ? kept.quote : readLine(line, inst)
+    if (!kept || kept.code !== inst.code) readLines.set(line, { code: inst.code, quote })
+    if (quote) out.set(inst.code, quote)
   }
   return out
+}
+
+/** One record read for `inst`: null when it is not a quote (too short, a code that does not trade); throws when it does not add up. */
+function readLine({ name, payload }: FeedLine, inst: Instrument): Quote | null {
+  const L = layoutOf(inst)
+  const f = fieldsOf(payload, L.status === null ? L.minFields : Math.max(L.minFields, L.status + 1), L.minFields)
+  if (!f) return null
+  const status = L.status === null ? '' : f(L.status)
+  if (INACTIVE.has(status)) return null
+  const field = (k: string) => `${k} of ${name}`
+  const ts = TIMESTAMP.exec(f(L.time))
+  if (!ts) {
+    if (INACTIVE_FIELD.test(payload)) return null
+    throw malformed(CHANNEL, `bad time ${JSON.stringify(f(L.time))} for ${name}`)
+  }
+  const preClose = num(CHANNEL, f(L.preClose), field('prev close'))
+  const open = num(CHANNEL, f(L.open), field('open'))
+  const high = num(CHANNEL, f(L.high), field('high'))
+  const low = num(CHANNEL, f(L.low), field('low'))
+  const volume = times(num(CHANNEL, f(L.volume), field('volume')), volumeInShares(inst) ? 1 : L.volumeUnit)
+  const amount = optNum(CHANNEL, f(L.amount), field('amount'))
+  const { halted, traded, last } = sessionOf({ open, high, low, volume, preClose, last: num(CHANNEL, f(L.last), field('last')), suspended: status === 'S' })
+  const quote: Quote = {
+    code: inst.code,
+    name: securityName(f(L.name)),
+    date: `${ts[1]}-${ts[2]}-${ts[3]}`,
+    time: `${ts[4]}:${ts[5]}:${ts[6]}`,
+    last,
+    open,
+    high,
+    low,
+    preClose,
+    volume,
+    amount: amount === null ? null : times(amount, L.amountUnit),
+    turnover: L.turnover === null ? null : optNum(CHANNEL, f(L.turnover), field('turnover')),
+    halted,
+    traded,
+  }
+  return checkQuote(CHANNEL, quote)
 }
 
 /**
@@ -153,6 +172,6 @@ export function fetchQuotes(instruments: Instrument[], ctx: ChannelContext): Pro
     codeOf: quoteCode,
     batch: QUOTE_BATCH,
     parallel: PARALLEL,
-    fetchBatch: async (codes, wanted) => parseQuotes(await fetchLines(ctx, QT_FEED, codes), wanted),
+    fetchBatch: async (codes, wanted) => parseQuoteLines(await fetchFeedLines(ctx, QT_FEED, codes), wanted),
   })
 }
