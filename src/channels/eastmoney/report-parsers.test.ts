@@ -3,6 +3,7 @@ import margin300124 from '../../../test/fixtures/eastmoney/margin-300124-2023-05
 import seats600127 from '../../../test/fixtures/eastmoney/billboard-seats-600127-2026-09-04.json'
 import seats600611 from '../../../test/fixtures/eastmoney/billboard-seats-buy-600611-2024-07-16.json'
 import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
+import boardWeek from '../../../test/fixtures/eastmoney/billboard-a-2026-08-17-21-page1.json'
 import blockDay from '../../../test/fixtures/eastmoney/blocktrade-sz-2026-09-29-all-page1.json'
 import blockWeek from '../../../test/fixtures/eastmoney/blocktrade-a-2026-08-17-21-page1.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -72,6 +73,28 @@ describe('dragon-tiger board', () => {
   it('reads a recorded listing row (no seats asked)', () => {
     const [day] = boardDays('sz000595', board000595.result.data, [], [])
     expect(day).toMatchObject({ date: '2024-01-02', reasons: ['连续三个交易日内，涨幅偏离值累计达到20%的证券'], close: 5.7, buyAmount: 79387344, netAmount: 38341402.3, dayAmount: null })
+  })
+
+  it('reads a recorded page of the week 2026-08-17..21 (3 of 375 rows), whose sums and ratios add up', () => {
+    // test/fixtures/eastmoney/SOURCE.md: 375 listings, three a page: 125 pages; taken Saturday 2026-08-22.
+    const { result } = boardWeek
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    const [day] = boardDays('sz000017', [result.data[0]], [], [])
+    expect(day).toMatchObject({ date: '2026-08-21', reasons: ['连续三个交易日内，涨幅偏离值累计达到20%的证券'], close: 7.11, buyAmount: 104887598.01, netAmount: 4599091.67 })
+    for (const row of result.data) {
+      expect(boardDays(`sz${row.SECURITY_CODE}`, [row], [], [])).toHaveLength(1)
+      expect(row.BILLBOARD_NET_AMT).toBeCloseTo(row.BILLBOARD_BUY_AMT - row.BILLBOARD_SELL_AMT, 2)
+      expect(row.BILLBOARD_DEAL_AMT).toBeCloseTo(row.BILLBOARD_BUY_AMT + row.BILLBOARD_SELL_AMT, 2)
+      // Both ratios are percent of the day's turnover (ACCUM_AMOUNT).
+      expect(row.DEAL_NET_RATIO).toBeCloseTo((row.BILLBOARD_NET_AMT / row.ACCUM_AMOUNT) * 100, 9)
+      expect(row.DEAL_AMOUNT_RATIO).toBeCloseTo((row.BILLBOARD_DEAL_AMT / row.ACCUM_AMOUNT) * 100, 9)
+    }
+    // Later changes exist only for sessions that have been: none yet for the Friday listings, D1 and D2 for 2026-08-19's.
+    expect(result.data.map((r) => [r.TRADE_DATE.slice(0, 10), r.D1_CLOSE_ADJCHRATE, r.D2_CLOSE_ADJCHRATE, r.D5_CLOSE_ADJCHRATE])).toEqual([
+      ['2026-08-21', null, null, null],
+      ['2026-08-19', -9.97088792, -14.55604076, null],
+      ['2026-08-21', null, null, null],
+    ])
   })
 
   it('rejects a net that is not buy − sell, another stock, and a seat on a day not listed', () => {
