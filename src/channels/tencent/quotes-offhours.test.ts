@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { parseSymbol } from '../../domain/symbols'
 import { parseQuotes, statements } from './quotes'
 
@@ -207,3 +208,31 @@ describe('tencent quotes: a mixed batch taken in the US session, the Beijing wee
   })
 })
 
+
+// Three US lines as GBK bytes, asked between 13:15 and 13:25 Beijing on Wednesday 2026-07-08 (the
+// A-share session; 01:15 US Eastern, after the after-hours): each line is the 2026-07-07 close.
+// test/fixtures/tencent/SOURCE.md
+describe('tencent quotes: US lines during the A-share session (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-usMSFT-usBRK.B-session-2026-07-08.txt'))
+  const m = parseQuotes(text, new Map(['usAAPL', 'usMSFT'].map((c) => [c.toLowerCase(), parseSymbol(c)])))
+
+  it('reads the closing lines of the US session before, in Eastern time, names decoded from GBK', () => {
+    expect(m.get('usAAPL')).toEqual({
+      code: 'usAAPL', name: '苹果', date: '2026-07-07', time: '16:00:01', last: 310.66, open: 315.29, high: 315.48, low: 310.15,
+      preClose: 312.66, volume: 42_490_002, amount: 13_269_110_623, turnover: null, halted: false, traded: true,
+    })
+    expect(m.get('usMSFT')).toMatchObject({ name: '微软', last: 388.84, preClose: 386.74, volume: 29_297_524 })
+    expect(fieldsOf(text, 'usBRK.B')[1]).toBe('伯克希尔B')
+  })
+
+  it('adds up: change and percent against the previous close, turnover over the shares at field 62 (BRK.B: all classes, not the 63rd), 71 fields a line', () => {
+    for (const code of ['usAAPL', 'usMSFT', 'usBRK.B']) {
+      const f = fieldsOf(text, code)
+      expect(f).toHaveLength(71)
+      const n = f.map(Number)
+      expect(n[31]).toBeCloseTo(n[3] - n[4], 6)
+      expect(n[32]).toBeCloseTo(((n[3] - n[4]) / n[4]) * 100, 1)
+      expect((n[6] / n[62]) * 100).toBeCloseTo(n[38], 2)
+    }
+  })
+})
