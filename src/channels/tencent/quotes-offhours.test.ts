@@ -236,3 +236,45 @@ describe('tencent quotes: US lines during the A-share session (GBK bytes as sent
     }
   })
 })
+
+// usAAPL asked at 10:05 US Eastern on 2026-07-08 (22:05 Beijing, night): a live line of the US
+// session, stamped within seconds of the clock. test/fixtures/tencent/SOURCE.md
+describe('tencent quotes: a US line in the US session, the Beijing night (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-regular-2026-07-08-2205.txt'))
+
+  it('reads the live line: the day so far, against the 2026-07-07 close', () => {
+    const m = parseQuotes(text, new Map([['usaapl', parseSymbol('usAAPL')]]))
+    expect(m.get('usAAPL')).toEqual({
+      code: 'usAAPL', name: '苹果', date: '2026-07-08', time: '10:05:00', last: 309, open: 311.91, high: 312, low: 307.05,
+      preClose: 310.66, volume: 5_356_467, amount: 1_658_566_494, turnover: null, halted: false, traded: true,
+    })
+    const n = fieldsOf(text, 'usAAPL').map(Number)
+    expect(n[31]).toBeCloseTo(n[3] - n[4], 6)
+    // No book in the session line: bid and ask fields are all 0.
+    expect(n.slice(9, 29).every((v) => v === 0)).toBe(true)
+    expect(n[37] / n[36]).toBeGreaterThan(n[34])
+    expect(n[37] / n[36]).toBeLessThan(n[33])
+  })
+})
+
+// Three US indexes in the same 13:15–13:25 Beijing window of 2026-07-08, the 2026-07-07 close.
+describe('tencent quotes: US index lines (the index held them as text; written back as GBK)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usDJI-usIXIC-usINX-session-2026-07-08.txt'))
+
+  it('reads the indexes, and their lines leave share, cap and ratio fields empty', () => {
+    // Our us.SPX is Tencent's usINX (src/data/markets.ts).
+    const m = parseQuotes(text, new Map([['usdji', parseSymbol('us.DJI')], ['usixic', parseSymbol('us.IXIC')], ['usinx', parseSymbol('us.SPX')]]))
+    expect([...m.values()].map((q) => [q.name, q.last, q.preClose])).toEqual([
+      ['道琼斯', 52925.15, 53055.91],
+      ['纳斯达克', 25818.69, 26121.16],
+      ['标普500', 7503.85, 7537.43],
+    ])
+    for (const name of ['usDJI', 'usIXIC', 'usINX']) {
+      const f = fieldsOf(text, name)
+      expect(f).toHaveLength(71)
+      expect(f[56]).toBe('ZS')
+      expect([38, 39, 44, 45, 62, 63].map((k) => f[k])).toEqual(['', '', '', '', '', ''])
+      expect(Number(f[31])).toBeCloseTo(Number(f[3]) - Number(f[4]), 6)
+    }
+  })
+})
