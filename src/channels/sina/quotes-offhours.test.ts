@@ -281,3 +281,17 @@ describe('sina quotes: gb_ lines during the A-share session (GBK bytes as sent)'
     expect(fieldsOf(text, 'gb_brkb').slice(0, 4)).toEqual(['BRKB', '0.0000', '0.00', '2019-09-24 09:30:43'])
   })
 })
+
+// gb_aapl at 16:12:35 Beijing on 2026-07-08 (04:12 EDT, the US pre-market). test/fixtures/sina/SOURCE.md
+describe('sina quotes: a gb_ line in the US pre-market, the Beijing after-close (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/sina/hq-gb_aapl-premarket-2026-07-08-161235.txt'))
+
+  it('keeps the regular close as the last price; the pre-market trade is at 21, stamped at 24', () => {
+    const m = parseQuotes(text, new Map([['gb_aapl', parseSymbol('usAAPL')]]))
+    expect(m.get('usAAPL')).toMatchObject({ last: 310.66, preClose: 312.66, volume: 42_490_001 })
+    const f = fieldsOf(text, 'gb_aapl')
+    expect([f[3], f[24], f[25]]).toEqual(['2026-07-08 16:12:35', 'Jul 08 04:12AM EDT', 'Jul 07 04:00PM EDT'])
+    expect(Number(f[21]) - Number(f[1])).toBeCloseTo(Number(f[23]), 2)
+    expect(((Number(f[21]) - Number(f[1])) / Number(f[1])) * 100).toBeCloseTo(Number(f[22]), 2)
+  })
+})

@@ -278,3 +278,14 @@ describe('tencent quotes: US index lines (the index held them as text; written b
     }
   })
 })
+
+// usAAPL at 04:12 EDT on 2026-07-08 (16:12 Beijing, after the A-share close): the US pre-market
+// leaves the line as the 07-07 close, the same bytes as the 13:15 batch's. test/fixtures/tencent/SOURCE.md
+describe('tencent quotes: a US line in the US pre-market (GBK bytes as sent)', () => {
+  it('is the previous close, unchanged since the afternoon', () => {
+    const pre = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-premarket-2026-07-08-1612.txt'))
+    const batch = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-usMSFT-usBRK.B-session-2026-07-08.txt'))
+    expect(fieldsOf(pre, 'usAAPL')).toEqual(fieldsOf(batch, 'usAAPL'))
+    expect(parseQuotes(pre, new Map([['usaapl', parseSymbol('usAAPL')]])).get('usAAPL')).toMatchObject({ date: '2026-07-07', time: '16:00:01', last: 310.66 })
+  })
+})
