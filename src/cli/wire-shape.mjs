@@ -109,8 +109,11 @@ function unwrapJsonp(text) {
   return m ? m[1].trim() : t
 }
 
-/** One quote statement, `var hq_str_x="…";` or `v_x="…";`; the hosts end each with a line break, some published captures with `; `. */
-const STATEMENT = /(?:var\s+)?([\w$]+)\s*=\s*"([^"]*)"\s*;?/g
+/**
+ * One quote statement, `var hq_str_x="…";` or `v_x="…";`; the hosts end each with a line break, some
+ * published captures with `; `. Names may hold a dot, as US share classes do (`v_usBRK.B`, `hq_str_gb_brk.b`).
+ */
+const STATEMENT = /(?:var\s+)?([\w$.]+)\s*=\s*"([^"]*)"\s*;?/g
 
 /**
  * The structure of one answer: its body's bytes and its content type (or the charset the host

@@ -59,4 +59,7 @@ test("reads quote statements published on one line, a statement's body kept alon
   assert.equal(body.kind, 'lines')
   assert.deepEqual([...body.root.widths], [35])
   assert.equal(shapeOf(utf8('=([{"day":"2026-03-18","open":"1489.000"}]);'), 'application/javascript').kind, 'json')
+  // A US share class names its statement with a dot (Tencent v_usBRK.B, Sina hq_str_gb_brk.b).
+  const dotted = shapeOf(utf8('v_usBRK.B="200~a~BRK.B.N~504.00";\nvar hq_str_gb_brk.b="";\n'), 'text/html; charset=GBK')
+  assert.equal(dotted.kind, 'lines')
 })

@@ -3,6 +3,7 @@ import { ChannelError } from '../errors'
 import { parseBoardDirectoryPage, parseBoardMembersPage } from './boards'
 import capturedBoardFlow from '../../../test/fixtures/push2/clist-board-fflow-p1-2025-10-27-153942-jsonp.json?raw'
 import capturedGainers from '../../../test/fixtures/push2/clist-sh-gainers-p1-2024-08-08-175620-jsonp.json?raw'
+import capturedIndustry from '../../../test/fixtures/push2/clist-industry-boards-p1-2026-08-22.json?raw'
 
 const page = (total: number, diff: unknown) => JSON.stringify({ rc: 0, rt: 6, data: { total, diff } })
 
@@ -59,5 +60,21 @@ describe('a captured board page', () => {
       if (Math.abs(r.f81) >= 1) expect((r.f78 / amount) * 100 / r.f81).toBeCloseTo(1, 1)
       expect(r.f124).toBe(1761550782)
     }
+  })
+})
+
+describe('a captured industry board page (fs m:90 t:2, 3 of 496 boards, taken 2026-08-22; test/fixtures/push2/SOURCE.md)', () => {
+  it('reads the boards, and each leader carries its own market (f141 1 for Shanghai, 0 for Shenzhen)', () => {
+    const p = parseBoardDirectoryPage(capturedIndustry)
+    expect(p.rows).toEqual([
+      { code: 'BK0420', name: '航空机场' },
+      { code: 'BK0421', name: '铁路公路' },
+      { code: 'BK0422', name: '物流' },
+    ])
+    const diff = JSON.parse(capturedIndustry).data.diff as Array<Record<string, unknown>>
+    expect(diff.map((r) => [r.f140, r.f141])).toEqual([['900945', 1], ['600368', 1], ['001228', 0]])
+    // A board's main net inflow is whole yuan (sent as 1583464.0).
+    expect(capturedIndustry).toContain('"f62":1583464.0,')
+    for (const r of diff) expect(Number.isInteger(r.f62)).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import realLifts from '../../../test/fixtures/eastmoney/lift-stage-rows-2026-07-28.json'
+import liftPage from '../../../test/fixtures/eastmoney/lift-stage-2026-08-24-page1.json'
 import captured600779 from '../../../test/fixtures/eastmoney/public-bs-appoin-600779-2023h1.json'
 import { seasonOf } from '../../domain/report-seasons'
 import { ChannelError } from '../errors'
@@ -50,6 +51,27 @@ describe('toLockup on real rows (600626, 688785, 2026-07-28; test/fixtures/eastm
       { code: 'sh600626', name: '申达股份', freeDate: '2026-07-28', shares: 212_765_957, marketValue: 693_617_019.82, floatRatio: 19.2031, kind: '定向增发机构配售股份' },
       { code: 'sh688785', name: '恒运昌', freeDate: '2026-07-28', shares: 816_783, marketValue: 246_227_403.18, floatRatio: 6.4174, kind: '首发机构配售股份' },
     ])
+  })
+})
+
+describe('toLockup on a real page (releases of 2026-08-24, taken Saturday 2026-08-22; test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads the three rows: shares and CNY from 万, the float ratio in percent; freed × NEW is the market value', () => {
+    const { result } = liftPage
+    // 161 releases, three a page: 54 pages.
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    const events = result.data.map(toLockup)
+    expect(events.map((e) => [e.code, e.freeDate, e.shares, e.kind])).toEqual([
+      ['sz002157', '2026-08-24', 223567, '其他类型'],
+      ['sh603087', '2026-08-24', 259327, '首发原股东限售股份'],
+      ['sz301418', '2026-08-24', 1397000, '首发原股东限售股份'],
+    ])
+    expect(events[2]).toMatchObject({ marketValue: 52541170, floatRatio: 4.7458 })
+    for (const r of result.data) {
+      expect(r.LIFT_MARKET_CAP).toBeCloseTo(r.CURRENT_FREE_SHARES * r.NEW, 5)
+      // A share of the float is at least the same share of the total; both 20-day changes are null on these rows (the release two days ahead).
+      expect(r.FREE_RATIO).toBeGreaterThanOrEqual(r.TOTAL_RATIO)
+      expect([r.B20_ADJCHRATE, r.A20_ADJCHRATE]).toEqual([null, null])
+    }
   })
 })
 

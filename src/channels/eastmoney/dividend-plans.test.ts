@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import realAnswer from '../../../test/fixtures/eastmoney/sharebonus-det-rows.json'
+import moutai from '../../../test/fixtures/eastmoney/sharebonus-600519-2026-08-21-page1.json'
 import { parseSymbol } from '../../domain/symbols'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
@@ -8,6 +9,26 @@ import { dividendPlansUrl, fetchDividendPlans, toPlan } from './dividend-plans'
 
 const inst = (code: string) => parseSymbol(code)
 const rows = realAnswer.result.data as Record<string, unknown>[]
+
+describe('toPlan on a real page of 600519 (three of 28 plans, taken 2026-08-21; test/fixtures/eastmoney/SOURCE.md)', () => {
+  it('reads the three latest cash dividends per share, with their dates; the tax note is 10 % of the cash where given', () => {
+    const { result } = moutai
+    // 28 plans, three a page: 10 pages.
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    const plans = result.data.map((r) => toPlan(r, inst('sh600519')))
+    expect(plans.map((p) => [p.reportDate, p.cash, p.recordDate, p.exDate, p.noticeDate])).toEqual([
+      ['2025-12-31', 28.02423, '2026-06-25', '2026-06-26', '2026-06-22'],
+      ['2025-09-30', 23.957, '2025-12-18', '2025-12-19', '2025-12-11'],
+      ['2024-12-31', 27.673, '2025-06-25', '2025-06-26', '2025-06-20'],
+    ])
+    // The columns asked leave out the plan's progress: no status, as the parser reads it.
+    expect(plans.every((p) => p.status === null && p.bonusShares === 0)).toBe(true)
+    for (const r of result.data) {
+      const net = /扣税后([\d.]+)元/.exec(r.IMPL_PLAN_PROFILE)
+      if (net) expect(Number(net[1])).toBeCloseTo(r.PRETAX_BONUS_RMB * 0.9, 6)
+    }
+  })
+})
 
 describe('toPlan on real rows', () => {
   it('reads an implemented cash dividend per share with its dates', () => {

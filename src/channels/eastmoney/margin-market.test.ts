@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import captured from '../../../test/fixtures/eastmoney/margin-dailytrade-2026-08-13.json'
+import capturedWeek from '../../../test/fixtures/eastmoney/margin-dailytrade-2026-08-18-20.json'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchMarketMargin, toMarketMarginDay } from './margin-market'
 
@@ -18,6 +19,22 @@ describe('RPTA_WEB_MARGIN_DAILYTRADE', () => {
     const url = new URL(calls[0].url)
     expect(url.searchParams.get('reportName')).toBe('RPTA_WEB_MARGIN_DAILYTRADE')
     expect(url.searchParams.get('filter')).toBe("(STATISTICS_DATE>='2026-08-07')")
+  })
+
+  it('reads a second real answer (2026-08-18..20, taken Saturday 2026-08-22), the columns=ALL form with investor counts', () => {
+    const rows = capturedWeek.result.data
+    // 3373 sessions, three a page: 1125 pages.
+    expect(capturedWeek.result.pages).toBe(Math.ceil(capturedWeek.result.count / rows.length))
+    const days = rows.map(toMarketMarginDay)
+    expect(days.map((d) => d.date)).toEqual(['2026-08-20', '2026-08-19', '2026-08-18'])
+    expect(days[0]).toEqual({
+      date: '2026-08-20', financingBalance: 2639500368567, lendingBalance: 26845294696, totalBalance: 2666345663264,
+      financingBuy: 188829242438, lendingSell: 1230454624,
+    })
+    for (const r of rows) {
+      expect(r.MARGIN_BALANCE).toBeCloseTo(r.FIN_BALANCE + r.LOAN_BALANCE, 7)
+      expect(r.MARGIN_TRADE_AMT).toBeCloseTo(r.FIN_BUY_AMT + r.LOAN_SELL_AMT, 7)
+    }
   })
 
   it.each([

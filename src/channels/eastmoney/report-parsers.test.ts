@@ -3,6 +3,8 @@ import margin300124 from '../../../test/fixtures/eastmoney/margin-300124-2023-05
 import seats600127 from '../../../test/fixtures/eastmoney/billboard-seats-600127-2026-09-04.json'
 import seats600611 from '../../../test/fixtures/eastmoney/billboard-seats-buy-600611-2024-07-16.json'
 import board000595 from '../../../test/fixtures/eastmoney/billboard-000595-2024-01-02.json'
+import boardWeek from '../../../test/fixtures/eastmoney/billboard-a-2026-08-17-21-page1.json'
+import blockDay from '../../../test/fixtures/eastmoney/blocktrade-sz-2026-09-29-all-page1.json'
 import blockWeek from '../../../test/fixtures/eastmoney/blocktrade-a-2026-08-17-21-page1.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { previousTradingDay } from '../../domain/trading-calendar'
@@ -71,6 +73,28 @@ describe('dragon-tiger board', () => {
   it('reads a recorded listing row (no seats asked)', () => {
     const [day] = boardDays('sz000595', board000595.result.data, [], [])
     expect(day).toMatchObject({ date: '2024-01-02', reasons: ['连续三个交易日内，涨幅偏离值累计达到20%的证券'], close: 5.7, buyAmount: 79387344, netAmount: 38341402.3, dayAmount: null })
+  })
+
+  it('reads a recorded page of the week 2026-08-17..21 (3 of 375 rows), whose sums and ratios add up', () => {
+    // test/fixtures/eastmoney/SOURCE.md: 375 listings, three a page: 125 pages; taken Saturday 2026-08-22.
+    const { result } = boardWeek
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    const [day] = boardDays('sz000017', [result.data[0]], [], [])
+    expect(day).toMatchObject({ date: '2026-08-21', reasons: ['连续三个交易日内，涨幅偏离值累计达到20%的证券'], close: 7.11, buyAmount: 104887598.01, netAmount: 4599091.67 })
+    for (const row of result.data) {
+      expect(boardDays(`sz${row.SECURITY_CODE}`, [row], [], [])).toHaveLength(1)
+      expect(row.BILLBOARD_NET_AMT).toBeCloseTo(row.BILLBOARD_BUY_AMT - row.BILLBOARD_SELL_AMT, 2)
+      expect(row.BILLBOARD_DEAL_AMT).toBeCloseTo(row.BILLBOARD_BUY_AMT + row.BILLBOARD_SELL_AMT, 2)
+      // Both ratios are percent of the day's turnover (ACCUM_AMOUNT).
+      expect(row.DEAL_NET_RATIO).toBeCloseTo((row.BILLBOARD_NET_AMT / row.ACCUM_AMOUNT) * 100, 9)
+      expect(row.DEAL_AMOUNT_RATIO).toBeCloseTo((row.BILLBOARD_DEAL_AMT / row.ACCUM_AMOUNT) * 100, 9)
+    }
+    // Later changes exist only for sessions that have been: none yet for the Friday listings, D1 and D2 for 2026-08-19's.
+    expect(result.data.map((r) => [r.TRADE_DATE.slice(0, 10), r.D1_CLOSE_ADJCHRATE, r.D2_CLOSE_ADJCHRATE, r.D5_CLOSE_ADJCHRATE])).toEqual([
+      ['2026-08-21', null, null, null],
+      ['2026-08-19', -9.97088792, -14.55604076, null],
+      ['2026-08-21', null, null, null],
+    ])
   })
 
   it('rejects a net that is not buy − sell, another stock, and a seat on a day not listed', () => {
@@ -147,6 +171,35 @@ describe('block trades (RPT_DATA_BLOCKTRADE)', () => {
       const next = Math.round(row.CLOSE_PRICE * (1 + row.CHANGE_RATE_1DAYS / 100) * 100) / 100
       expect(Math.abs(next - row.CLOSE_PRICE * (1 + row.CHANGE_RATE_1DAYS / 100))).toBeLessThan(1e-6)
       // Taken on Saturday 2026-08-22: no 5-day change yet.
+      expect(row.CHANGE_RATE_5DAYS).toBeNull()
+    }
+  })
+
+  it('reads a recorded columns=ALL page of one day (2026-09-29, 30 of 111 rows), whose ratios all add up', () => {
+    // test/fixtures/eastmoney/SOURCE.md: 111 trades, thirty a page: 4 pages; rows of Shenzhen stocks, a stock once per trade.
+    const { result } = blockDay
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    const trades = result.data.map(toBlockTrade)
+    expect(trades).toHaveLength(30)
+    expect(trades.every((t) => t.date === '2026-09-29' && t.code.startsWith('sz'))).toBe(true)
+    expect(trades[0]).toMatchObject({ code: 'sz002110', name: '三钢闽光', price: 2.87, close: 2.87, premiumPct: 0, volume: 3_434_900, amount: 9_858_200, buyer: '机构专用' })
+    for (const [k, row] of result.data.entries()) {
+      expect(row.PREMIUM_RATIO).toBeCloseTo(row.DEAL_PRICE / row.CLOSE_PRICE - 1, 9)
+      expect(trades[k].premiumPct).toBeCloseTo(row.PREMIUM_RATIO * 100, 3)
+      // Percent columns of the ALL form: the day's change, the deal against the previous close, the deal's share of the float.
+      expect(row.CHANGE_RATE).toBeCloseTo((row.CLOSE_PRICE / row.PRE_CLOSE_PRICE - 1) * 100, 3)
+      expect(row.DISCOUNT_RATIO).toBeCloseTo((row.DEAL_PRICE / row.PRE_CLOSE_PRICE - 1) * 100, 6)
+      expect(row.FREE_SHARES_RATIO).toBeCloseTo((row.DEAL_VOLUME / row.UNLIMITED_A_SHARES) * 100, 6)
+      expect(row.TURNOVER_RATE).toBeCloseTo((row.DEAL_AMT / (row.UNLIMITED_A_SHARES * row.CLOSE_PRICE)) * 100, 6)
+      // Amounts in whole hundreds, within 0.05 % of price × volume (5762100 for 142100 at 40.54).
+      expect(row.DEAL_AMT % 100).toBe(0)
+      expect(Math.abs(row.DEAL_AMT / (row.DEAL_PRICE * row.DEAL_VOLUME) - 1)).toBeLessThan(5e-4)
+      // Premium and discount turnovers split the amount by the premium's sign.
+      expect(row.DISCOUNT_TURNOVER).toBe(row.PREMIUM_RATIO < 0 ? row.DEAL_AMT : 0)
+      expect(row.PREMIUM_TURNOVER).toBe(row.PREMIUM_RATIO > 0 ? row.DEAL_AMT : 0)
+      expect(row.SECURITY_TYPE_WEB).toBe('1')
+      // Taken on 2026-09-30 at the earliest: the next session's change is there, no 5-day change yet.
+      expect(row.CHANGE_RATE_1DAYS).not.toBeNull()
       expect(row.CHANGE_RATE_5DAYS).toBeNull()
     }
   })

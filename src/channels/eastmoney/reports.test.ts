@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import excerpt from '../../../test/fixtures/eastmoney/report-list-excerpt-2026-07-25.json'
 import sample from '../../../test/fixtures/eastmoney/report-list-rows.json'
@@ -81,6 +82,44 @@ describe('readReportPage', () => {
   it('an empty content block is an empty summary; a page without one is malformed', () => {
     expect(readReportPage('<div class="newsContent"></div>')).toBe('')
     expect(failureKind(() => readReportPage('<html><body>404</body></html>'))).toBe('malformed')
+  })
+})
+
+describe('readReportPage on a real page', () => {
+  // test/fixtures/eastmoney/SOURCE.md: the page of AP202609301830020241 (广钢气体, 万联证券, first coverage), served 2026-09-30 11:12:32.
+  const html = readFileSync('test/fixtures/eastmoney/report-page-AP202609301830020241-2026-09-30.html', 'utf8')
+  const zwinfo = JSON.parse(/var zwinfo= (\{.*\});\n/.exec(html)![1])
+
+  it('reads the nine paragraphs of div.ctx-content, indents and the empty last paragraph gone', () => {
+    const lines = readReportPage(html).split('\n')
+    expect(lines).toHaveLength(9)
+    expect(lines[0]).toBe('广钢气体(688548)')
+    expect(lines[1]).toBe('报告关键要素:')
+    expect(lines[8]).toMatch(/^风险因素：/)
+    // The same text as the page script's notice_content, paragraph for paragraph.
+    expect(lines).toEqual(zwinfo.notice_content.split('\n').map((l: string) => l.replace(/^\u3000+/, '')).filter((l: string) => l !== ''))
+    expect(zwinfo.info_code).toBe('AP202609301830020241')
+    expect(zwinfo.researcher).toBe('夏清莹,陈达')
+    expect(zwinfo.security[0].stock).toBe('688548')
+  })
+
+  it("the page's own numbers add up: revenue growth, profit growth and PE", () => {
+    const text = readReportPage(html)
+    // 2026-2028 revenue and its growth on the year before: 35.75 / 29.75 is +20.17%, 42.26 / 35.75 is +18.21%.
+    const revenue = /营业收入([\d.]+)\/([\d.]+)\/([\d.]+)亿元，同比\+([\d.]+)%\/\+([\d.]+)%\/\+([\d.]+)%/.exec(text)!.slice(1).map(Number)
+    expect(revenue[1] / revenue[0] - 1).toBeCloseTo(revenue[4] / 100, 3)
+    expect(revenue[2] / revenue[1] - 1).toBeCloseTo(revenue[5] / 100, 3)
+    const profit = /归母净利润([\d.]+)\/([\d.]+)\/([\d.]+)亿元/.exec(text)!.slice(1).map(Number)
+    // 439.62 hundred million of market value over 4.67 of profit: the 94.16x the page gives (and the list's PE).
+    expect(439.62 / profit[0]).toBeCloseTo(94.16, 0)
+    expect(text).toContain('对应PE为94.16x')
+  })
+
+  it('gives key points that are claims and numbers, not the stock line or the risks', () => {
+    const points = keyPoints(readReportPage(html))
+    expect(points.length).toBeGreaterThanOrEqual(2)
+    expect(points.join('|')).not.toMatch(/^广钢气体\(688548\)$|风险因素/m)
+    expect(points.some((p) => p.includes('营业收入29.75/35.75/42.26亿元'))).toBe(true)
   })
 })
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createEmulatorFetch, resetEmulator, setClock } from '../../emulator/control'
 import { market } from '../../emulator/market'
 import captured300124 from '../../../test/fixtures/eastmoney/valueanalysis-300124-2023-05-24.json'
+import moutaiWeek from '../../../test/fixtures/eastmoney/valueanalysis-600519-2026-08-17-21.json'
 import capturedIndustry from '../../../test/fixtures/eastmoney/valueindustry-016001-2017-01.json'
 import { failureKind, fakeContext } from '../testkit'
 import { fetchBoardDividendYield, fetchBoardHistory, fetchStockBoard, findBoard, toBoard, toBoardDay, toConstituent } from './sector-valuation'
@@ -156,6 +157,28 @@ describe('a captured RPT_VALUEANALYSIS_DET row (300124, 2023-05-24; test/fixture
     expect(toConstituent(row, '016022', '2023-05-24')).toEqual({ code: 'sz300124', shares: 2661146676, marketCap: 160201029895.2 })
     expect(row.CLOSE_PRICE * row.TOTAL_SHARES).toBeCloseTo(row.TOTAL_MARKET_CAP, 1)
     expect(row.CLOSE_PRICE * row.FREE_SHARES_A).toBeCloseTo(row.NOTLIMITED_MARKETCAP_A, 1)
+  })
+})
+
+describe('a captured RPT_VALUEANALYSIS_DET page (600519, 2026-08-17..21; test/fixtures/eastmoney/SOURCE.md)', () => {
+  const { result } = moutaiWeek
+
+  it('holds five sessions, newest first, whose caps are close × shares and whose ratios move with the close', () => {
+    // 2096 sessions, five a page: 420 pages.
+    expect(result.pages).toBe(Math.ceil(result.count / result.data.length))
+    expect(result.data.map((r) => r.TRADE_DATE.slice(0, 10))).toEqual(['2026-08-21', '2026-08-20', '2026-08-19', '2026-08-18', '2026-08-17'])
+    const [latest] = result.data
+    for (const r of result.data) {
+      expect(r.CLOSE_PRICE * r.TOTAL_SHARES).toBeCloseTo(r.TOTAL_MARKET_CAP, 1)
+      // The same trailing earnings, book and sales all week: each ratio over the close is constant.
+      for (const k of ['PE_TTM', 'PE_LAR', 'PB_MRQ', 'PS_TTM', 'PCF_OCF_TTM'] as const) expect(r[k] / r.CLOSE_PRICE).toBeCloseTo(latest[k] / latest.CLOSE_PRICE, 9)
+    }
+  })
+
+  it('is read as a constituent once the row carries what the ALL form adds (SECUCODE, BOARD_CODE); without them it is refused', () => {
+    const row = result.data[0]
+    expect(failureKind(() => toConstituent(row, '016029', '2026-08-21'))).toBe('malformed')
+    expect(toConstituent({ ...row, SECUCODE: '600519.SH', BOARD_CODE: '016029' }, '016029', '2026-08-21')).toEqual({ code: 'sh600519', shares: 1250081601, marketCap: 1591141364200.83 })
   })
 })
 

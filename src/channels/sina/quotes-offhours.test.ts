@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { parseSymbol } from '../../domain/symbols'
 import { parseQuotes, statements } from './quotes'
 
@@ -245,5 +246,52 @@ describe('sina ChiNext lines after the post-close session, 2020 and 2023', () =>
     expect(parseQuotes(b, wanted('sz300750')).get('sz300750')).toMatchObject({ date: '2023-11-16', time: '15:35:00', last: 181.15, volume: 17_466_200 })
     expect(193176 / 7200).toBeCloseTo(26.83, 6)
     expect(217380 / 1200).toBeCloseTo(181.15, 6)
+  })
+})
+
+// gb_ lines as GBK bytes, asked between 13:15 and 13:25 Beijing on Wednesday 2026-07-08 (the
+// A-share session; the US after-hours of 07-07 closed at 08:00 Beijing). test/fixtures/sina/SOURCE.md
+describe('sina quotes: gb_ lines during the A-share session (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/sina/hq-gb_aapl-gb_msft-gb_brk.b-gb_brkb-session-2026-07-08.txt'))
+
+  it("reads the regular session's close and keeps the after-hours price out of it", () => {
+    const m = parseQuotes(text, new Map([['gb_aapl', parseSymbol('usAAPL')], ['gb_msft', parseSymbol('usMSFT')]]))
+    expect(m.get('usAAPL')).toMatchObject({ name: '苹果', last: 310.66, preClose: 312.66, open: 315.29, high: 315.48, low: 310.15, volume: 42_490_002 })
+    expect(m.get('usMSFT')).toMatchObject({ name: '微软', last: 388.84, preClose: 386.74, volume: 29_297_516 })
+    const f = fieldsOf(text, 'gb_aapl')
+    expect(f).toHaveLength(36)
+    // Fields 24 and 25: the after-hours and regular closing times; 21 the after-hours price, 22/23 its change on the close.
+    expect([f[24], f[25]]).toEqual(['Jul 07 07:59PM EDT', 'Jul 07 04:00PM EDT'])
+    expect(Number(f[21]) - Number(f[1])).toBeCloseTo(Number(f[23]), 2)
+    expect(((Number(f[21]) - Number(f[1])) / Number(f[1])) * 100).toBeCloseTo(Number(f[22]), 2)
+  })
+
+  it('adds up: change on the previous close at 26, and the day amount at 30 within the day range', () => {
+    for (const name of ['gb_aapl', 'gb_msft']) {
+      const n = fieldsOf(text, name).map(Number)
+      expect(n[4]).toBeCloseTo(n[1] - n[26], 4)
+      expect(n[2]).toBeCloseTo(((n[1] - n[26]) / n[26]) * 100, 2)
+      expect(n[30] / n[10]).toBeGreaterThan(n[7])
+      expect(n[30] / n[10]).toBeLessThan(n[6])
+    }
+  })
+
+  it('answers an unknown dotted class empty, and the retired BRKB ticker with its 2019 line', () => {
+    expect(statements(text).find(([n]) => n === 'gb_brk.b')).toEqual(['gb_brk.b', ''])
+    expect(fieldsOf(text, 'gb_brkb').slice(0, 4)).toEqual(['BRKB', '0.0000', '0.00', '2019-09-24 09:30:43'])
+  })
+})
+
+// gb_aapl at 16:12:35 Beijing on 2026-07-08 (04:12 EDT, the US pre-market). test/fixtures/sina/SOURCE.md
+describe('sina quotes: a gb_ line in the US pre-market, the Beijing after-close (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/sina/hq-gb_aapl-premarket-2026-07-08-161235.txt'))
+
+  it('keeps the regular close as the last price; the pre-market trade is at 21, stamped at 24', () => {
+    const m = parseQuotes(text, new Map([['gb_aapl', parseSymbol('usAAPL')]]))
+    expect(m.get('usAAPL')).toMatchObject({ last: 310.66, preClose: 312.66, volume: 42_490_001 })
+    const f = fieldsOf(text, 'gb_aapl')
+    expect([f[3], f[24], f[25]]).toEqual(['2026-07-08 16:12:35', 'Jul 08 04:12AM EDT', 'Jul 07 04:00PM EDT'])
+    expect(Number(f[21]) - Number(f[1])).toBeCloseTo(Number(f[23]), 2)
+    expect(((Number(f[21]) - Number(f[1])) / Number(f[1])) * 100).toBeCloseTo(Number(f[22]), 2)
   })
 })

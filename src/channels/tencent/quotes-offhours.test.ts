@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { parseSymbol } from '../../domain/symbols'
 import { parseQuotes, statements } from './quotes'
 
@@ -207,3 +208,84 @@ describe('tencent quotes: a mixed batch taken in the US session, the Beijing wee
   })
 })
 
+
+// Three US lines as GBK bytes, asked between 13:15 and 13:25 Beijing on Wednesday 2026-07-08 (the
+// A-share session; 01:15 US Eastern, after the after-hours): each line is the 2026-07-07 close.
+// test/fixtures/tencent/SOURCE.md
+describe('tencent quotes: US lines during the A-share session (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-usMSFT-usBRK.B-session-2026-07-08.txt'))
+  const m = parseQuotes(text, new Map(['usAAPL', 'usMSFT'].map((c) => [c.toLowerCase(), parseSymbol(c)])))
+
+  it('reads the closing lines of the US session before, in Eastern time, names decoded from GBK', () => {
+    expect(m.get('usAAPL')).toEqual({
+      code: 'usAAPL', name: '苹果', date: '2026-07-07', time: '16:00:01', last: 310.66, open: 315.29, high: 315.48, low: 310.15,
+      preClose: 312.66, volume: 42_490_002, amount: 13_269_110_623, turnover: null, halted: false, traded: true,
+    })
+    expect(m.get('usMSFT')).toMatchObject({ name: '微软', last: 388.84, preClose: 386.74, volume: 29_297_524 })
+    expect(fieldsOf(text, 'usBRK.B')[1]).toBe('伯克希尔B')
+  })
+
+  it('adds up: change and percent against the previous close, turnover over the shares at field 62 (BRK.B: all classes, not the 63rd), 71 fields a line', () => {
+    for (const code of ['usAAPL', 'usMSFT', 'usBRK.B']) {
+      const f = fieldsOf(text, code)
+      expect(f).toHaveLength(71)
+      const n = f.map(Number)
+      expect(n[31]).toBeCloseTo(n[3] - n[4], 6)
+      expect(n[32]).toBeCloseTo(((n[3] - n[4]) / n[4]) * 100, 1)
+      expect((n[6] / n[62]) * 100).toBeCloseTo(n[38], 2)
+    }
+  })
+})
+
+// usAAPL asked at 10:05 US Eastern on 2026-07-08 (22:05 Beijing, night): a live line of the US
+// session, stamped within seconds of the clock. test/fixtures/tencent/SOURCE.md
+describe('tencent quotes: a US line in the US session, the Beijing night (GBK bytes as sent)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-regular-2026-07-08-2205.txt'))
+
+  it('reads the live line: the day so far, against the 2026-07-07 close', () => {
+    const m = parseQuotes(text, new Map([['usaapl', parseSymbol('usAAPL')]]))
+    expect(m.get('usAAPL')).toEqual({
+      code: 'usAAPL', name: '苹果', date: '2026-07-08', time: '10:05:00', last: 309, open: 311.91, high: 312, low: 307.05,
+      preClose: 310.66, volume: 5_356_467, amount: 1_658_566_494, turnover: null, halted: false, traded: true,
+    })
+    const n = fieldsOf(text, 'usAAPL').map(Number)
+    expect(n[31]).toBeCloseTo(n[3] - n[4], 6)
+    // No book in the session line: bid and ask fields are all 0.
+    expect(n.slice(9, 29).every((v) => v === 0)).toBe(true)
+    expect(n[37] / n[36]).toBeGreaterThan(n[34])
+    expect(n[37] / n[36]).toBeLessThan(n[33])
+  })
+})
+
+// Three US indexes in the same 13:15–13:25 Beijing window of 2026-07-08, the 2026-07-07 close.
+describe('tencent quotes: US index lines (the index held them as text; written back as GBK)', () => {
+  const text = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usDJI-usIXIC-usINX-session-2026-07-08.txt'))
+
+  it('reads the indexes, and their lines leave share, cap and ratio fields empty', () => {
+    // Our us.SPX is Tencent's usINX (src/data/markets.ts).
+    const m = parseQuotes(text, new Map([['usdji', parseSymbol('us.DJI')], ['usixic', parseSymbol('us.IXIC')], ['usinx', parseSymbol('us.SPX')]]))
+    expect([...m.values()].map((q) => [q.name, q.last, q.preClose])).toEqual([
+      ['道琼斯', 52925.15, 53055.91],
+      ['纳斯达克', 25818.69, 26121.16],
+      ['标普500', 7503.85, 7537.43],
+    ])
+    for (const name of ['usDJI', 'usIXIC', 'usINX']) {
+      const f = fieldsOf(text, name)
+      expect(f).toHaveLength(71)
+      expect(f[56]).toBe('ZS')
+      expect([38, 39, 44, 45, 62, 63].map((k) => f[k])).toEqual(['', '', '', '', '', ''])
+      expect(Number(f[31])).toBeCloseTo(Number(f[3]) - Number(f[4]), 6)
+    }
+  })
+})
+
+// usAAPL at 04:12 EDT on 2026-07-08 (16:12 Beijing, after the A-share close): the US pre-market
+// leaves the line as the 07-07 close, the same bytes as the 13:15 batch's. test/fixtures/tencent/SOURCE.md
+describe('tencent quotes: a US line in the US pre-market (GBK bytes as sent)', () => {
+  it('is the previous close, unchanged since the afternoon', () => {
+    const pre = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-premarket-2026-07-08-1612.txt'))
+    const batch = new TextDecoder('gbk').decode(readFileSync('test/fixtures/tencent/qt-usAAPL-usMSFT-usBRK.B-session-2026-07-08.txt'))
+    expect(fieldsOf(pre, 'usAAPL')).toEqual(fieldsOf(batch, 'usAAPL'))
+    expect(parseQuotes(pre, new Map([['usaapl', parseSymbol('usAAPL')]])).get('usAAPL')).toMatchObject({ date: '2026-07-07', time: '16:00:01', last: 310.66 })
+  })
+})

@@ -89,7 +89,8 @@ function blockRows(inst: EmuInstrument, from: string, to: string, market: Market
       rows.push({
         TRADE_DATE: datetime(t.date),
         ...identity(inst),
-        SECURITY_TYPE_WEB: 1,
+        // Text, as the real rows send it ("1": blocktrade-sz-2026-09-29-all-page1.json), though filters compare it to a bare 1.
+        SECURITY_TYPE_WEB: '1',
         CHANGE_RATE: round(pctOf(bar.close - bar.preClose, bar.preClose), 4),
         CLOSE_PRICE: bar.close,
         DEAL_PRICE: t.price,

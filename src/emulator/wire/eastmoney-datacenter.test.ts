@@ -21,7 +21,7 @@ describe('eastmoney datacenter RPT_SHAREBONUS_DET', () => {
   it('lists a stock\'s actions newest first, per 10 shares, in the datacenter envelope', async () => {
     const body = await get(byCode('600519'))
     expect(body).toMatchObject({ success: true, message: 'ok', code: 0, result: { pages: 1, count: 2 } })
-    expect(typeof body.version).toBe('string')
+    expect(body.version).toMatch(/^[0-9a-f]{32}$/)
     const [latest, earlier] = body.result.data
     expect(latest).toMatchObject({
       SECUCODE: '600519.SH', SECURITY_CODE: '600519', SECURITY_NAME_ABBR: '贵州茅台', EX_DIVIDEND_DATE: '2025-06-26 00:00:00',

@@ -4,6 +4,7 @@ import { handleEastmoney } from './eastmoney'
 import { boardsOf, conceptBoards } from '../market/business'
 import { parseFs } from './eastmoney-list'
 import { fakeMarket, SUSPENDED } from './fake-market'
+import { market } from '../market'
 
 // Thursday 2025-01-02 15:30 Beijing: the session has closed, today's bars are complete.
 const NOW = Date.parse('2025-01-02T07:30:00Z')
@@ -124,5 +125,28 @@ describe('through the emulator fetch', () => {
     setFault('eastmoney', { kind: 'empty' })
     const body = await (await createEmulatorFetch(fakeMarket)(url({ fs: A_SHARES, np: 1 }))).json()
     expect(body).toMatchObject({ rc: 0, data: null })
+  })
+})
+
+describe('industry board rows (m:90 t:2): fields made of their constituents', () => {
+  // As a real board page (test/fixtures/push2/clist-industry-boards-p1-2026-08-22.json) carries them.
+  const AFTER_CLOSE = Date.parse('2026-11-20T16:00:00+08:00')
+  const ask = async (fs: string, fields: string, pz = 3) => {
+    const u = new URL(url({ pn: 1, pz, po: 0, np: 1, fltt: 2, invt: 2, fid: 'f12', fs, fields }))
+    return (await (await handleEastmoney(u, new Request(u), market, AFTER_CLOSE))!.json()) as any
+  }
+
+  it('names the constituent up most as the leader (f128, f140, f141) and sums the main net inflow in whole yuan (f62)', async () => {
+    const boards = (await ask('m:90 t:2 f:!50', 'f3,f12,f14,f62,f128,f140,f141')).data.diff
+    expect(boards).toHaveLength(3)
+    for (const b of boards) {
+      const members = (await ask(`b:${b.f12} f:!50`, 'f3,f12,f13,f14,f62', 1000)).data.diff.filter((m: any) => typeof m.f3 === 'number')
+      const top = Math.max(...members.map((m: any) => m.f3))
+      const leader = members.find((m: any) => m.f12 === b.f140)
+      expect(leader).toMatchObject({ f14: b.f128, f13: b.f141, f3: top })
+      expect(Number.isInteger(b.f62)).toBe(true)
+      const net = members.filter((m: any) => typeof m.f62 === 'number').reduce((sum: number, m: any) => sum + m.f62, 0)
+      expect(Math.abs(b.f62 - net)).toBeLessThanOrEqual(1)
+    }
   })
 })

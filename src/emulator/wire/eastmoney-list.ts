@@ -14,6 +14,9 @@ import { beijing } from '../../domain/dates'
 import type { Board } from '../../domain/instrument'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { conceptBoards, inBoard } from '../market/business'
+import { boardMembers } from '../market/industries'
+import { hasTraded } from '../market/quote'
+import { flowFields } from './eastmoney-flow'
 import { foreignValuation, isForeignStock } from '../market/foreign-valuation'
 import { changeOverSessions, changeSinceYearStart } from '../market/period-change'
 import { valuationAt } from '../market/valuation'
@@ -186,6 +189,7 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
       if ('f115' in row) row.f115 = scaled(v.pe)
       if ('f23' in row) row.f23 = scaled(v.pb)
     }
+    if (r.inst.kind === 'sector' && BOARD_FIELDS.some((id) => id in row)) Object.assign(row, boardFields(market, r, now, ids))
     if (r.inst.kind === 'stock' && ('f9' in row || 'f23' in row || 'f115' in row)) {
       const v = valuationAt(market, r.inst, q.bar.close, now)
       if ('f9' in row) row.f9 = scaled(v.peDynamic)
@@ -198,6 +202,38 @@ export function handleClist(params: URLSearchParams, market: MarketModel, now: n
 }
 
 const IDENTITY = new Set(['f12', 'f13', 'f14'])
+
+/** Board fields made of its constituents: main net inflow, and the leading stock's name, code and market. */
+const BOARD_FIELDS = ['f62', 'f128', 'f140', 'f141'] as const
+
+/**
+ * An industry board's `f62` (the main net inflow of its traded constituents, summed) and its leader
+ * (`f128` name, `f140` code, `f141` market: the constituent up most), as real board rows carry them
+ * (test/fixtures/push2/clist-industry-boards-p1-2026-08-22.json: 航空机场 led by 海控B股 900945, market 1);
+ * `"-"` while none has traded. Computed only for the fields asked.
+ */
+function boardFields(market: MarketModel, r: Listed, now: number, ids: readonly string[]): Record<string, string | number> {
+  const today = beijing(now).date
+  const quotes = boardMembers(market, r.code.replace(/^BK/, ''))
+    .filter((m) => m.listDate <= today)
+    .map((m) => market.live(m, now))
+    .filter(hasTraded)
+  const out: Record<string, string | number> = {}
+  if (ids.includes('f62')) {
+    const nets = quotes.map((q) => flowFields(q).f62).filter((v): v is number => typeof v === 'number')
+    // Whole yuan, as real board rows send it (1583464.0, -255878871.0).
+    out.f62 = nets.length ? Math.round(nets.reduce((a, b) => a + b, 0)) : '-'
+  }
+  if (ids.some((id) => id === 'f128' || id === 'f140' || id === 'f141')) {
+    const change = (q: (typeof quotes)[number]) => (q.bar.close - q.bar.preClose) / q.bar.preClose
+    const leader = quotes.reduce<(typeof quotes)[number] | null>((best, q) => (best === null || change(q) > change(best) ? q : best), null)
+    const secid = leader ? splitSecid(leader.instrument.secid) : null
+    if (ids.includes('f128')) out.f128 = leader ? leader.instrument.name : '-'
+    if (ids.includes('f140')) out.f140 = secid ? secid.code : '-'
+    if (ids.includes('f141')) out.f141 = secid ? Number(secid.market) : '-'
+  }
+  return out
+}
 
 function identityRow(r: Listed, ids: readonly string[]): Record<string, string | number> {
   const { market: m, code } = splitSecid(r.inst.secid)

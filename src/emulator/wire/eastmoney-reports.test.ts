@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import capture from '../../../test/fixtures/eastmoney/report-predic-capture.json'
 import { market } from '../market'
@@ -43,17 +44,62 @@ describe('emulated report list', () => {
   })
 })
 
+/**
+ * The parts of a report page that scrapers read, as a form: the title's tail, the breadcrumb, the
+ * heading, the c-infos spans, the content paragraphs' indent and their end, the c-foot, the PDF
+ * link's form and the page script's zwinfo keys and value forms.
+ */
+function pageForm(html: string) {
+  const zwinfo = JSON.parse(/var zwinfo= (\{.*\});\n/.exec(html)![1])
+  const infos = /<div class="c-infos">([\s\S]*?)<\/div>/.exec(html)![1]
+  const content = /<div id="ctx-content" class="ctx-content">([\s\S]*?)<\/div>\s*<div class="c-foot">\s*<span class="to-more">[\s\S]*?<\/span>\s*<span class="to-pre">\s*<a class="pdf-link" href="([^"]+)">/.exec(html)!
+  const paragraphs = [...content[1].matchAll(/<p>([\s\S]*?)<\/p>/g)].map((m) => m[1])
+  return {
+    lang: /<html lang="([^"]+)">/.exec(html)![1],
+    titleTail: /<title>[\s\S]*?(- 宏观研究报告 _ 数据中心 _ 东方财富网)<\/title>/.exec(html)?.[1],
+    breadcrumb: /<div class="tit-route">[\s\S]*?> \n\s+\S+(-研报正文)\n/.exec(html)?.[1],
+    heading: /<div class="c-title">\s*<h1 id="zw-title">[^<]+<\/h1>/.test(html),
+    infos: [...infos.matchAll(/<span( [^>]*)?>/g)].map((m) => m[1] ?? '').filter((a) => !a.includes('icon')),
+    publishDateEmpty: infos.includes('<span id="publish-date"></span>'),
+    indented: paragraphs.slice(0, -1).every((p) => p.startsWith('\u3000\u3000')),
+    firstLine: /^\u3000\u3000\S+\(\d{6}\)$/.test(paragraphs[0]),
+    lastEmpty: paragraphs[paragraphs.length - 1] === '',
+    pdf: content[2].replace(/AP\d{18}/, 'AP').replace(/\?\d{13}\.pdf$/, '?ms.pdf'),
+    notice: zwinfo.notice_content.split('\n').slice(0, -1).map((l: string) => `<p>${l}</p>`).join('') === paragraphs.slice(0, -1).map((p) => `<p>${p}</p>`).join(''),
+    eitime: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(zwinfo.eitime),
+    msIsEitimeAsUtc: content[2].endsWith(`?${Date.parse(zwinfo.eitime.replace(' ', 'T') + 'Z')}.pdf`),
+    noticeDate: /^\d{4}-\d{2}-\d{2} 00:00:00$/.test(zwinfo.notice_date),
+    zwinfoKeys: Object.keys(zwinfo),
+    securityKeys: Object.keys(zwinfo.security[0]),
+  }
+}
+
 describe('emulated report page', () => {
   it('serves the summary of a listed report, 404 for another code', async () => {
     const [row] = (await list('code=000001&beginTime=2025-11-20&endTime=2026-11-20&pageSize=1&qType=0')).data
     const res = handleReportPage(row.infoCode, market, NOW)
     expect(res.status).toBe(200)
     const html = await res.text()
-    expect(html).toContain('<h1 id="zw-title">')
-    // The shape public scrapers match on the live page: the content block closes right before c-foot.
-    expect(html).toMatch(/<div id="ctx-content" class="ctx-content">[\s\S]*?<\/div>\s*<div class="c-foot"><a class="pdf-link" href="https:\/\/pdf\.dfcfw\.com\/pdf\/H3_AP\d{18}_1\.pdf">/)
+    expect(html).toContain(`<h1 id="zw-title">${row.title}</h1>`)
+    expect(html).toContain(`<p>\u3000\u3000${row.stockName}(000001)</p>`)
     expect(html).toContain(`“${row.emRatingName}”评级`)
     expect(html).toContain(`EPS分别为${row.predictThisYearEps}元`)
     expect(handleReportPage('AP202611209999990000', market, NOW).status).toBe(404)
+  })
+
+  it("has the real page's form (test/fixtures/eastmoney/report-page-AP202609301830020241-2026-09-30.html)", async () => {
+    const real = pageForm(readFileSync('test/fixtures/eastmoney/report-page-AP202609301830020241-2026-09-30.html', 'utf8'))
+    expect(real).toMatchObject({ lang: 'zh_CN', titleTail: '- 宏观研究报告 _ 数据中心 _ 东方财富网', breadcrumb: '-研报正文', heading: true, publishDateEmpty: true, indented: true, firstLine: true, lastEmpty: true, notice: true, eitime: true, msIsEitimeAsUtc: true, noticeDate: true })
+    expect(real.pdf).toBe('https://pdf.dfcfw.com/pdf/H3_AP_1.pdf?ms.pdf')
+    expect(real.infos).toEqual(['', ' id="publish-date"', '', '', ' class="to-link"'])
+    const [row] = (await list('code=600519&beginTime=2025-11-20&endTime=2026-11-20&pageSize=1&qType=0')).data
+    const emulated = pageForm(await handleReportPage(row.infoCode, market, NOW).text())
+    // Keys the real page has and the model cannot fill (industry relation, traditional and English names, star) are left out.
+    const { zwinfoKeys, securityKeys, ...form } = emulated
+    const { zwinfoKeys: realKeys, securityKeys: realSecurityKeys, ...realForm } = real
+    expect(form).toEqual(realForm)
+    expect(zwinfoKeys.filter((k) => !realKeys.includes(k))).toEqual([])
+    expect(securityKeys.filter((k) => !realSecurityKeys.includes(k))).toEqual([])
+    expect(realKeys.filter((k) => !zwinfoKeys.includes(k))).toEqual(['star'])
   })
 })

@@ -3,12 +3,8 @@
  * `reportapi.eastmoney.com/report/list` (JSON, `{hits, size, data, TotalPage, pageNo, currentYear}`,
  * row keys as AKShare's rename map lists them) and the report page
  * `data.eastmoney.com/report/info/<infoCode>.html` whose `div.ctx-content` holds the summary
- * paragraphs and `a.pdf-link` the PDF (the elements public scrapers of that page read today, e.g.
- * RSSHub's lib/routes/eastmoney/report/index.tsx; older pages had `div.newsContent`). No page was
- * captured; the markup follows what independent public scrapers match on the live page (research
- * index file ids 53754552521, 63116303296, 63310911926; the index did not name the repositories):
- * `<h1 id="zw-title">`, `<div id="ctx-content" class="ctx-content">` closed right before
- * `<div class="c-foot">`, which holds `a.pdf-link`. `ratingChange` codes as the site's scripts
+ * paragraphs and `a.pdf-link` the PDF, in the markup of a real page (captured 2026-09-30, see
+ * {@link handleReportPage}). `ratingChange` codes as the site's scripts
  * name them (RSSHub's lib/routes/eastmoney/utils.ts): 0 调高, 1 调低, 2 首次, 3 维持, 4 无.
  */
 import { addDays, beijing } from '../../domain/dates'
@@ -140,35 +136,128 @@ export function handleReportList(params: URLSearchParams, market: MarketModel, n
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** `GET /report/info/<infoCode>.html`: the report page; an unknown code is the site's 404. */
+/** The paragraph indent of the real page (two ideographic spaces, in the HTML and in `zwinfo.notice_content`). */
+const INDENT = '\u3000\u3000'
+
+/**
+ * The page's `zwinfo.rating` code: 增持 is `BB` on the real page of 2026-09-30; the other ratings'
+ * codes are not known and stay empty.
+ */
+const RATING_CODE: Record<string, string> = { 增持: 'BB' }
+
+/**
+ * When the report entered the system (`zwinfo.eitime`, Beijing wall time): the model has no time of
+ * day, so one in 07:00–08:59 from the code's check digits (before the session of the report date).
+ */
+function entryTime(r: ResearchReport): string {
+  const n = Number(r.infoCode.slice(-4))
+  const pad = (x: number) => String(x).padStart(2, '0')
+  return `${r.date} ${pad(7 + (n % 2))}:${pad(Math.floor(n / 2) % 60)}:${pad(n % 60)}`
+}
+
+/**
+ * `GET /report/info/<infoCode>.html`: the report page; an unknown code is the site's 404. The markup
+ * follows a real page (test/fixtures/eastmoney/report-page-AP202609301830020241-2026-09-30.html),
+ * without the site's navigation, side boxes and footer: `<html lang="zh_CN">`, the title with the
+ * template's own "- 宏观研究报告 _ 数据中心 _ 东方财富网" (a stock report's page says so too), the
+ * breadcrumb `<name>-研报正文`, `h1#zw-title`, `div.c-infos` (site link, an empty
+ * `span#publish-date` the page's script fills, the broker's short name, the analysts, the PDF link),
+ * `div#ctx-content.ctx-content` of `<p>` paragraphs indented by two U+3000, the first the stock's
+ * `name(code)` line and the last one empty, `div.c-foot` (`span.to-more`, `span.to-pre` with the
+ * PDF link), then the page script's `var zwinfo= {…};` whose `notice_content` holds the same
+ * paragraphs. The PDF link carries `?<ms>.pdf`, the entry time read as UTC (as the real page's
+ * 1790759486000 is its eitime 2026-09-30 09:11:26 read as UTC).
+ */
 export function handleReportPage(infoCode: string, market: MarketModel, now: number): Response {
   const found = decodeInfoCode(market, infoCode)
   if (!found || found.date > beijing(now).date) return notFound()
   const r = researchReport(market, found.inst, found.date, now)
   if (!r) return notFound()
-  const paragraphs = r.summary.map((p) => `    <p>&nbsp;&nbsp;&nbsp;&nbsp;${escapeHtml(p)}</p>`).join('\n')
+  const eitime = entryTime(r)
+  const pdf = `https://pdf.dfcfw.com/pdf/H3_${r.infoCode}_1.pdf?${Date.parse(eitime.replace(' ', 'T') + 'Z')}.pdf`
+  const researcher = r.analysts.map((a) => a.name).join(',')
+  const lines = [`${r.inst.name}(${r.inst.symbol})`, ...r.summary]
+  const paragraphs = [...lines.map((p) => `<p>${INDENT}${escapeHtml(p)}</p>`), '<p></p>'].map((p) => `                        ${p}\n\n`).join('')
+  const zwinfo = {
+    attach_pages: String(3 + (Number(r.infoCode.slice(-3)) % 20)),
+    attach_size: String(300 + (Number(r.infoCode.slice(-4)) % 900)),
+    attach_type: '0',
+    attach_url: pdf,
+    company_code: r.broker.code,
+    eitime,
+    extend: {},
+    info_code: r.infoCode,
+    language: '0',
+    notice_content: lines.map((p) => `${INDENT}${p}\n`).join(''),
+    notice_date: `${r.date} 00:00:00`,
+    notice_title: r.title,
+    page_size: 1,
+    page_size_ch: 0,
+    page_size_cht: 0,
+    page_size_en: 0,
+    rating: RATING_CODE[r.rating] ?? '',
+    researcher,
+    security: [{ market_uni: r.inst.prefix === 'sh' ? '1' : '0', short_name: r.inst.name, short_name_ch: r.inst.name, stock: r.inst.symbol }],
+    short_name: r.inst.name,
+    source_sample_name: r.broker.shortName,
+  }
+  const pdfLink = (indent: string) => `${indent}<a class="pdf-link" href="${pdf}">
+${indent}    <span class="icon icon_pdf valign-middle"></span>查看PDF原文
+${indent}</a>`
   const html = `<!DOCTYPE html>
-<html>
+<html lang="zh_CN">
+
 <head>
-<meta charset="utf-8" />
-<title>${escapeHtml(r.title)}_${escapeHtml(r.inst.name)}(${r.inst.symbol})_研报正文_东方财富网</title>
+    <meta charset="UTF-8">
+    <title>${escapeHtml(r.title)}- 宏观研究报告 _ 数据中心 _ 东方财富网</title>
 </head>
+
 <body>
-<div class="main">
-  <div class="c-title"><h1 id="zw-title">${escapeHtml(r.title)}</h1></div>
-  <div class="c-infos">
-    <span>${escapeHtml(r.inst.name)}(${r.inst.symbol})</span>
-    <span>${r.date}</span>
-    <span>${escapeHtml(r.broker.shortName)}</span>
-    <span>${escapeHtml(r.analysts.map((a) => a.name).join(','))}</span>
-    <span class="rating">${r.rating}</span>
-  </div>
-  <div id="ctx-content" class="ctx-content">
-${paragraphs}
-  </div>
-  <div class="c-foot"><a class="pdf-link" href="https://pdf.dfcfw.com/pdf/H3_${r.infoCode}_1.pdf">查看PDF原文</a></div>
+    <div class="main">
+    <div class="linkNav">
+        <div class="tit-route">
+             <a href="//www.eastmoney.com/">东方财富网</a> > <a href="/report/">研报大全</a> > 
+             ${escapeHtml(r.inst.name)}-研报正文
+        </div>
+    </div>
+    <div class="zw-content">
+        <div class="left">
+            <div class="ctx-box">
+                <div class="c-title">
+                    <h1 id="zw-title">${escapeHtml(r.title)}</h1> 
+                </div>
+                <div class="c-infos">
+                    <span><a href="//www.eastmoney.com" target="_blank">www.eastmoney.com</a></span>
+                    <span id="publish-date"></span>
+                    <span>${escapeHtml(r.broker.shortName)}</span>
+                    <span>${escapeHtml(researcher)}</span>
+                    <span class="to-link">
+${pdfLink('                        ')}
+                    </span>
+                </div>
+                <div class="ctx-body">
+                    <div id="ctx-content" class="ctx-content">
+
+${paragraphs}                    </div>
+                    <div class="c-foot">
+                        <span class="to-more">
+                            <a class="" href="//choice.eastmoney.com/Activity/ResearchReport/46.html?adid=2428">今日最新研究报告</a>
+                        </span>
+                        <span class="to-pre">
+${pdfLink('                            ')}
+                        </span>
+                    </div>
+                </div>
+            </div>
+        </div>
+    </div>
 </div>
+
+<script>
+    var zwinfo= ${JSON.stringify(zwinfo).replace(/</g, '\\u003c')};
+</script>
 </body>
+
 </html>
 `
   return textResponse(html, 'text/html; charset=utf-8')

@@ -189,7 +189,8 @@ const englishName = (symbol: string) => `HK${symbol}`
  * `.DJI`), prices at 2 decimals, time `YYYY-MM-DD HH:MM:SS` US Eastern, `USD` at 35, volume (6, 36)
  * in shares, amount (37) in USD, turnover % at 38, caps (44, 45, 53) in 100 million USD at 5
  * decimals, shares at 62 (total) and 63 (float), the average price at 67. Ratios the model has no
- * figure for are `0.00`.
+ * figure for are `0.00`. An index line (`.DJI`, `.IXIC`, `.INX`) leaves the share, cap and ratio
+ * fields empty and quotes its best bid and ask without volumes (usDJI, usIXIC, usINX of 2026-07-08).
  */
 export function usFields(q: LiveQuote, listedCode: string, year: YearRange): string[] {
   const i = q.instrument
@@ -203,7 +204,8 @@ export function usFields(q: LiveQuote, listedCode: string, year: YearRange): str
   f[4] = p(s.pre)
   f[5] = p(s.open)
   f[6] = String(Math.round(s.volume))
-  f.splice(9, 20, ...topOfBook(q, p, true))
+  // Index lines quote a best bid and ask without volumes (usDJI of 2026-07-08: 52748.21~0).
+  f.splice(9, 20, ...topOfBook(q, p, i.kind !== 'us-index'))
   f[29] = ''
   f[30] = `${q.date} ${q.time}`
   f[31] = p(s.last - s.pre)
@@ -235,5 +237,10 @@ export function usFields(q: LiveQuote, listedCode: string, year: YearRange): str
   f[68] = ''
   f[69] = ''
   f[70] = ''
+  // An index line leaves the share, cap and per-share fields empty (usDJI, usIXIC, usINX of 2026-07-08).
+  if (i.kind === 'us-index') for (const k of US_INDEX_EMPTY) f[k] = ''
   return f
 }
+
+/** Fields a US index line sends empty: turnover, ratios, caps and share counts. */
+const US_INDEX_EMPTY = [38, 39, 40, 41, 42, 44, 45, 47, 51, 52, 53, 57, 58, 62, 63, 65, 66]
