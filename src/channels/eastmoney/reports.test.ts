@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import excerpt from '../../../test/fixtures/eastmoney/report-list-excerpt-2026-07-25.json'
+import whole from '../../../test/fixtures/eastmoney/report-list-qtype0-2026-09-28-30.json'
 import sample from '../../../test/fixtures/eastmoney/report-list-rows.json'
 import { keyPoints } from '../../domain/digest'
 import { parseSymbol } from '../../domain/symbols'
@@ -65,6 +66,53 @@ describe('readReportList on a real answer', () => {
     expect(page.rows.every((r) => r.year === 2026 && r.targetPrice === null && r.targetPriceLow === null && r.analysts.length === 0)).toBe(true)
     // ratingChange 2 with no previous rating, 3 with the same one: what the emulator sends.
     expect(excerpt.data.map((d) => [d.ratingChange, d.lastEmRatingName === '' ? null : d.lastEmRatingName === d.emRatingName])).toEqual([[2, null], [2, null], [3, true], [3, true]])
+  })
+})
+
+describe('readReportList on a whole real answer', () => {
+  // test/fixtures/eastmoney/SOURCE.md: every stock's reports of 2026-09-28..30 (qType=0, pageSize=100), one page of 39.
+  const page = readReportList(JSON.stringify(whole))
+  const byCode = (code: string) => page.rows.find((r) => r.code === code)!
+
+  it('reads all 39 rows, newest first, within the asked days, with codes from the market field', () => {
+    expect([whole.hits, whole.size, whole.data.length, whole.TotalPage, whole.pageNo, whole.currentYear]).toEqual([39, 39, 39, 1, 1, 2026])
+    expect(page.hits).toBe(39)
+    expect(page.rows).toHaveLength(39)
+    expect(new Set(page.rows.map((r) => r.infoCode)).size).toBe(39)
+    expect(page.rows.every((r) => r.date >= '2026-09-28' && r.date <= '2026-09-30' && r.year === 2026)).toBe(true)
+    expect(page.rows.map((r) => r.date)).toEqual([...page.rows.map((r) => r.date)].sort().reverse())
+    expect(['sh688548', 'sz000997', 'bj920106', 'sz300750', 'sh601658'].map((c) => byCode(c).name)).toEqual(['广钢气体', '新大陆', '林泰新材', '宁德时代', '邮储银行'])
+  })
+
+  it('reads the first coverage, a loss forecast, a single target and a report without rating or forecasts', () => {
+    expect(byCode('sh688548')).toMatchObject({ broker: '万联证券', brokerCode: '80000187', analysts: ['夏清莹', '陈达'], rating: '增持', lastRating: null, epsThisYear: 0.35, peThisYear: 94.16, epsNextYear: 0.42, targetPrice: null })
+    expect(byCode('sh688521')).toMatchObject({ epsThisYear: -0.93, peThisYear: -209, targetPrice: 250, targetPriceLow: 250, rating: '增持', lastRating: '增持' })
+    expect(byCode('bj920202')).toMatchObject({ rating: null, lastRating: null, epsThisYear: null, peThisYear: null, epsNextYear: null, targetPrice: null })
+    expect(byCode('sh688123').analysts).toHaveLength(6)
+  })
+
+  it("the answer's own numbers add up: each row's forecasts imply one price, and the rating codes follow the names", () => {
+    // PE × EPS is the share price for every forecast year, to the rounding of the figures as written.
+    const half = (s: string) => 0.5 * 10 ** -((s.includes('.') ? s.replace(/0+$/, '').split('.')[1] : '').length)
+    let pairs = 0
+    for (const r of whole.data as Array<Record<string, unknown>>) {
+      const implied = (['ThisYear', 'NextYear', 'NextTwoYear'] as const)
+        .map((y) => [String(r[`predict${y}Eps`]), String(r[`predict${y}Pe`])])
+        .filter(([e, p]) => e !== '' && p !== '')
+        .map(([e, p]) => ({ price: +e * +p, slack: half(e) * Math.abs(+p) + half(p) * Math.abs(+e) }))
+      for (let i = 0; i < implied.length; i++)
+        for (let j = i + 1; j < implied.length; j++, pairs++) expect(Math.abs(implied[i].price - implied[j].price)).toBeLessThanOrEqual(implied[i].slack + implied[j].slack)
+    }
+    expect(pairs).toBe(111)
+    // 宁德时代: 20.845 × 14.01, 25.773 × 11.33 and 30.938 × 9.44 are all 292.0.
+    expect(byCode('sz300750').epsThisYear! * byCode('sz300750').peThisYear!).toBeCloseTo(292.04, 2)
+    const codes = new Map<string, Set<string>>()
+    for (const r of whole.data) for (const [name, code, value] of [[r.emRatingName, r.emRatingCode, r.emRatingValue], [r.lastEmRatingName, r.lastEmRatingCode, r.lastEmRatingValue]]) codes.set(name, (codes.get(name) ?? new Set()).add(`${code}/${value}`))
+    expect(Object.fromEntries([...codes].map(([k, v]) => [k, [...v]]))).toEqual({ 增持: ['006/2'], 买入: ['007/3'], '': ['/'] })
+    // A first coverage has no previous rating; ratingChange is 2 there (0 on two rows), 3 for a maintained one, "" without a rating.
+    expect(new Set(whole.data.filter((r) => r.lastEmRatingName === '' && r.emRatingName !== '').map((r) => r.ratingChange))).toEqual(new Set([2, 0]))
+    expect(new Set(whole.data.filter((r) => r.lastEmRatingName !== '').map((r) => r.ratingChange))).toEqual(new Set([3]))
+    expect(whole.data.filter((r) => r.emRatingName === '').map((r) => r.ratingChange)).toEqual(['', ''])
   })
 })
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import capture from '../../../test/fixtures/eastmoney/report-predic-capture.json'
+import whole from '../../../test/fixtures/eastmoney/report-list-qtype0-2026-09-28-30.json'
 import { market } from '../market'
 import { handleReportList, handleReportPage } from './eastmoney-reports'
 
@@ -26,6 +27,27 @@ describe('emulated report list', () => {
       expect(r.author.length).toBeGreaterThan(0)
       expect(r.researcher.split(',')).toHaveLength(r.author.length)
     }
+  })
+
+  it("writes each row as the real page of 2026-09-28..30 does: its keys in order, codes and forms", async () => {
+    const body = await list('code=&beginTime=2026-11-16&endTime=2026-11-20&pageSize=100&pageNo=1&qType=0')
+    expect(body.data.length).toBeGreaterThan(10)
+    const real = whole.data[0]
+    for (const r of body.data) {
+      expect(Object.keys(r)).toEqual(Object.keys(real))
+      expect([r.reportType, r.orgType, r.indvIsNew, r.attachType]).toEqual([real.reportType, real.orgType, real.indvIsNew, real.attachType])
+      expect(r.column).toMatch(/^002004\d{3,6}$/)
+      expect(r.emRatingCode).toBe({ 买入: '007', 增持: '006' }[r.emRatingName as string] ?? '')
+      expect(r.indvInduCode).toMatch(/^[1-9]\d{2,3}$/)
+      expect(r.indvInduName).not.toBe('')
+      expect(r.newListingDate).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00\.000$/)
+      if (r.newPurchaseDate !== '') expect(r.newPurchaseDate < r.newListingDate && /^\d{4}-\d{2}-\d{2} 00:00:00\.0$/.test(r.newPurchaseDate)).toBe(true)
+      expect(r.encodeUrl).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+      if (r.indvAimPriceT !== '') expect(r.indvAimPriceT).toMatch(/^\d+\.\d{10}$/)
+    }
+    // Reports of one day share the first 21 characters of encodeUrl, as on the real page.
+    const sameDay = body.data.filter((r: any) => r.publishDate === body.data[0].publishDate).map((r: any) => r.encodeUrl.slice(0, 21))
+    expect(new Set(sameDay).size).toBe(1)
   })
 
   it('pages the whole market, and keeps to the date window and the clock', async () => {

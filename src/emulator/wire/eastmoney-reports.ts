@@ -1,7 +1,7 @@
 /**
  * Eastmoney research reports in their wire formats (upstreams.md §5.16): the report list of
  * `reportapi.eastmoney.com/report/list` (JSON, `{hits, size, data, TotalPage, pageNo, currentYear}`,
- * row keys as AKShare's rename map lists them) and the report page
+ * row keys and value forms as a whole real page of 2026-09-28..30 has them, see {@link row}) and the report page
  * `data.eastmoney.com/report/info/<infoCode>.html` whose `div.ctx-content` holds the summary
  * paragraphs and `a.pdf-link` the PDF, in the markup of a real page (captured 2026-09-30, see
  * {@link handleReportPage}). `ratingChange` codes as the site's scripts
@@ -9,6 +9,10 @@
  */
 import { addDays, beijing } from '../../domain/dates'
 import { decodeInfoCode, marketReportKeys, RATINGS, reportDates, researchReport, type ResearchReport } from '../market/research'
+import { SECTORS } from '../market/catalog'
+import { industryOf } from '../market/industries'
+import { ipoPlan } from '../market/ipo'
+import { hashString } from '../market/random'
 import type { EmuInstrument, MarketModel } from '../market/types'
 import { jsonResponse, notFound, textResponse } from './respond'
 
@@ -32,6 +36,39 @@ const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digit
  */
 const RATING_VALUE: Record<string, string> = { 买入: '3', 增持: '2' }
 
+/**
+ * The rating's code (`emRatingCode`, `lastEmRatingCode`): "007" with 买入, "006" with 增持 on every
+ * row of a whole page of 2026-09-28..30 (test/fixtures/eastmoney/report-list-qtype0-2026-09-28-30.json);
+ * the others' codes are not known and stay empty.
+ */
+const RATING_CODE_OF: Record<string, string> = { 买入: '007', 增持: '006' }
+
+/**
+ * The report's column: stock reports on that page are filed under `002004…` codes (002004002002 a
+ * results review, 002004001002 a first or in-depth coverage, 002004001003 and 002004006003 a
+ * company note); the model files a first coverage as the second, every other report as the first.
+ */
+const column = (r: ResearchReport) => (r.lastRating === null ? '002004001002' : '002004002002')
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+/**
+ * `encodeUrl`: 32 opaque bytes in base64 (44 characters, one `=`); on the real page the first 21
+ * characters are the same for every report of one publish day, so the first half is drawn from the
+ * date and the second from the infoCode.
+ */
+function encodeUrl(r: ResearchReport): string {
+  const bytes: number[] = []
+  for (let i = 0; i < 32; i++) bytes.push(hashString(`${i < 16 ? r.date : r.infoCode}:${i}`) & 0xff)
+  let out = ''
+  for (let i = 0; i < 33; i += 3) {
+    const [a, b = 0, c = 0] = bytes.slice(i, i + 3)
+    const n = (a << 16) | (b << 8) | c
+    out += BASE64[(n >> 18) & 63] + BASE64[(n >> 12) & 63] + (i + 1 < 32 ? BASE64[(n >> 6) & 63] : '=') + (i + 2 < 32 ? BASE64[n & 63] : '=')
+  }
+  return out
+}
+
 /** 2 a first rating, 3 one maintained (as real rows show), 0 raised, 1 lowered. */
 function ratingChange(r: ResearchReport): number {
   if (r.lastRating === null) return 2
@@ -40,8 +77,16 @@ function ratingChange(r: ResearchReport): number {
   return now === before ? 3 : now < before ? 0 : 1
 }
 
-/** One list row, keys in the order the upstream sends them. */
-function row(r: ResearchReport): Record<string, unknown> {
+/**
+ * One list row, keys in the order the upstream sends them and values in its forms (a whole page of
+ * 2026-09-28..30, test/fixtures/eastmoney/report-list-qtype0-2026-09-28-30.json): `reportType` 2 and
+ * `orgType` "white" for stock reports, `indvIsNew` "001", the industry board's number without `BK` and
+ * its name, the listing and subscription days as "… 00:00:00.000" and "… 00:00:00.0", targets with 10
+ * decimals.
+ */
+function row(market: MarketModel, r: ResearchReport): Record<string, unknown> {
+  const bk = industryOf(r.inst)
+  const ipo = ipoPlan(market, r.inst)
   return {
     title: r.title,
     stockName: r.inst.name,
@@ -51,7 +96,7 @@ function row(r: ResearchReport): Record<string, unknown> {
     orgSName: r.broker.shortName,
     publishDate: `${r.date} 00:00:00.000`,
     infoCode: r.infoCode,
-    column: '001001',
+    column: column(r),
     predictNextTwoYearEps: '',
     predictNextTwoYearPe: '',
     predictNextYearEps: num(r.epsNextYear),
@@ -65,35 +110,35 @@ function row(r: ResearchReport): Record<string, unknown> {
     industryCode: '',
     industryName: '',
     emIndustryCode: '',
-    indvInduCode: '',
-    indvInduName: '',
-    emRatingCode: '',
+    indvInduCode: bk === undefined ? '' : String(Number(bk)),
+    indvInduName: bk === undefined ? '' : (SECTORS[bk] ?? ''),
+    emRatingCode: RATING_CODE_OF[r.rating] ?? '',
     emRatingValue: RATING_VALUE[r.rating] ?? '',
     emRatingName: r.rating,
-    lastEmRatingCode: '',
+    lastEmRatingCode: r.lastRating === null ? '' : (RATING_CODE_OF[r.lastRating] ?? ''),
     lastEmRatingValue: r.lastRating === null ? '' : (RATING_VALUE[r.lastRating] ?? ''),
     lastEmRatingName: r.lastRating ?? '',
     ratingChange: ratingChange(r),
-    reportType: 1,
+    reportType: 2,
     author: r.analysts.map((a) => `${a.id}.${a.name}`),
-    indvIsNew: r.lastRating === null ? '1' : '0',
+    indvIsNew: '001',
     researcher: r.analysts.map((a) => a.name).join(','),
-    newListingDate: null,
-    newPurchaseDate: null,
-    newIssuePrice: null,
-    newPeIssueA: null,
-    indvAimPriceT: num(r.target),
-    indvAimPriceL: num(r.targetLow),
+    newListingDate: `${r.inst.listDate} 00:00:00.000`,
+    newPurchaseDate: ipo ? `${ipo.applyDate} 00:00:00.0` : '',
+    newIssuePrice: ipo ? ipo.issuePrice : '',
+    newPeIssueA: ipo ? ipo.issuePe : '',
+    indvAimPriceT: num(r.target, 10),
+    indvAimPriceL: num(r.targetLow, 10),
     attachType: '0',
     attachSize: 300 + (Number(r.infoCode.slice(-4)) % 900),
     attachPages: 3 + (Number(r.infoCode.slice(-3)) % 20),
-    encodeUrl: '',
+    encodeUrl: encodeUrl(r),
     sRatingName: r.rating,
     sRatingCode: '',
     market: MARKET[r.inst.prefix],
     authorID: r.analysts.map((a) => a.id),
     count: r.countLastMonth,
-    orgType: '4',
+    orgType: 'white',
   }
 }
 
@@ -130,7 +175,7 @@ export function handleReportList(params: URLSearchParams, market: MarketModel, n
   }
   if (keys.length === 0) return jsonResponse(empty(pageSize, year))
   const page = keys.slice((pageNo - 1) * pageSize, pageNo * pageSize)
-  const data = page.map((k) => researchReport(market, k.inst, k.date, now)).filter((r): r is ResearchReport => r !== null).map(row)
+  const data = page.map((k) => researchReport(market, k.inst, k.date, now)).filter((r): r is ResearchReport => r !== null).map((r) => row(market, r))
   return jsonResponse({ hits: keys.length, size: pageSize, data, TotalPage: Math.ceil(keys.length / pageSize), pageNo, currentYear: year })
 }
 
