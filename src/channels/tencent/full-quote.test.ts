@@ -5,7 +5,7 @@ import { market } from '../../emulator/market'
 import { failureKind, fakeContext, gbk } from '../testkit'
 import { fetchStockGet } from '../eastmoney/stock-get'
 import { fetchFullQuote, fullQuoteOf, parseFullQuote } from './full-quote'
-import { statements } from './quotes'
+import { quoteLines } from './quotes'
 
 // The 85-field sample of upstreams.md §1.1.1 (invented values, real positions).
 const MOUTAI =
@@ -31,10 +31,7 @@ const CAPTURED = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sh600
 const CAPTURED_0924 = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sz001216-sh688981-sh000001-2026-09-24.txt', { query: '?raw', import: 'default', eager: true }))[0]
 
 describe('fullQuoteOf', () => {
-  const lineOf = (statement: string) => {
-    const [[name, payload]] = statements(statement)
-    return { name, payload }
-  }
+  const lineOf = (statement: string) => quoteLines(statement)[0]
 
   it('reads a pooled line once, and works out its status again at each instant', () => {
     const line = lineOf(MOUTAI)

@@ -17,7 +17,7 @@ import { QT_FEED } from './qt-feed'
 import type { ChannelContext, FeedLine } from '../types'
 import { num, optNum, sessionOf } from '../validate'
 import { isAShare, quoteCode, volumeInShares } from './codes'
-import { statements } from './quotes'
+import { quoteLines } from './quotes'
 import { securityName } from '../names'
 
 const CHANNEL = 'tencent'
@@ -58,7 +58,7 @@ function levels(f: string[], from: number, what: string): Level[] {
  * average price are null, and in the auction `last` is the indicative price (field 3).
  */
 export function parseFullQuote(text: string, inst: Instrument, now: number): FullQuote {
-  return fullQuoteOf(statements(text).map(([name, payload]) => ({ name, payload })), inst, now)
+  return fullQuoteOf(quoteLines(text), inst, now)
 }
 
 /** A line as read, and what its status at another instant depends on. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSymbol } from '../../domain/symbols'
 import { fakeContext, gbk, failureKind } from '../testkit'
-import { fetchQuotes, parseQuoteLines, parseQuotes, statements } from './quotes'
+import { fetchQuotes, parseQuoteLines, parseQuotes, quoteLines, statements } from './quotes'
 import { QUOTE_BATCH } from './qt-feed'
 
 // Wire samples in the shapes of upstreams.md §1.1 (invented values).
@@ -35,10 +35,7 @@ const CAPTURED = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sh600
 const CAPTURED_0924 = Object.values(import.meta.glob('/test/fixtures/tencent/qt-sz001216-sh688981-sh000001-2026-09-24.txt', { query: '?raw', import: 'default', eager: true }))[0]
 
 describe('tencent parseQuoteLines', () => {
-  const lineOf = (statement: string) => {
-    const [[name, payload]] = statements(statement)
-    return { name, payload }
-  }
+  const lineOf = (statement: string) => quoteLines(statement)[0]
 
   it('reads a pooled line once: the same line object gives the same quote, equal to a fresh read', () => {
     const line = lineOf(MOUTAI)

@@ -57,6 +57,9 @@ const times = (x: number, unit: number) => (unit === 1 ? x : Math.round(x * unit
 /** Splits a decoded body into statements (see {@link jsStatements}). */
 export const statements = (text: string) => jsStatements(CHANNEL, 'v_', text)
 
+/** The same statements as feed lines, as the line pool hands them out. */
+export const quoteLines = (text: string): FeedLine[] => statements(text).map(([name, payload]) => ({ name, payload }))
+
 /**
  * The first `n` `~`-separated fields of a record, read as they are asked for (a record has some
  * 85 fields and a quote reads ten: a whole-market batch parses 1,000 records a call, and splitting
@@ -98,7 +101,7 @@ const INACTIVE_FIELD = /~[DUC]~/
  * suspension is the status `S` (field 40), never a missing volume.
  */
 export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument>): Map<string, Quote> {
-  return parseQuoteLines(statements(text).map(([name, payload]) => ({ name, payload })), wanted)
+  return parseQuoteLines(quoteLines(text), wanted)
 }
 
 /**
