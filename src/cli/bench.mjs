@@ -105,13 +105,18 @@ const QUOTE_ADMITTED = admitted('  … its upstream requests and answer (quote, 
 const SNAPSHOT_ADMITTED = admitted('  … its upstream requests and answer (snapshot, behind keyed admission)', SNAPSHOT_UPSTREAM)
 const ORDERBOOK_ADMITTED = admitted('  … its upstream requests and answer (orderbook, behind keyed admission)', ORDERBOOK_UPSTREAM)
 const ADMITTED = [HOT_ADMITTED, CHANGEDIST_ADMITTED, QUOTE_ADMITTED, SNAPSHOT_ADMITTED, ORDERBOOK_ADMITTED]
-/** The per-route goals for the HTTP view (market-kline's is in bench-market-kline.mjs), with each one's ceilings: bare, and behind keyed admission. */
+/**
+ * The per-route goals for the HTTP view (market-kline's is in bench-market-kline.mjs). Each keyed
+ * live or shared route is held at 0.8 × its own control behind keyed admission: what its
+ * validation, parsing and envelope may cost beside the admission and the upstream work no route
+ * can skip (docs/performance.md, "Many users").
+ */
 const HTTP_BARS = [
-  { target: HOT_KEYED.name, goal: 0.85, ceiling: HOT_BYTES.name, admitted: HOT_ADMITTED.name },
-  { target: CHANGEDIST_KEYED.name, goal: 0.85, ceiling: CHANGEDIST_BYTES.name, admitted: CHANGEDIST_ADMITTED.name },
-  { target: QUOTE_KEYED.name, goal: 0.7, ceiling: QUOTE_UPSTREAM.name, admitted: QUOTE_ADMITTED.name },
-  { target: SNAPSHOT_KEYED.name, goal: 0.65, ceiling: SNAPSHOT_UPSTREAM.name, admitted: SNAPSHOT_ADMITTED.name },
-  { target: ORDERBOOK_KEYED.name, goal: 0.65, ceiling: ORDERBOOK_UPSTREAM.name, admitted: ORDERBOOK_ADMITTED.name },
+  { target: HOT_KEYED.name, goal: 0.8, per: HOT_ADMITTED.name },
+  { target: CHANGEDIST_KEYED.name, goal: 0.8, per: CHANGEDIST_ADMITTED.name },
+  { target: QUOTE_KEYED.name, goal: 0.8, per: QUOTE_ADMITTED.name },
+  { target: SNAPSHOT_KEYED.name, goal: 0.8, per: SNAPSHOT_ADMITTED.name },
+  { target: ORDERBOOK_KEYED.name, goal: 0.8, per: ORDERBOOK_ADMITTED.name },
   // The technical row asks for the live quote, as the keyed quote does.
   { target: TECHNICAL.name, goal: 0.4, ceiling: QUOTE_KEYED.name },
   { target: KLINE_FULL.name, goal: 0.6, per: HISTORY_RAW.name },
@@ -592,7 +597,7 @@ async function routeBench(bundle) {
           ...[HOT_ADMITTED, CHANGEDIST_ADMITTED].map((a) => [a.admittedOf.copyOf, a, 'the same control behind keyed admission (what validation and the envelope add)']),
         ])
         if (via === 'http') {
-          console.log(`\nthe per-route goals (HTTP view), each beside its ceilings: a bare route doing only the part of the route's work no route can skip, and the same behind the keyed admission every counted call passes`)
+          console.log(`\nthe per-route goals (HTTP view): each live or shared route against its own control behind keyed admission`)
           for (const line of barLines(rows, HTTP_BARS)) console.log(line)
         }
       }
