@@ -211,7 +211,7 @@ export async function fetchLines(ctx: ChannelContext, feed: LineFeed, codes: rea
   return ctx.lines ? ctx.lines.text(ctx, feed, codes) : fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed))
 }
 
-/** The same as lines, in the order the host sent them (a feed of JavaScript statements; see {@link FeedLine}). */
+/** The same as lines (see {@link FeedLine}): the pool's own objects, in the order asked, or, without a pool, the host's answer cut up. */
 export async function fetchFeedLines(ctx: ChannelContext, feed: LineFeed, codes: readonly string[]): Promise<FeedLine[]> {
   if (ctx.lines) return ctx.lines.lines(ctx, feed, codes)
   return splitLines(feed, await fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed)))

@@ -31,9 +31,9 @@ function rowText(b: Bar, kind: InstrumentKind): string {
 
 /** `JSON.stringify` of a symbol's rows, newest first. */
 function rowsText(bars: readonly Bar[], kind: InstrumentKind): string {
-  let out = '['
-  for (let i = bars.length - 1; i >= 0; i--) out += i === bars.length - 1 ? rowText(bars[i], kind) : `,${rowText(bars[i], kind)}`
-  return `${out}]`
+  let out = ''
+  for (let i = bars.length - 1; i >= 0; i--) out += `${out ? ',' : ''}${rowText(bars[i], kind)}`
+  return `[${out}]`
 }
 
 /**
@@ -47,17 +47,11 @@ export function seriesBody(outcomes: SymbolOutcome[], sourcePrefix: string): Ser
   const used = new Set(outcomes.flatMap((o) => (o.ok && o.channel ? [o.channel] : [])))
   const source = used.size === 0 ? 'none' : used.size === 1 ? sourcePrefix + [...used][0] : 'multi'
   const ok = outcomes.some((o) => o.ok)
-  let dataText: string
+  // Several symbols as `Object.fromEntries` writes them: codes are never integer-like keys, so they keep their order (a repeated one its first place, its last value).
+  const byCode = single ? undefined : new Map(outcomes.map((o) => [o.instrument.code, o]))
+  const dataText = byCode ? `{${[...byCode].map(([code, o]) => `${JSON.stringify(code)}:${text(o)}`).join(',')}}` : text(outcomes[0])
   let rows = 0
-  for (const o of outcomes) if (o.ok) rows += o.bars.length
-  if (single) dataText = text(outcomes[0])
-  else {
-    // As `Object.fromEntries` writes it: codes are never integer-like keys, so they keep their order (a repeated one its first place, its last value).
-    const byCode = new Map(outcomes.map((o) => [o.instrument.code, o]))
-    rows = 0
-    for (const o of byCode.values()) if (o.ok) rows += o.bars.length
-    dataText = `{${[...byCode].map(([code, o]) => `${JSON.stringify(code)}:${text(o)}`).join(',')}}`
-  }
+  for (const o of byCode?.values() ?? outcomes) if (o.ok) rows += o.bars.length
 
   const body: Record<string, unknown> = { ok, source, data: null }
   const asOf = newestAsOf(outcomes.flatMap((o) => (o.ok && o.asOf ? [o.asOf] : [])))

@@ -106,8 +106,8 @@ export function parseQuotes(text: string, wanted: ReadonlyMap<string, Instrument
 
 /**
  * What each pooled line was read as, for the instrument it was read for: every call within the
- * line's cadence gets the same line object (src/channels/live-lines.ts), and reads it once. Only
- * quotes are kept (a line that does not add up throws again), and nothing downstream changes them.
+ * line's cadence gets the same line object (src/channels/live-lines.ts), and reads it once. A line
+ * that does not add up is not kept (it throws again), and nothing downstream changes a quote.
  */
 const readLines = new WeakMap<FeedLine, { code: string; quote: Quote | null }>()
 
@@ -118,10 +118,9 @@ export function parseQuoteLines(lines: readonly FeedLine[], wanted: ReadonlyMap<
   for (const line of lines) {
     const inst = wanted.get(line.name.toLowerCase())
     if (!inst) continue
-    const kept = readLines.get(line)
-    const quote = kept && kept.code === inst.code ? kept.quote : readLine(line, inst)
-    if (!kept || kept.code !== inst.code) readLines.set(line, { code: inst.code, quote })
-    if (quote) out.set(inst.code, quote)
+    let read = readLines.get(line)
+    if (!read || read.code !== inst.code) readLines.set(line, (read = { code: inst.code, quote: readLine(line, inst) }))
+    if (read.quote) out.set(inst.code, read.quote)
   }
   return out
 }
