@@ -66,6 +66,12 @@ describe('while the history is being built', () => {
     expect(batch.status).toBe(200)
     expect(batch.body).toMatchObject({ ok: false, code: 'BUILDING', returned: 0, progress: { phase: 'histories' } })
     expect(batch.body.error).toMatch(/^the technicals table of 2026-11-19 is being built \(0% done/)
+    // Each item says so too, with or without a date.
+    expect(batch.body.data.map((x: any) => x.error)).toEqual([batch.body.error, batch.body.error])
+    const blank = await get('/v1/technical-batch?codes=sh600519', k)
+    expect(blank.body).toMatchObject({ ok: false, code: 'BUILDING' })
+    expect(blank.body.data[0].error).toMatch(/^the technicals table is being built \(0% done/)
+    expect(JSON.stringify(blank.body)).not.toMatch(/run the backfill/)
     const usage = (await get('/v1/usage', k)).body
     const endpoints = (usage.data ?? usage).endpoints
     expect(endpoints.screen).toBeUndefined()

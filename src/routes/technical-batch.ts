@@ -335,6 +335,9 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
     const returned = items.filter((x) => x.ok).length
     // Nothing to serve while the first build runs: say how far it is, as kline-full does, rather than "run the backfill".
     const build = returned === 0 && unbuilt.length ? await services.store.buildUnderWay(c) : undefined
+    const building = build ? buildingMessage(`the technicals table${tableDate ? ` of ${tableDate}` : ''}`, build.progress) : undefined
+    // The items that had no table say the same, not the reason given when no build runs.
+    if (building && missing) for (const i of unbuilt) if (!items[i].ok && 'error' in items[i] && items[i].error === missing) items[i] = { code: codes[i], ok: false, error: building }
     // The day of the batch: the session asked for (after a non-trading day's fallback), which every
     // item with a row carries; blank, the newest session among the items' rows. Never a day no item has.
     const date = q.date ? tableDate : newestRowDate(items)
@@ -349,7 +352,7 @@ export function registerTechnicalBatch(app: OpenAPIHono<AppEnv>, services: Servi
       returned,
       failed: codes.length - returned,
       ...(build
-        ? { code: 'BUILDING' as const, error: buildingMessage(`the technicals table${tableDate ? ` of ${tableDate}` : ''}`, build.progress), progress: build.progress }
+        ? { code: 'BUILDING' as const, error: building, progress: build.progress }
         : returned === 0 ? { code: 'NO_DATA' as const, error: missing ?? 'no requested symbol has a row' } : {}),
     }
     const bytes = answerBytes(envelope(c, 'technical-batch', body), items)
