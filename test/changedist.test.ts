@@ -136,10 +136,16 @@ describe('GET /v1/changedist', () => {
   it.each(['http', 'timeout'] as const)('answers ok:false UPSTREAM_UNAVAILABLE when both lists answer %s', async (kind) => {
     await fault('eastmoney', kind)
     await fault('tencent', kind)
-    const { status, body } = await getJson('/v1/changedist')
-    expect(status).toBe(200)
-    expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: null })
-    expect(body.error).toMatch(/^whole-market list: eastmoney: .*; tencent: /)
+    // A hung host is given up after the channel timeout: a short one here, so the test does not sit out the default.
+    await call('/__emulator/channel-timeout', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 400 }) }).then((r) => r.text())
+    try {
+      const { status, body } = await getJson('/v1/changedist')
+      expect(status).toBe(200)
+      expect(body).toMatchObject({ ok: false, code: 'UPSTREAM_UNAVAILABLE', data: null })
+      expect(body.error).toMatch(/^whole-market list: eastmoney: .*; tencent: /)
+    } finally {
+      await call('/__emulator/channel-timeout', { method: 'DELETE' }).then((r) => r.text())
+    }
   })
 
   it('refuses an unknown key with 401', async () => {
