@@ -10,8 +10,9 @@
  * (`probes`; one without a probe is listed, not asked), and every answer is written byte for byte
  * through `record.writeFile(name, bytes)`: `<endpoint id>.<ext>`, and `record.json`, which lists
  * per endpoint the request, HTTP status, content type, the Beijing instant it was taken
- * (`record.takenAt(asked)`, else `now()` as it was asked) and that instant's hour class
- * (`record.hourOf(ms)`).
+ * (`record.takenAt(asked)`, else `now()` as it was asked), that instant's hour class
+ * (`record.hourOf(ms)`), who answered (`record.upstream`: `live` or `emulator`, so that an
+ * emulator's answer is never adopted as a real one), and `probe: true` for a probe's answer.
  * @returns {Promise<Array<{ endpoint: string, status: string, detail: string }>>}
  */
 export async function runSmoke({ held, probes = [], record, readFile, departures, ask, gapMs = 0, timeoutMs = 10_000, fetchImpl = fetch, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), now = Date.now }) {
@@ -64,6 +65,8 @@ export async function runSmoke({ held, probes = [], record, readFile, departures
         hour: record.hourOf(taken),
         file,
         bytes: bytes.length,
+        ...(record.upstream ? { upstream: record.upstream } : {}),
+        ...(isProbe ? { probe: true } : {}),
       })
       answer = new Response(bytes, { status: answer.status, headers: answer.headers })
     }

@@ -42,7 +42,7 @@ const probe = (id, host, path = '/p', extra = {}) => ({ endpoint: { id, captures
 /** A `record` that keeps what is written in memory. */
 function memoryRecord(takenAt) {
   const files = new Map()
-  return { files, record: { writeFile: async (name, bytes) => files.set(name, bytes), hourOf: () => 'session', ...(takenAt ? { takenAt } : {}) } }
+  return { files, record: { writeFile: async (name, bytes) => files.set(name, bytes), hourOf: () => 'session', upstream: 'live', ...(takenAt ? { takenAt } : {}) } }
 }
 
 test('--record: every endpoint once, each answer written byte for byte, and record.json lists them', async () => {
@@ -81,8 +81,10 @@ test('--record: every endpoint once, each answer written byte for byte, and reco
     hour: 'session',
     file: 'q.lines.js',
     bytes: gbk.length,
+    upstream: 'live',
   })
   assert.equal(listed[2].method, 'POST')
+  assert.deepEqual(listed.map((e) => e.probe), [undefined, true, true, undefined])
   assert.deepEqual(listed[3], { id: 'none.yet', request: null, status: null, note: 'no probe' })
   const table = smokeTable(rows, 'live hosts', { recording: true })
   assert.match(table, /4 endpoints: 1 same form, 0 changed, 0 unreachable, 2 recorded, 0 other HTTP status, 1 not asked/)

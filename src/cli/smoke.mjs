@@ -47,6 +47,7 @@ const rows = await runSmoke({
     writeFile: (name, bytes) => writeFileSync(join(dir, name), bytes),
     hourOf: held.hourOf,
     takenAt: live ? undefined : held.emulatorInstant,
+    upstream: live ? 'live' : 'emulator',
   },
   readFile: (file) => new Uint8Array(readFileSync(file)),
   departures: held.departures,
