@@ -3,10 +3,10 @@ import { call, fault, getJson, resetWorld, upstreamRequests } from './helpers'
 
 /**
  * A slow upstream is a normal day, not an outage (docs/architecture.md, "Slow upstreams"): with Eastmoney answering every request
- * after 2 s, the whole-market views give up its 56-page walk after the first page (it could not end
+ * after 1 s, the whole-market views give up its 56-page walk after the first page (it could not end
  * in time) and count Tencent's rank list instead, well inside the request deadline.
  */
-describe('Eastmoney answering every request after 2 s', () => {
+describe('Eastmoney answering every request after 1 s', () => {
   beforeAll(async () => {
     await resetWorld()
     // Tencent's list as a real host serves it, a page in well under a second: the emulator's first
@@ -18,7 +18,7 @@ describe('Eastmoney answering every request after 2 s', () => {
 
   beforeEach(async () => {
     await call('/__emulator/router', { method: 'DELETE' }).then((r) => r.text())
-    await fault('eastmoney', 'slow', { ms: 2_000 })
+    await fault('eastmoney', 'slow', { ms: 1_000 })
   })
 
   it.each(['/v1/changedist', '/v1/market-overview?type=summary', '/v1/market-overview?type=trade'])('%s answers with data from Tencent, after one Eastmoney page', async (path) => {
@@ -28,7 +28,7 @@ describe('Eastmoney answering every request after 2 s', () => {
     expect(body.ok, JSON.stringify(body).slice(0, 400)).toBe(true)
     expect(body.elapsed_ms).toBeLessThan(5_000)
     const after = await upstreamRequests()
-    // The walk stopped early: a 2 s page means 11 rounds five wide, 22 s, so it asks for at most
+    // The walk stopped early: a 1 s page means 11 rounds five wide, 11 s, past the 10 s budget, so it asks for at most
     // the first page and one round before giving up (and the summary's two index lines).
     expect(after.eastmoney - before.eastmoney).toBeLessThanOrEqual(path.includes('summary') ? 8 : 6)
     expect(after.tencent - before.tencent).toBeGreaterThan(0)
@@ -38,7 +38,7 @@ describe('Eastmoney answering every request after 2 s', () => {
     const { status, body } = await getJson(`/v1/market-overview?type=${type}`)
     expect(status).toBe(200)
     expect(body.ok, JSON.stringify(body).slice(0, 300)).toBe(true)
-    // Two 2 s pages in a row for some types: bounded well inside the 15 s request deadline, with room for a loaded machine.
+    // Two 1 s pages in a row for some types: bounded well inside the 15 s request deadline, with room for a loaded machine.
     expect(body.elapsed_ms).toBeLessThan(10_000)
   }, 30_000)
 })
