@@ -123,7 +123,11 @@ export function faultMatrix(part: number, parts: number) {
             for (const kind of FAULTS) {
               await send('DELETE', '/__emulator/router')
               await send('PUT', `/__emulator/faults/${channel}`, kind === 'slow' ? { kind, ms: 150 } : { kind })
+              // A hung channel is given up after the channel timeout: a shorter one for this call alone,
+              // since what it asks (our envelope, nothing counted but ok answers) does not need the wait.
+              if (kind === 'timeout') await send('PUT', '/__emulator/channel-timeout', { ms: 150 })
               const got = await storeJson(url, { key })
+              if (kind === 'timeout') await send('PUT', '/__emulator/channel-timeout', { ms: 400 })
               await send('DELETE', '/__emulator/faults')
               const where = `${url} with ${channel} ${kind}`
               if (got.status !== 200 || typeof got.body !== 'object' || typeof got.body.ok !== 'boolean') {
