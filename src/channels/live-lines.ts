@@ -217,8 +217,8 @@ export async function fetchFeedLines(ctx: ChannelContext, feed: LineFeed, codes:
   return splitLines(feed, await fetchText(ctx, feed.channel, feed.url(codes), optionsOf(feed)))
 }
 
-/** A feed's answer cut into its lines. */
-function splitLines(feed: LineFeed, text: string): FeedLine[] {
+/** A feed's answer cut into its lines, as the pool keeps them. */
+export function splitLines(feed: LineFeed, text: string): FeedLine[] {
   const split = feed.format?.split ?? ((t: string) => jsStatements(feed.channel, feed.prefix, t))
   return split(text).map(([name, payload]) => ({ name, payload }))
 }

@@ -3,7 +3,7 @@ import { jsStatements } from '../js-statements'
 import type { Quote } from '../../domain/bar'
 import type { Instrument } from '../../domain/instrument'
 import { empty, malformed } from '../errors'
-import { fetchFeedLines } from '../live-lines'
+import { fetchFeedLines, splitLines } from '../live-lines'
 import { QT_FEED, QUOTE_BATCH } from './qt-feed'
 import type { ChannelContext, FeedLine } from '../types'
 import { checkQuote, num, optNum, sessionOf } from '../validate'
@@ -58,7 +58,7 @@ const times = (x: number, unit: number) => (unit === 1 ? x : Math.round(x * unit
 export const statements = (text: string) => jsStatements(CHANNEL, 'v_', text)
 
 /** The same statements as feed lines, as the line pool hands them out. */
-export const quoteLines = (text: string): FeedLine[] => statements(text).map(([name, payload]) => ({ name, payload }))
+export const quoteLines = (text: string): FeedLine[] => splitLines(QT_FEED, text)
 
 /**
  * The first `n` `~`-separated fields of a record, read as they are asked for (a record has some
